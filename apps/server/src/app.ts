@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import type { AuthMethods } from '@gantry/contracts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config/config.js';
+import type { Db } from './db/db.js';
+import { AuthFailuresRepository } from './modules/auth/auth-failures.repository.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { LoginThrottle } from './modules/auth/login-throttle.js';
+import { SessionsRepository } from './modules/auth/sessions.repository.js';
+import { ProjectsRepository } from './modules/projects/projects.repository.js';
+import { projectsRoutes } from './modules/projects/projects.routes.js';
+import { ProjectsService } from './modules/projects/projects.service.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { TokensRepository } from './modules/tokens/tokens.repository.js';
+import { tokensRoutes } from './modules/tokens/tokens.routes.js';
+import { TokensService } from './modules/tokens/tokens.service.js';
+import { UsersRepository } from './modules/users/users.repository.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { UsersService } from './modules/users/users.service.js';
+import { registerAuth } from './platform/auth.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import { registerErrorHandler } from './platform/error-handler.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock?: Clock;
+  /** Test hook: replaces the sign-in slow-down wait. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface Services {
+  users: UsersService;
+  auth: AuthService;
+  tokens: TokensService;
+  projects: ProjectsService;
+}
+
+/** Wires repositories, services and routes; never listens (main.ts does). */
+export function createServices({ config, db, clock = systemClock, sleep }: AppDeps): Services {
+  const users = new UsersService(new UsersRepository(db.db), clock);
+  const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), clock, sleep);
+  const auth = new AuthService(users, new SessionsRepository(db.db), throttle, clock);
+  const tokens = new TokensService(new TokensRepository(db.db), clock);
+  const projects = new ProjectsService(new ProjectsRepository(db.db), clock, config.nonAdminCanCreateProject);
+  return { users, auth, tokens, projects };
+}
+
+export type GantryApp = FastifyInstance & { services: Services };
+
+export async function buildApp(deps: AppDeps): Promise<GantryApp> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const services = createServices(deps);
+  const authMethods: AuthMethods = { totp: { enabled: false, allow_recovery: false } };
+
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: { info: { title: 'Gantry API', version: config.version } },
+    transform: jsonSchemaTransform,
+  });
+  registerAuth(
+    app,
+    {
+      fromSession: (v) => services.auth.resolveSession(v),
+      fromToken: async (v) => {
+        const id = await services.tokens.resolve(v);
+        return id === null ? null : ((await services.users.findById(id)) ?? null);
+      },
+    },
+    config.webHost,
+  );
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes({ version: config.version, webHost: config.webHost, authMethods }));
+      await api.register(
+        authRoutes(services.auth, {
+          webHost: config.webHost,
+          nonAdminCanCreateProject: config.nonAdminCanCreateProject,
+          authMethods,
+        }),
+      );
+      await api.register(usersRoutes(services.users));
+      await api.register(tokensRoutes(services.tokens));
+      await api.register(projectsRoutes(services.projects));
+    },
+    { prefix: '/api' },
+  );
+
+  await registerConsole(app, config.webDist);
+  return Object.assign(app as FastifyInstance, { services });
+}
+
+/** Serves the built console, and index.html for its client-side routes. */
+async function registerConsole(app: FastifyInstance, webDist: string): Promise<void> {
+  const index = path.join(webDist, 'index.html');
+  if (!fs.existsSync(index)) return;
+  await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (request.method === 'GET' && !url.startsWith('/api/') && url !== '/api') {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: `Route ${request.method} ${url} not found` });
+  });
+}

@@ -1,0 +1,106 @@
+import { parseArgs } from 'node:util';
+import { userCreateSchema } from '@gantry/contracts';
+import { createServices } from '../app.js';
+import { loadConfig } from '../config/config.js';
+import { createDb } from '../db/db.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { ZodError } from 'zod';
+import { startServer } from '../server.js';
+import { VERSION } from '../version.js';
+
+const USAGE = `Usage: gantry <command>
+
+  server                                   start the server (default)
+  migrate                                  bring the database schema up to date
+  user add --login L --name N --email E --password P [--admin]
+  user list
+  user change-by-login --login L --password P
+  user delete --login L
+  version
+`;
+
+/** Command-line entry: `gantry server | migrate | user ...`. Exits non-zero with a message on error. */
+export async function main(argv: string[]): Promise<void> {
+  const [command = 'server', sub, ...rest] = argv;
+  try {
+    if (command === 'server') return await startServer();
+    if (command === 'version') return void process.stdout.write(`${VERSION}\n`);
+    if (command === 'help' || command === '--help' || command === '-h') return void process.stdout.write(USAGE);
+    if (command === 'migrate') return await withServices(async (_s, applied) => {
+      process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date\n');
+    });
+    if (command === 'user' && sub) return await userCommand(sub, rest);
+    fail(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`);
+  } catch (err) {
+    fail(err instanceof ZodError ? (err.issues[0]?.message ?? 'Invalid input') : err instanceof Error ? err.message : String(err));
+  }
+}
+
+async function userCommand(sub: string, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      login: { type: 'string' },
+      name: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+    },
+  });
+  await withServices(async ({ users }) => {
+    switch (sub) {
+      case 'list': {
+        for (const u of await users.list()) {
+          process.stdout.write(`${u.id}\t${u.username}\t${u.name}\t${u.email}${u.admin ? '\tadmin' : ''}\n`);
+        }
+        return;
+      }
+      case 'add': {
+        const input = userCreateSchema.parse({
+          username: values.login,
+          name: values.name,
+          email: values.email,
+          password: values.password,
+          admin: values.admin,
+        });
+        const row = await users.create(input);
+        process.stdout.write(`User ${row.username} created (id ${row.id})\n`);
+        return;
+      }
+      case 'change-by-login': {
+        if (!values.login || !values.password) fail('--login and --password are required');
+        const row = await users.findByLogin(values.login!);
+        if (!row) fail(`No user with login ${values.login}`);
+        await users.resetPassword(row!.id, values.password!);
+        process.stdout.write(`Password of ${row!.username} changed\n`);
+        return;
+      }
+      case 'delete': {
+        if (!values.login) fail('--login is required');
+        const row = await users.findByLogin(values.login!);
+        if (!row) fail(`No user with login ${values.login}`);
+        await users.deleteByAdmin(row!.id);
+        process.stdout.write(`User ${row!.username} deleted\n`);
+        return;
+      }
+      default:
+        fail(`Unknown user command: ${sub}\n\n${USAGE}`);
+    }
+  });
+}
+
+async function withServices(fn: (s: ReturnType<typeof createServices>, applied: string[]) => Promise<void>) {
+  const config = loadConfig(process.env, VERSION);
+  const db = createDb(config.dbUrl);
+  try {
+    const applied = await migrateToLatest(db);
+    await fn(createServices({ config, db }), applied);
+  } finally {
+    await db.close();
+  }
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message.trimEnd()}\n`);
+  process.exit(1);
+}

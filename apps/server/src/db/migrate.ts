@@ -1,0 +1,31 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Db, Engine } from './db.js';
+import * as m001 from './migrations/001-initial.js';
+
+interface EngineMigration {
+  up(db: Kysely<unknown>, engine: Engine): Promise<void>;
+}
+
+/** In order; names are permanent once released. */
+const MIGRATIONS: Record<string, EngineMigration> = {
+  '001-initial': m001,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly engine: Engine) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {};
+    for (const [name, m] of Object.entries(MIGRATIONS)) {
+      out[name] = { up: (db) => m.up(db, this.engine) };
+    }
+    return out;
+  }
+}
+
+/** Brings the schema up to date; returns the names of the migrations it applied. */
+export async function migrateToLatest({ db, engine }: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(engine) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

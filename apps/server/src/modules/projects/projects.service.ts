@@ -1,0 +1,64 @@
+import { Messages, projectRoleSchema, type ProjectRole, type projectCreateSchema, type projectUpdateSchema } from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
+import type { ProjectMembership } from '../../platform/permissions.js';
+import type { ProjectRow, ProjectsRepository, ProjectWithRole } from './projects.repository.js';
+
+type CreateInput = z.output<typeof projectCreateSchema>;
+type UpdateInput = z.output<typeof projectUpdateSchema>;
+
+export class ProjectsService implements ProjectMembership {
+  constructor(
+    private readonly repo: ProjectsRepository,
+    private readonly clock: Clock,
+    private readonly nonAdminCanCreateProject: boolean,
+  ) {}
+
+  list(user: { id: number; admin: boolean }): Promise<ProjectWithRole[]> {
+    return this.repo.listFor(user.id, user.admin);
+  }
+
+  async create(user: { id: number; admin: boolean }, input: CreateInput): Promise<ProjectRow> {
+    if (!user.admin && !this.nonAdminCanCreateProject) throw new ForbiddenError('You cannot create projects');
+    return this.repo.insertWithOwner(
+      {
+        name: input.name,
+        type: input.type,
+        alert: input.alert,
+        alert_chat: input.alert_chat,
+        max_parallel_tasks: input.max_parallel_tasks,
+      },
+      user.id,
+      this.clock.now().toISOString(),
+    );
+  }
+
+  async get(id: number): Promise<ProjectRow> {
+    const row = await this.repo.findById(id);
+    if (!row) throw new NotFoundError(Messages.projectNotFound);
+    return row;
+  }
+
+  async update(id: number, input: UpdateInput): Promise<ProjectRow> {
+    await this.repo.update(id, {
+      name: input.name,
+      alert: input.alert,
+      alert_chat: input.alert_chat,
+      max_parallel_tasks: input.max_parallel_tasks,
+    });
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.repo.delete(id);
+  }
+
+  /** For the permission check: does the project exist, and what role does the user hold in it. */
+  async membership(projectId: number, userId: number): Promise<{ exists: boolean; role: ProjectRole | null }> {
+    const project = await this.repo.findById(projectId);
+    if (!project) return { exists: false, role: null };
+    const role = projectRoleSchema.safeParse(await this.repo.roleOf(projectId, userId));
+    return { exists: true, role: role.success ? role.data : null };
+  }
+}

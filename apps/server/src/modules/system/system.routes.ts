@@ -1,0 +1,27 @@
+import { systemInfoSchema, type AuthMethods } from '@gantry/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+export interface SystemInfoOptions {
+  version: string;
+  webHost: string;
+  authMethods: AuthMethods;
+}
+
+export function systemRoutes(opts: SystemInfoOptions): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/ping', { config: { public: true }, schema: { tags: ['system'], response: { 200: z.string() } } }, async (_req, reply) =>
+      reply.type('text/plain').send('pong'),
+    );
+
+    app.get('/info', { schema: { tags: ['system'], response: { 200: systemInfoSchema } } }, async () => ({
+      version: opts.version,
+      web_host: opts.webHost,
+      use_remote_runner: false,
+      premium_features: {},
+      auth_methods: opts.authMethods,
+    }));
+
+    app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  };
+}

@@ -1,0 +1,33 @@
+import { apiTokenCreatedSchema, apiTokenSchema } from '@gantry/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../../platform/auth.js';
+import { presentToken, type TokensService } from './tokens.service.js';
+
+/** The caller's own API tokens. */
+export function tokensRoutes(tokens: TokensService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/user/tokens', { schema: { tags: ['tokens'], response: { 200: z.array(apiTokenSchema) } } }, async (request) =>
+      (await tokens.list(requireUser(request).id)).map(presentToken),
+    );
+
+    app.post(
+      '/user/tokens',
+      { schema: { tags: ['tokens'], response: { 201: apiTokenCreatedSchema } } },
+      async (request, reply) => {
+        const { row, value } = await tokens.create(requireUser(request).id);
+        // The one answer that carries the value: `id` is the token, as the peer API has it.
+        return reply.status(201).send({ ...presentToken(row), id: value });
+      },
+    );
+
+    app.delete(
+      '/user/tokens/:id',
+      { schema: { tags: ['tokens'], params: z.object({ id: z.string().min(1).max(200) }) } },
+      async (request, reply) => {
+        await tokens.delete(requireUser(request).id, request.params.id);
+        return reply.status(204).send();
+      },
+    );
+  };
+}

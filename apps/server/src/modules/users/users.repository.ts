@@ -1,0 +1,99 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, UserTable } from '../../db/types.js';
+
+export type UserRow = Selectable<UserTable>;
+
+export interface NewUserRow {
+  username: string;
+  name: string;
+  email: string;
+  password: string | null;
+  admin: boolean;
+  external: boolean;
+  alert: boolean;
+  created: string;
+}
+
+/** The only SQL about users. */
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  list(): Promise<UserRow[]> {
+    return this.db.selectFrom('user').selectAll().orderBy('name').orderBy('id').execute();
+  }
+
+  findById(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('user').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Sign-in accepts a username or an email, compared without case. */
+  findByLogin(login: string): Promise<UserRow | undefined> {
+    const l = login.toLowerCase();
+    return this.db
+      .selectFrom('user')
+      .selectAll()
+      .where((eb) => eb.or([eb(eb.fn('lower', ['username']), '=', l), eb(eb.fn('lower', ['email']), '=', l)]))
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
+  /** Another user holding this username or email (case-insensitive), for uniqueness checks. */
+  async findClash(username: string, email: string, exceptId?: number): Promise<'username' | 'email' | null> {
+    let q = this.db
+      .selectFrom('user')
+      .select(['username', 'email'])
+      .where((eb) =>
+        eb.or([
+          eb(eb.fn('lower', ['username']), '=', username.toLowerCase()),
+          eb(eb.fn('lower', ['email']), '=', email.toLowerCase()),
+        ]),
+      );
+    if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+    const rows = await q.execute();
+    if (rows.some((r) => r.username.toLowerCase() === username.toLowerCase())) return 'username';
+    if (rows.length > 0) return 'email';
+    return null;
+  }
+
+  async insert(u: NewUserRow): Promise<UserRow> {
+    return this.db
+      .insertInto('user')
+      .values({ ...u, admin: +u.admin, external: +u.external, alert: +u.alert })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async update(
+    id: number,
+    patch: Partial<{ username: string; name: string; email: string; admin: boolean; external: boolean; alert: boolean }>,
+  ): Promise<void> {
+    const values: Record<string, string | number> = {};
+    for (const [k, v] of Object.entries(patch)) {
+      if (v !== undefined) values[k] = typeof v === 'boolean' ? +v : v;
+    }
+    if (Object.keys(values).length === 0) return;
+    await this.db.updateTable('user').set(values).where('id', '=', id).execute();
+  }
+
+  async setPassword(id: number, hash: string): Promise<void> {
+    await this.db.updateTable('user').set({ password: hash }).where('id', '=', id).execute();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('user').where('id', '=', id).execute();
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  async countAdmins(): Promise<number> {
+    const r = await this.db
+      .selectFrom('user')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('admin', '=', 1)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+}

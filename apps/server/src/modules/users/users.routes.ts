@@ -1,0 +1,64 @@
+import {
+  idParamSchema,
+  passwordChangeSchema,
+  userCreateSchema,
+  userSchema,
+  userSummarySchema,
+  userUpdateSchema,
+} from '@gantry/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAdmin, requireUser } from '../../platform/auth.js';
+import { presentUser, presentUserSummary } from './users.presenter.js';
+import type { UsersService } from './users.service.js';
+
+const params = z.object({ id: idParamSchema });
+const actorOf = (u: { id: number; admin: number }) => ({ id: u.id, admin: u.admin === 1 });
+
+/** Global users: admins manage everyone; others may read team candidates and edit themselves. */
+export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/users',
+      { schema: { tags: ['users'], response: { 200: z.array(z.union([userSchema, userSummarySchema])) } } },
+      async (request) => {
+        const user = requireUser(request);
+        const rows = await users.list();
+        return user.admin === 1 ? rows.map(presentUser) : rows.map(presentUserSummary);
+      },
+    );
+
+    app.post(
+      '/users',
+      { schema: { tags: ['users'], body: userCreateSchema, response: { 201: userSchema } } },
+      async (request, reply) => {
+        requireAdmin(request);
+        const row = await users.create(request.body);
+        return reply.status(201).send(presentUser(row));
+      },
+    );
+
+    app.get('/users/:id', { schema: { tags: ['users'], params, response: { 200: userSchema } } }, async (request) =>
+      presentUser(await users.get(actorOf(requireUser(request)), request.params.id)),
+    );
+
+    app.put('/users/:id', { schema: { tags: ['users'], params, body: userUpdateSchema } }, async (request, reply) => {
+      await users.update(actorOf(requireUser(request)), request.params.id, request.body);
+      return reply.status(204).send();
+    });
+
+    app.delete('/users/:id', { schema: { tags: ['users'], params } }, async (request, reply) => {
+      await users.delete(actorOf(requireUser(request)), request.params.id);
+      return reply.status(204).send();
+    });
+
+    app.post(
+      '/users/:id/password',
+      { schema: { tags: ['users'], params, body: passwordChangeSchema } },
+      async (request, reply) => {
+        await users.changePassword(actorOf(requireUser(request)), request.params.id, request.body);
+        return reply.status(204).send();
+      },
+    );
+  };
+}

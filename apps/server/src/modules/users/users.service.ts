@@ -1,0 +1,132 @@
+import { Messages, type PasswordChange, type userCreateSchema, type userUpdateSchema } from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import { hashPassword, verifyPassword } from '../../platform/crypto.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { UserRow, UsersRepository } from './users.repository.js';
+
+type CreateInput = z.output<typeof userCreateSchema>;
+type UpdateInput = z.output<typeof userUpdateSchema>;
+
+/** Who is asking: admins manage everyone, others only themselves. */
+export interface Actor {
+  id: number;
+  admin: boolean;
+}
+
+export class UsersService {
+  constructor(
+    private readonly repo: UsersRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  list(): Promise<UserRow[]> {
+    return this.repo.list();
+  }
+
+  async get(actor: Actor, id: number): Promise<UserRow> {
+    if (!actor.admin && actor.id !== id) throw new NotFoundError(Messages.userNotFound);
+    const row = await this.repo.findById(id);
+    if (!row) throw new NotFoundError(Messages.userNotFound);
+    return row;
+  }
+
+  findById(id: number): Promise<UserRow | undefined> {
+    return this.repo.findById(id);
+  }
+
+  findByLogin(login: string): Promise<UserRow | undefined> {
+    return this.repo.findByLogin(login);
+  }
+
+  count(): Promise<number> {
+    return this.repo.count();
+  }
+
+  async create(input: CreateInput): Promise<UserRow> {
+    await this.assertUnique(input.username, input.email);
+    const password = input.password && !input.external ? await hashPassword(input.password) : null;
+    return this.repo.insert({
+      username: input.username,
+      name: input.name,
+      email: input.email,
+      password,
+      admin: input.admin,
+      external: input.external,
+      alert: input.alert,
+      created: this.clock.now().toISOString(),
+    });
+  }
+
+  /** Users may edit their own name, username, email and alert, never their admin or external flags. */
+  async update(actor: Actor, id: number, input: UpdateInput): Promise<UserRow> {
+    const row = await this.get(actor, id);
+    if (!actor.admin && (input.admin !== undefined && input.admin !== (row.admin === 1))) {
+      throw new ForbiddenError('Only administrators can change the admin flag');
+    }
+    if (!actor.admin && input.external !== undefined && input.external !== (row.external === 1)) {
+      throw new ForbiddenError('Only administrators can change the external flag');
+    }
+    if (input.external !== undefined && input.external !== (row.external === 1)) {
+      throw new ValidationError('The external flag can only be set when the user is created');
+    }
+    if (row.external === 1 && input.email.toLowerCase() !== row.email.toLowerCase()) {
+      throw new ValidationError('The email of an external user cannot be changed');
+    }
+    if (actor.admin && input.admin === false && row.admin === 1 && (await this.repo.countAdmins()) <= 1) {
+      throw new ConflictError(Messages.lastAdmin);
+    }
+    await this.assertUnique(input.username, input.email, id);
+    await this.repo.update(id, {
+      name: input.name,
+      username: input.username,
+      email: input.email,
+      alert: input.alert,
+      admin: actor.admin ? input.admin : undefined,
+    });
+    return (await this.repo.findById(id))!;
+  }
+
+  async delete(actor: Actor, id: number): Promise<UserRow> {
+    if (!actor.admin) throw new ForbiddenError();
+    const row = await this.get(actor, id);
+    if (row.id === actor.id) throw new ConflictError(Messages.cannotDeleteSelf);
+    if (row.admin === 1 && (await this.repo.countAdmins()) <= 1) throw new ConflictError(Messages.lastAdmin);
+    await this.repo.delete(id);
+    return row;
+  }
+
+  /** Changing one's own password needs the current one; an admin may reset anyone else's. */
+  async changePassword(actor: Actor, id: number, input: PasswordChange): Promise<void> {
+    const row = await this.get(actor, id);
+    if (row.external === 1) throw new ValidationError('External users have no password here');
+    if (actor.id === id) {
+      if (!input.current_password) throw new ValidationError(Messages.currentPasswordRequired);
+      if (!row.password || !(await verifyPassword(input.current_password, row.password))) {
+        throw new ValidationError(Messages.incorrectCurrentPassword);
+      }
+    } else if (!actor.admin) {
+      throw new ForbiddenError();
+    }
+    await this.repo.setPassword(id, await hashPassword(input.password));
+  }
+
+  /** Used by the CLI and start-up: set a password without the current one. */
+  async resetPassword(id: number, password: string): Promise<void> {
+    await this.repo.setPassword(id, await hashPassword(password));
+  }
+
+  async deleteByAdmin(id: number): Promise<void> {
+    await this.repo.delete(id);
+  }
+
+  async setAdminFields(id: number, patch: { name?: string; email?: string; admin?: boolean }): Promise<void> {
+    await this.repo.update(id, patch);
+  }
+
+  private async assertUnique(username: string, email: string, exceptId?: number): Promise<void> {
+    const clash = await this.repo.findClash(username, email, exceptId);
+    if (clash === 'username') throw new ConflictError(Messages.usernameTaken);
+    if (clash === 'email') throw new ConflictError(Messages.emailTaken);
+  }
+}

@@ -1,0 +1,98 @@
+import { CSRF_HEADER, Messages, SESSION_COOKIE } from '@gantry/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { UserRow } from '../modules/users/users.repository.js';
+import { ForbiddenError, UnauthorizedError } from './errors.js';
+
+/** Resolves credentials to a user; provided by the auth and tokens modules. */
+export interface Authenticator {
+  fromSession(value: string): Promise<UserRow | null>;
+  fromToken(value: string): Promise<UserRow | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: UserRow | null;
+    authKind: 'session' | 'token' | null;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without signing in. */
+    public?: boolean;
+  }
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Who is calling: a bearer token (scheme case-insensitive) or the session cookie. Routes are
+ * private unless their config says `public`; cookie calls that change state must come from our
+ * own origin (the console also sends a header that a cross-site form cannot).
+ */
+export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost: string): void {
+  app.decorateRequest('user', null);
+  app.decorateRequest('authKind', null);
+
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    const bearer = header?.match(/^bearer\s+(\S+)\s*$/i)?.[1];
+    if (bearer) {
+      request.user = await auth.fromToken(bearer);
+      if (!request.user) throw new UnauthorizedError('Invalid or expired token');
+      request.authKind = 'token';
+      return;
+    }
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (cookie) {
+      request.user = await auth.fromSession(cookie);
+      if (request.user) request.authKind = 'session';
+    }
+  });
+
+  app.addHook('preHandler', async (request) => {
+    if (UNSAFE.has(request.method) && request.authKind !== 'token' && isCrossSite(request, webHost)) {
+      throw new ForbiddenError(Messages.crossSite);
+    }
+    if (!request.routeOptions.config.public && !request.user) throw new UnauthorizedError();
+  });
+}
+
+function isCrossSite(request: FastifyRequest, webHost: string): boolean {
+  if (request.headers[CSRF_HEADER]) return false;
+  const origin = request.headers.origin;
+  if (origin) {
+    if (webHost && origin === new URL(webHost).origin) return false;
+    try {
+      return new URL(origin).host !== request.headers.host;
+    } catch {
+      return true;
+    }
+  }
+  // No Origin: a browser marks cross-site requests with Sec-Fetch-Site; other clients are not
+  // at risk of request forgery, and SameSite=Lax keeps the cookie off cross-site posts anyway.
+  return request.headers['sec-fetch-site'] === 'cross-site';
+}
+
+/** The signed-in user; routes behind the auth hook always have one. */
+export function requireUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new UnauthorizedError();
+  return request.user;
+}
+
+export function requireAdmin(request: FastifyRequest): UserRow {
+  const user = requireUser(request);
+  if (user.admin !== 1) throw new ForbiddenError();
+  return user;
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, value: string, webHost: string): void {
+  reply.setCookie(SESSION_COOKIE, value, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https' || webHost.startsWith('https://'),
+    maxAge: 7 * 24 * 3600,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}

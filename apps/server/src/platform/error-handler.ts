@@ -1,0 +1,49 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ZodError } from 'zod';
+import { AppError } from './errors.js';
+
+/**
+ * Maps every failure to `{ error }`: known errors keep their status and message, input errors
+ * become 400 with the first validation message, and anything else is a 500 whose body says
+ * nothing about the internals (the details go to the log only).
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | Error, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.statusCode).send({ error: err.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const first = err.validation[0];
+      return reply.status(400).send({ error: first?.message ?? 'Invalid request' });
+    }
+    if (err instanceof ZodError) {
+      return reply.status(400).send({ error: err.issues[0]?.message ?? 'Invalid request' });
+    }
+    const status = (err as FastifyError).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, body too large, unsupported media type).
+      return reply.status(status).send({ error: clientErrorText(err as FastifyError) });
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.status(500).send({ error: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+  });
+}
+
+function clientErrorText(err: FastifyError): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'Request body is not valid JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'Request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type';
+    default:
+      return err.message.split('\n')[0] ?? 'Bad request';
+  }
+}

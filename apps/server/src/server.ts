@@ -1,0 +1,37 @@
+import { buildApp } from './app.js';
+import { ensureAdmin } from './bootstrap.js';
+import { loadConfig } from './config/config.js';
+import { resolveSecretKey } from './config/secret-key.js';
+import { createDb } from './db/db.js';
+import { migrateToLatest } from './db/migrate.js';
+import { VERSION } from './version.js';
+
+/** Start-up: configuration, database and migrations, first admin, then listen. */
+export async function startServer(): Promise<void> {
+  const config = loadConfig(process.env, VERSION);
+  resolveSecretKey(config.secretKey, config.dataDir);
+  const db = createDb(config.dbUrl);
+  await migrateToLatest(db);
+  const app = await buildApp({ config, db });
+  const created = await ensureAdmin(app.services, config);
+  if (created) {
+    // Printed once, on the terminal only: it is never written to the log or the database.
+    process.stdout.write(
+      `\n  First start: created administrator "${created.login}" with password: ${created.password}\n` +
+        `  Change it after signing in (user menu > Edit account).\n\n`,
+    );
+  }
+  const shutdown = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+  await app.listen({ port: config.port, host: config.host });
+  process.stdout.write(`Gantry ${VERSION} is serving on http://${displayHost(config.host)}:${config.port}\n`);
+}
+
+function displayHost(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+}

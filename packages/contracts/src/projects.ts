@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { nonNegativeIntegerOrZero } from './fields.js';
+import { projectRoleSchema } from './permissions.js';
+
+export const projectSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  created: z.string(),
+  type: z.string(),
+  alert: z.boolean(),
+  alert_chat: z.string().nullable(),
+  max_parallel_tasks: z.number().int(),
+  /** The caller's role in the project; null for an admin who is not a member. */
+  role: projectRoleSchema.nullable(),
+});
+export type Project = z.infer<typeof projectSchema>;
+
+const projectFields = {
+  name: z.string({ error: 'Project name is required' }).trim().min(1, { error: 'Project name is required' }),
+  alert: z.boolean().default(false),
+  alert_chat: z
+    .string()
+    .trim()
+    .nullish()
+    .transform((v) => (v ? v : null)),
+  max_parallel_tasks: nonNegativeIntegerOrZero(),
+};
+
+export const projectCreateSchema = z.object({
+  ...projectFields,
+  type: z.string().default(''),
+  demo: z.boolean().default(false),
+});
+export type ProjectCreate = z.input<typeof projectCreateSchema>;
+
+export const projectUpdateSchema = z.object(projectFields);
+export type ProjectUpdate = z.input<typeof projectUpdateSchema>;
+
+/** Project names give the switcher its initials: first letters of two words, else first two letters. */
+export function projectInitials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length >= 2) return (words[0]!.charAt(0) + words[1]!.charAt(0)).toUpperCase();
+  return (words[0] ?? '').slice(0, 2).toUpperCase();
+}
+

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** Messages the server sends over /api/ws; a discriminated union so both sides stay typed. */
+export const wsMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('update'),
+    project_id: z.number().int(),
+    task_id: z.number().int(),
+    template_id: z.number().int().optional(),
+    status: z.string().optional(),
+  }),
+  z.object({
+    type: z.literal('log'),
+    project_id: z.number().int(),
+    task_id: z.number().int(),
+    output: z.string(),
+    time: z.string(),
+  }),
+]);
+export type WsMessage = z.infer<typeof wsMessageSchema>;

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { requiredString } from './fields.js';
+
+const email = () =>
+  requiredString('Email').refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), { error: 'Email is invalid' });
+const username = () =>
+  requiredString('Username').refine((v) => !/\s/.test(v), { error: 'Username must not contain spaces' });
+
+/** A user as the API shows it. */
+export const userSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  username: z.string(),
+  email: z.string(),
+  alert: z.boolean(),
+  admin: z.boolean(),
+  external: z.boolean(),
+  created: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** The signed-in user, with what the shell needs to know. */
+export const currentUserSchema = userSchema.extend({ can_create_project: z.boolean() });
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** What a non-admin may see of other users (team candidates). */
+export const userSummarySchema = z.object({ id: z.number().int(), name: z.string(), username: z.string() });
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+export const userCreateSchema = z
+  .object({
+    name: requiredString('Name'),
+    username: username(),
+    email: email(),
+    password: z.string().optional(),
+    alert: z.boolean().default(false),
+    admin: z.boolean().default(false),
+    external: z.boolean().default(false),
+  })
+  .superRefine((u, ctx) => {
+    if (!u.external && !u.password) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'Password is required' });
+    }
+  });
+export type UserCreate = z.input<typeof userCreateSchema>;
+
+export const userUpdateSchema = z.object({
+  name: requiredString('Name'),
+  username: username(),
+  email: email(),
+  alert: z.boolean().optional(),
+  admin: z.boolean().optional(),
+  external: z.boolean().optional(),
+});
+export type UserUpdate = z.input<typeof userUpdateSchema>;
+
+export const passwordChangeSchema = z.object({
+  password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }),
+  /** Required when users change their own password. */
+  current_password: z.string().optional(),
+});
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;

@@ -8,7 +8,7 @@ import { VERSION } from './version.js';
 
 /** Start-up: configuration, database and migrations, first admin, then listen. */
 export async function startServer(): Promise<void> {
-  const config = loadConfig(process.env, VERSION);
+  const config = loadConfig(undefined, VERSION);
   resolveSecretKey(config.secretKey, config.dataDir);
   const db = createDb(config.dbUrl);
   await migrateToLatest(db);

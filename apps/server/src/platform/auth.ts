@@ -61,7 +61,9 @@ function isCrossSite(request: FastifyRequest, webHost: string): boolean {
   if (origin) {
     if (webHost && origin === new URL(webHost).origin) return false;
     try {
-      return new URL(origin).host !== request.headers.host;
+      // Compare through URL so default ports (":80", ":443") normalise the same way on both sides.
+      const originUrl = new URL(origin);
+      return originUrl.host !== new URL(`${originUrl.protocol}//${request.headers.host ?? ''}`).host;
     } catch {
       return true;
     }

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { randomToken } from '../platform/crypto.js';
+
+export interface TestDatabase {
+  url: string;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+interface EngineFactory {
+  name: 'sqlite' | 'postgres';
+  create(): Promise<TestDatabase>;
+}
+
+const pgBase = process.env.GANTRY_TEST_PG_URL;
+
+/** SQLite always; PostgreSQL too when GANTRY_TEST_PG_URL names a server (each test gets its own database). */
+export const engines: EngineFactory[] = [
+  {
+    name: 'sqlite',
+    async create() {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
+      return {
+        url: `sqlite:${path.join(dataDir, 'gantry.sqlite')}`,
+        dataDir,
+        drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+      };
+    },
+  },
+  ...(pgBase
+    ? [
+        {
+          name: 'postgres' as const,
+          async create(): Promise<TestDatabase> {
+            const name = `gantry_t_${randomToken(12)}`;
+            const admin = new pg.Client({ connectionString: pgBase });
+            await admin.connect();
+            await admin.query(`CREATE DATABASE ${name}`);
+            await admin.end();
+            const url = new URL(pgBase);
+            url.pathname = `/${name}`;
+            const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
+            return {
+              url: url.toString(),
+              dataDir,
+              drop: async () => {
+                const c = new pg.Client({ connectionString: pgBase });
+                await c.connect();
+                await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+                await c.end();
+                fs.rmSync(dataDir, { recursive: true, force: true });
+              },
+            };
+          },
+        },
+      ]
+    : []),
+];

@@ -23,6 +23,38 @@ import { TokensService } from './modules/tokens/tokens.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
+import { EnvironmentsRepository } from './modules/environments/environments.repository.js';
+import { presentEnvironment } from './modules/environments/environments.presenter.js';
+import { EnvironmentsService } from './modules/environments/environments.service.js';
+import { EventsRepository } from './modules/events/events.repository.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
+import { EventsService } from './modules/events/events.service.js';
+import { InventoriesRepository } from './modules/inventories/inventories.repository.js';
+import { presentInventory } from './modules/inventories/inventories.presenter.js';
+import { InventoriesService } from './modules/inventories/inventories.service.js';
+import { KeysRepository } from './modules/keys/keys.repository.js';
+import { presentKey } from './modules/keys/keys.presenter.js';
+import { KeysService } from './modules/keys/keys.service.js';
+import { ReferencesRepository } from './modules/references/references.repository.js';
+import { RepositoriesRepository } from './modules/repositories/repositories.repository.js';
+import { presentRepository } from './modules/repositories/repositories.presenter.js';
+import { RepositoriesService } from './modules/repositories/repositories.service.js';
+import { TeamRepository } from './modules/team/team.repository.js';
+import { teamRoutes } from './modules/team/team.routes.js';
+import { TeamService } from './modules/team/team.service.js';
+import { SecretBox } from './platform/crypto.js';
+import { resourceRoutes } from './platform/resource-routes.js';
+import {
+  environmentInputSchema,
+  environmentSchema,
+  inventoryInputSchema,
+  inventorySchema,
+  keyCreateSchema,
+  keySchema,
+  keyUpdateSchema,
+  repositoryInputSchema,
+  repositorySchema,
+} from '@gantry/contracts';
 import { registerAuth } from './platform/auth.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import { registerErrorHandler } from './platform/error-handler.js';
@@ -30,6 +62,8 @@ import { registerErrorHandler } from './platform/error-handler.js';
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** Master key (32 bytes) for secrets at rest. */
+  secretKey: Buffer;
   clock?: Clock;
   /** Test hook: replaces the sign-in slow-down wait. */
   sleep?: (ms: number) => Promise<void>;
@@ -40,16 +74,30 @@ export interface Services {
   auth: AuthService;
   tokens: TokensService;
   projects: ProjectsService;
+  events: EventsService;
+  keys: KeysService;
+  repositories: RepositoriesService;
+  inventories: InventoriesService;
+  environments: EnvironmentsService;
+  team: TeamService;
 }
 
 /** Wires repositories, services and routes; never listens (main.ts does). */
-export function createServices({ config, db, clock = systemClock, sleep }: AppDeps): Services {
+export function createServices({ config, db, secretKey, clock = systemClock, sleep }: AppDeps): Services {
+  const box = new SecretBox(secretKey);
+  const events = new EventsService(new EventsRepository(db.db), clock);
+  const refs = new ReferencesRepository(db.db);
   const users = new UsersService(new UsersRepository(db.db), clock);
   const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), clock, sleep);
   const auth = new AuthService(users, new SessionsRepository(db.db), throttle, clock);
   const tokens = new TokensService(new TokensRepository(db.db), clock);
-  const projects = new ProjectsService(new ProjectsRepository(db.db), clock, config.nonAdminCanCreateProject);
-  return { users, auth, tokens, projects };
+  const projects = new ProjectsService(new ProjectsRepository(db.db), events, clock, config.nonAdminCanCreateProject);
+  const keys = new KeysService(new KeysRepository(db.db), refs, box, events, clock);
+  const repositories = new RepositoriesService(new RepositoriesRepository(db.db), keys, refs, events, clock);
+  const inventories = new InventoriesService(new InventoriesRepository(db.db), keys, repositories, refs, events, clock);
+  const environments = new EnvironmentsService(new EnvironmentsRepository(db.db), refs, box, events, clock);
+  const team = new TeamService(new TeamRepository(db.db), users, events, clock);
+  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team };
 }
 
 export type GantryApp = FastifyInstance & { services: Services };
@@ -98,6 +146,57 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(usersRoutes(services.users));
       await api.register(tokensRoutes(services.tokens));
       await api.register(projectsRoutes(services.projects));
+      await api.register(teamRoutes(services.team, services.projects));
+      await api.register(eventsRoutes(services.events, services.projects));
+      const members = services.projects;
+      await api.register(
+        resourceRoutes({
+          path: 'keys',
+          tag: 'keys',
+          members,
+          service: services.keys,
+          present: presentKey,
+          itemSchema: keySchema,
+          createSchema: keyCreateSchema,
+          updateSchema: keyUpdateSchema,
+        }),
+      );
+      await api.register(
+        resourceRoutes({
+          path: 'repositories',
+          tag: 'repositories',
+          members,
+          service: services.repositories,
+          present: presentRepository,
+          itemSchema: repositorySchema,
+          createSchema: repositoryInputSchema,
+          updateSchema: repositoryInputSchema,
+        }),
+      );
+      await api.register(
+        resourceRoutes({
+          path: 'inventory',
+          tag: 'inventories',
+          members,
+          service: services.inventories,
+          present: presentInventory,
+          itemSchema: inventorySchema,
+          createSchema: inventoryInputSchema,
+          updateSchema: inventoryInputSchema,
+        }),
+      );
+      await api.register(
+        resourceRoutes({
+          path: 'environment',
+          tag: 'environments',
+          members,
+          service: services.environments,
+          present: presentEnvironment,
+          itemSchema: environmentSchema,
+          createSchema: environmentInputSchema,
+          updateSchema: environmentInputSchema,
+        }),
+      );
     },
     { prefix: '/api' },
   );

@@ -9,10 +9,10 @@ import { VERSION } from './version.js';
 /** Start-up: configuration, database and migrations, first admin, then listen. */
 export async function startServer(): Promise<void> {
   const config = loadConfig(undefined, VERSION);
-  resolveSecretKey(config.secretKey, config.dataDir);
+  const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
   const db = createDb(config.dbUrl);
   await migrateToLatest(db);
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, secretKey });
   const created = await ensureAdmin(app.services, config);
   if (created) {
     // Printed once, on the terminal only: it is never written to the log or the database.

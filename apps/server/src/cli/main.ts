@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { userCreateSchema } from '@gantry/contracts';
 import { createServices } from '../app.js';
 import { loadConfig } from '../config/config.js';
+import { resolveSecretKey } from '../config/secret-key.js';
 import { createDb } from '../db/db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { ZodError } from 'zod';
@@ -94,7 +95,7 @@ async function withServices(fn: (s: ReturnType<typeof createServices>, applied: 
   const db = createDb(config.dbUrl);
   try {
     const applied = await migrateToLatest(db);
-    await fn(createServices({ config, db }), applied);
+    await fn(createServices({ config, db, secretKey: resolveSecretKey(config.secretKey, config.dataDir) }), applied);
   } finally {
     await db.close();
   }

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Engine } from './db.js';
 import * as m001 from './migrations/001-initial.js';
+import * as m002 from './migrations/002-project-resources.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -9,6 +10,7 @@ interface EngineMigration {
 /** In order; names are permanent once released. */
 const MIGRATIONS: Record<string, EngineMigration> = {
   '001-initial': m001,
+  '002-project-resources': m002,
 };
 
 class StaticProvider implements MigrationProvider {

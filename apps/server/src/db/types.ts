@@ -60,6 +60,68 @@ export interface AuthFailureTable {
   last_at: string;
 }
 
+export interface AccessKeyTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  type: string;
+  /** Sealed JSON of the key material (SecretBox); null when empty. */
+  secret: string | null;
+  created: string;
+}
+
+export interface RepositoryTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  git_url: string;
+  git_branch: string;
+  ssh_key_id: number;
+  created: string;
+}
+
+export interface InventoryTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  type: string;
+  inventory: string;
+  ssh_key_id: number | null;
+  become_key_id: number | null;
+  repository_id: number | null;
+  template_id: number | null;
+  created: string;
+}
+
+export interface EnvironmentTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  json: string;
+  env: string;
+  created: string;
+}
+
+export interface EnvironmentSecretTable {
+  id: Generated<number>;
+  project_id: number;
+  environment_id: number;
+  name: string;
+  type: string;
+  /** Sealed value (SecretBox). */
+  secret: string;
+}
+
+export interface EventTable {
+  id: Generated<number>;
+  project_id: number | null;
+  user_id: number | null;
+  object_type: string;
+  object_id: number | null;
+  description: string;
+  created: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -67,4 +129,10 @@ export interface Database {
   project: ProjectTable;
   project_user: ProjectUserTable;
   auth_failure: AuthFailureTable;
+  access_key: AccessKeyTable;
+  repository: RepositoryTable;
+  inventory: InventoryTable;
+  environment: EnvironmentTable;
+  environment_secret: EnvironmentSecretTable;
+  event: EventTable;
 }

@@ -11,7 +11,11 @@ import { AppError } from './errors.js';
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
     if (err instanceof AppError) {
-      return reply.status(err.statusCode).send({ error: err.message });
+      return reply.status(err.statusCode).send({ ...err.details, error: err.message });
+    }
+    if (isConstraintViolation(err)) {
+      // A race the services' own checks could not see (e.g. a reference added meanwhile).
+      return reply.status(409).send({ error: 'The change conflicts with other data; reload and try again' });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
@@ -32,6 +36,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` });
   });
+}
+
+function isConstraintViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code === '23503' || code === '23505');
 }
 
 function clientErrorText(err: FastifyError): string {

@@ -3,6 +3,8 @@ export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Extra fields for the body, next to `error` (e.g. the references that block a delete). */
+    readonly details?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -28,8 +30,8 @@ export class NotFoundError extends AppError {
   }
 }
 export class ConflictError extends AppError {
-  constructor(message: string) {
-    super(409, message);
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(409, message, details);
   }
 }
 export class TooManyRequestsError extends AppError {

@@ -1,4 +1,5 @@
 import { CSRF_HEADER, SESSION_COOKIE, type ProjectRole } from '@gantry/contracts';
+import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type GantryApp } from '../app.js';
@@ -40,7 +41,7 @@ export function useTestApp(
     const db = createDb(config.dbUrl);
     await migrateToLatest(db);
     const sleeps: number[] = [];
-    const app = await buildApp({ config, db, sleep: async (ms) => void sleeps.push(ms) });
+    const app = await buildApp({ config, db, secretKey: randomBytes(32), sleep: async (ms) => void sleeps.push(ms) });
     ctx = { app, db, config, sleeps };
   });
   afterAll(async () => {

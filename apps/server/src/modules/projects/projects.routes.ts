@@ -46,7 +46,7 @@ export function projectsRoutes(projects: ProjectsService): FastifyPluginAsyncZod
       '/project/:projectId',
       { preHandler: update, schema: { tags: ['projects'], params, body: projectUpdateSchema } },
       async (request, reply) => {
-        await projects.update(request.params.projectId, request.body);
+        await projects.update(requireUser(request).id, request.params.projectId, request.body);
         return reply.status(204).send();
       },
     );

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
 import type { ProjectMembership } from '../../platform/permissions.js';
+import type { EventsService } from '../events/events.service.js';
 import type { ProjectRow, ProjectsRepository, ProjectWithRole } from './projects.repository.js';
 
 type CreateInput = z.output<typeof projectCreateSchema>;
@@ -11,6 +12,7 @@ type UpdateInput = z.output<typeof projectUpdateSchema>;
 export class ProjectsService implements ProjectMembership {
   constructor(
     private readonly repo: ProjectsRepository,
+    private readonly events: EventsService,
     private readonly clock: Clock,
     private readonly nonAdminCanCreateProject: boolean,
   ) {}
@@ -21,7 +23,7 @@ export class ProjectsService implements ProjectMembership {
 
   async create(user: { id: number; admin: boolean }, input: CreateInput): Promise<ProjectRow> {
     if (!user.admin && !this.nonAdminCanCreateProject) throw new ForbiddenError('You cannot create projects');
-    return this.repo.insertWithOwner(
+    const row = await this.repo.insertWithOwner(
       {
         name: input.name,
         type: input.type,
@@ -32,6 +34,8 @@ export class ProjectsService implements ProjectMembership {
       user.id,
       this.clock.now().toISOString(),
     );
+    await this.events.record({ projectId: row.id, userId: user.id, objectType: 'project', objectId: row.id, description: `Project ${row.name} created` });
+    return row;
   }
 
   async get(id: number): Promise<ProjectRow> {
@@ -40,13 +44,14 @@ export class ProjectsService implements ProjectMembership {
     return row;
   }
 
-  async update(id: number, input: UpdateInput): Promise<ProjectRow> {
+  async update(actorId: number, id: number, input: UpdateInput): Promise<ProjectRow> {
     await this.repo.update(id, {
       name: input.name,
       alert: input.alert,
       alert_chat: input.alert_chat,
       max_parallel_tasks: input.max_parallel_tasks,
     });
+    await this.events.record({ projectId: id, userId: actorId, objectType: 'project', objectId: id, description: `Project ${input.name} updated` });
     return this.get(id);
   }
 

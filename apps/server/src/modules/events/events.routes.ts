@@ -1,0 +1,18 @@
+import { eventSchema, idParamSchema } from '@gantry/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
+import type { EventsService } from './events.service.js';
+
+export function eventsRoutes(events: EventsService, members: ProjectMembership): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/project/:projectId/events/last',
+      {
+        preHandler: projectGuard(members, 0),
+        schema: { tags: ['events'], params: z.object({ projectId: idParamSchema }), response: { 200: z.array(eventSchema) } },
+      },
+      async (request) => events.last(request.params.projectId),
+    );
+  };
+}

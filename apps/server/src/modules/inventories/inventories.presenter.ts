@@ -1,0 +1,16 @@
+import type { Inventory, InventoryType } from '@gantry/contracts';
+import type { InventoryRow } from './inventories.repository.js';
+
+export function presentInventory(row: InventoryRow): Inventory {
+  return {
+    id: row.id,
+    project_id: row.project_id,
+    name: row.name,
+    type: row.type as InventoryType,
+    inventory: row.inventory,
+    ssh_key_id: row.ssh_key_id,
+    become_key_id: row.become_key_id,
+    repository_id: row.repository_id,
+    template_id: row.template_id,
+  };
+}

@@ -1,0 +1,95 @@
+import {
+  WORKSPACE_INVENTORY_TYPES,
+  cannotDeleteMessage,
+  hasReferences,
+  type InventoryType,
+  type References,
+  type inventoryInputSchema,
+} from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
+import type { EventsService } from '../events/events.service.js';
+import type { KeysService } from '../keys/keys.service.js';
+import type { ReferencesRepository } from '../references/references.repository.js';
+import type { RepositoriesService } from '../repositories/repositories.service.js';
+import type { InventoriesRepository, InventoryRow } from './inventories.repository.js';
+
+type Input = z.output<typeof inventoryInputSchema>;
+
+/** Inventory types usable by each app, for `?app=` filtering of the list. */
+const TYPES_BY_APP: Record<string, readonly InventoryType[]> = {
+  ansible: ['static', 'static-yaml', 'file'],
+  terraform: ['terraform-workspace'],
+  tofu: ['tofu-workspace'],
+};
+
+export class InventoriesService implements ProjectResourceService<InventoryRow, Input, Input> {
+  constructor(
+    private readonly repo: InventoriesRepository,
+    private readonly keys: KeysService,
+    private readonly repositories: RepositoriesService,
+    private readonly refsRepo: ReferencesRepository,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  list(projectId: number, query: Record<string, string | undefined>): Promise<InventoryRow[]> {
+    const templateId = query.template_id ? Number(query.template_id) : undefined;
+    return this.repo.list(projectId, {
+      types: query.app ? (TYPES_BY_APP[query.app] ?? []) : undefined,
+      templateId: Number.isInteger(templateId) ? templateId : undefined,
+    });
+  }
+
+  async get(projectId: number, id: number): Promise<InventoryRow> {
+    const row = await this.repo.find(projectId, id);
+    if (!row) throw new NotFoundError('Inventory not found');
+    return row;
+  }
+
+  async create(actor: Actor, projectId: number, input: Input): Promise<InventoryRow> {
+    await this.checkLinks(projectId, input);
+    const row = await this.repo.insert(projectId, input, this.clock.now().toISOString());
+    await this.log(actor, projectId, row.id, `Inventory ${row.name} created`);
+    return row;
+  }
+
+  async update(actor: Actor, projectId: number, id: number, input: Input): Promise<void> {
+    await this.get(projectId, id);
+    await this.checkLinks(projectId, input);
+    await this.repo.update(projectId, id, input);
+    await this.log(actor, projectId, id, `Inventory ${input.name} updated`);
+  }
+
+  async delete(actor: Actor, projectId: number, id: number): Promise<void> {
+    const row = await this.get(projectId, id);
+    const refs = await this.refs(projectId, id);
+    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('inventory'), { references: refs });
+    await this.repo.delete(projectId, id);
+    await this.log(actor, projectId, id, `Inventory ${row.name} deleted`);
+  }
+
+  async refs(projectId: number, id: number): Promise<References> {
+    await this.get(projectId, id);
+    return this.refsRepo.forInventory(projectId, id);
+  }
+
+  /** Keys and repositories must be this project's; become keys are logins with a password. */
+  private async checkLinks(projectId: number, input: Input): Promise<void> {
+    await this.keys.typeInProject(projectId, input.ssh_key_id, 'User credentials');
+    if (input.become_key_id !== null) {
+      const type = await this.keys.typeInProject(projectId, input.become_key_id, 'Become key');
+      if (type !== 'login_password') throw new ValidationError('The become key must be a login with password');
+    }
+    if (input.repository_id !== null) await this.repositories.assertInProject(projectId, input.repository_id);
+    if (WORKSPACE_INVENTORY_TYPES.includes(input.type) && input.become_key_id !== null) {
+      throw new ValidationError('A workspace has no become key');
+    }
+  }
+
+  private log(actor: Actor, projectId: number, id: number, description: string): Promise<void> {
+    return this.events.record({ projectId, userId: actor.id, objectType: 'inventory', objectId: id, description });
+  }
+}

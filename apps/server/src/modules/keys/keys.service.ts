@@ -1,0 +1,118 @@
+import { cannotDeleteMessage, hasReferences, type keyCreateSchema, type KeyType, type References } from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import type { SecretBox } from '../../platform/crypto.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
+import { privateKeyProblem } from '../../platform/ssh-key.js';
+import type { EventsService } from '../events/events.service.js';
+import type { ReferencesRepository } from '../references/references.repository.js';
+import type { KeyRow, KeysRepository } from './keys.repository.js';
+
+export type KeyInput = z.output<typeof keyCreateSchema>;
+
+/** Key material as it is sealed at rest and handed to a run. */
+export type KeySecret =
+  | { type: 'ssh'; login: string; passphrase: string; private_key: string }
+  | { type: 'login_password'; login: string; password: string };
+
+export class KeysService implements ProjectResourceService<KeyRow, KeyInput, KeyInput> {
+  constructor(
+    private readonly repo: KeysRepository,
+    private readonly refsRepo: ReferencesRepository,
+    private readonly box: SecretBox,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  list(projectId: number): Promise<KeyRow[]> {
+    return this.repo.list(projectId);
+  }
+
+  async get(projectId: number, id: number): Promise<KeyRow> {
+    const row = await this.repo.find(projectId, id);
+    if (!row) throw new NotFoundError('Key not found');
+    return row;
+  }
+
+  /** For other modules: the key's type when it belongs to the project, else a 400. */
+  async typeInProject(projectId: number, id: number, what: string): Promise<KeyType> {
+    const row = await this.repo.find(projectId, id);
+    if (!row) throw new ValidationError(`${what} not found in this project`);
+    return row.type as KeyType;
+  }
+
+  async create(actor: Actor, projectId: number, input: KeyInput): Promise<KeyRow> {
+    const row = await this.repo.insert({
+      project_id: projectId,
+      name: input.name,
+      type: input.type,
+      secret: this.sealInput(input),
+      created: this.clock.now().toISOString(),
+    });
+    await this.log(actor, projectId, row.id, `Key ${row.name} created`);
+    return row;
+  }
+
+  /** Without override_secret the stored material stays; changing the type needs new material. */
+  async update(actor: Actor, projectId: number, id: number, input: KeyInput): Promise<void> {
+    const row = await this.get(projectId, id);
+    const writeSecret = input.override_secret || input.type !== row.type;
+    if (writeSecret && input.type !== row.type && !input.override_secret) {
+      // The body schema only checks material with override_secret; check it for a type change too.
+      this.requireMaterial(input);
+    }
+    await this.repo.update(projectId, id, {
+      name: input.name,
+      type: input.type,
+      ...(writeSecret ? { secret: this.sealInput(input) } : {}),
+    });
+    await this.log(actor, projectId, id, `Key ${input.name} updated`);
+  }
+
+  async delete(actor: Actor, projectId: number, id: number): Promise<void> {
+    const row = await this.get(projectId, id);
+    const refs = await this.refs(projectId, id);
+    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('key'), { references: refs });
+    await this.repo.delete(projectId, id);
+    await this.log(actor, projectId, id, `Key ${row.name} deleted`);
+  }
+
+  async refs(projectId: number, id: number): Promise<References> {
+    await this.get(projectId, id);
+    return this.refsRepo.forKey(projectId, id);
+  }
+
+  /** The decrypted material, for the task engine only; never for an API answer. */
+  async secretOf(projectId: number, id: number): Promise<KeySecret | null> {
+    const row = await this.get(projectId, id);
+    if (!row.secret) return null;
+    return { type: row.type, ...JSON.parse(this.box.open(row.secret)) } as KeySecret;
+  }
+
+  private requireMaterial(input: KeyInput): void {
+    if (input.type === 'ssh' && !input.ssh?.private_key.trim()) throw new ValidationError('Private key is required');
+    if (input.type === 'login_password' && !input.login_password?.password) throw new ValidationError('Password is required');
+  }
+
+  private sealInput(input: KeyInput): string | null {
+    switch (input.type) {
+      case 'none':
+        return null;
+      case 'ssh': {
+        const ssh = input.ssh!;
+        const problem = privateKeyProblem(ssh.private_key, ssh.passphrase);
+        if (problem) throw new ValidationError(problem);
+        return this.box.seal(JSON.stringify({ login: ssh.login, passphrase: ssh.passphrase, private_key: ssh.private_key.trim() + '\n' }));
+      }
+      case 'login_password': {
+        const lp = input.login_password!;
+        return this.box.seal(JSON.stringify({ login: lp.login, password: lp.password }));
+      }
+    }
+  }
+
+  private log(actor: Actor, projectId: number, id: number, description: string): Promise<void> {
+    return this.events.record({ projectId, userId: actor.id, objectType: 'key', objectId: id, description });
+  }
+}

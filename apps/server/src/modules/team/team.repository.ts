@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.js';
+
+export interface MemberRow {
+  id: number;
+  name: string;
+  username: string;
+  role: string;
+}
+
+/** project_user rows joined with their users; always scoped by project. */
+export class TeamRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  list(projectId: number, sort: 'name' | 'username' | 'role', order: 'asc' | 'desc'): Promise<MemberRow[]> {
+    const column = sort === 'role' ? 'project_user.role' : sort === 'username' ? 'user.username' : 'user.name';
+    return this.db
+      .selectFrom('project_user')
+      .innerJoin('user', 'user.id', 'project_user.user_id')
+      .select(['user.id', 'user.name', 'user.username', 'project_user.role'])
+      .where('project_user.project_id', '=', projectId)
+      .orderBy(column, order)
+      .orderBy('user.id')
+      .execute();
+  }
+
+  find(projectId: number, userId: number): Promise<MemberRow | undefined> {
+    return this.db
+      .selectFrom('project_user')
+      .innerJoin('user', 'user.id', 'project_user.user_id')
+      .select(['user.id', 'user.name', 'user.username', 'project_user.role'])
+      .where('project_user.project_id', '=', projectId)
+      .where('project_user.user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  async countOwners(projectId: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('project_user')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('project_id', '=', projectId)
+      .where('role', '=', 'owner')
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  async insert(projectId: number, userId: number, role: string, created: string): Promise<void> {
+    await this.db.insertInto('project_user').values({ project_id: projectId, user_id: userId, role, created }).execute();
+  }
+
+  async setRole(projectId: number, userId: number, role: string): Promise<void> {
+    await this.db.updateTable('project_user').set({ role }).where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+  }
+
+  async delete(projectId: number, userId: number): Promise<void> {
+    await this.db.deleteFrom('project_user').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+  }
+}

@@ -1,0 +1,101 @@
+import type { References } from '@gantry/contracts';
+import { Permission, idParamSchema, referencesSchema } from '@gantry/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z, type ZodType } from 'zod';
+import { requireUser } from './auth.js';
+import { projectGuard, type ProjectMembership } from './permissions.js';
+
+/** Who changes something, for permission decisions and the activity log. */
+export interface Actor {
+  id: number;
+  admin: boolean;
+}
+
+/** What every project resource (keys, repositories, inventories, variable groups) offers. */
+export interface ProjectResourceService<Row, CreateIn, UpdateIn> {
+  list(projectId: number, query: Record<string, string | undefined>): Promise<Row[]>;
+  get(projectId: number, id: number): Promise<Row>;
+  create(actor: Actor, projectId: number, input: CreateIn): Promise<Row>;
+  update(actor: Actor, projectId: number, id: number, input: UpdateIn): Promise<void>;
+  delete(actor: Actor, projectId: number, id: number): Promise<void>;
+  refs(projectId: number, id: number): Promise<References>;
+}
+
+export interface ResourceRoutesOptions<Row, Out, CreateIn, UpdateIn> {
+  /** Path segment under /project/:projectId, e.g. `keys`. */
+  path: string;
+  tag: string;
+  members: ProjectMembership;
+  service: ProjectResourceService<Row, CreateIn, UpdateIn>;
+  present: (row: Row) => Out;
+  itemSchema: ZodType<Out>;
+  createSchema: ZodType<CreateIn>;
+  updateSchema: ZodType<UpdateIn>;
+  querySchema?: ZodType<Record<string, string | undefined>>;
+}
+
+/**
+ * The six routes of a project resource: list and read for any member, create/update/delete with
+ * manageProjectResources, and `refs` for the references dialog. Every id lookup goes through the
+ * service with the project id, so another project's rows are never reachable.
+ */
+export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
+  o: ResourceRoutesOptions<Row, Out, CreateIn, UpdateIn>,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    const read = projectGuard(o.members, 0);
+    const manage = projectGuard(o.members, Permission.manageProjectResources);
+    const listParams = z.object({ projectId: idParamSchema });
+    const itemParams = z.object({ projectId: idParamSchema, id: idParamSchema });
+    const base = `/project/:projectId/${o.path}`;
+    const actor = (u: { id: number; admin: number }): Actor => ({ id: u.id, admin: u.admin === 1 });
+    const tags = [o.tag];
+    // Erased to ZodType: the generic Out defeats the type provider's reply inference, while the
+    // schema itself still shapes and checks every answer at run time.
+    const item = o.itemSchema as ZodType;
+
+    app.get(
+      base,
+      {
+        preHandler: read,
+        schema: { tags, params: listParams, querystring: o.querySchema ?? z.object({}).passthrough(), response: { 200: z.array(item) } },
+      },
+      async (request) => (await o.service.list(request.params.projectId, request.query as Record<string, string>)).map(o.present),
+    );
+
+    app.post(
+      base,
+      { preHandler: manage, schema: { tags, params: listParams, body: o.createSchema, response: { 201: item } } },
+      async (request, reply) => {
+        const row = await o.service.create(actor(requireUser(request)), request.params.projectId, request.body as CreateIn);
+        return reply.status(201).send(o.present(row));
+      },
+    );
+
+    app.get(
+      `${base}/:id`,
+      { preHandler: read, schema: { tags, params: itemParams, response: { 200: item } } },
+      async (request) => o.present(await o.service.get(request.params.projectId, request.params.id)),
+    );
+
+    app.put(
+      `${base}/:id`,
+      { preHandler: manage, schema: { tags, params: itemParams, body: o.updateSchema } },
+      async (request, reply) => {
+        await o.service.update(actor(requireUser(request)), request.params.projectId, request.params.id, request.body as UpdateIn);
+        return reply.status(204).send();
+      },
+    );
+
+    app.delete(`${base}/:id`, { preHandler: manage, schema: { tags, params: itemParams } }, async (request, reply) => {
+      await o.service.delete(actor(requireUser(request)), request.params.projectId, request.params.id);
+      return reply.status(204).send();
+    });
+
+    app.get(
+      `${base}/:id/refs`,
+      { preHandler: read, schema: { tags, params: itemParams, response: { 200: referencesSchema } } },
+      async (request) => o.service.refs(request.params.projectId, request.params.id),
+    );
+  };
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { requiredString } from './fields.js';
+
+export const SECRET_TYPES = ['var', 'env'] as const;
+export const secretTypeSchema = z.enum(SECRET_TYPES, { error: 'Type is required' });
+
+/** A secret as listed: the value never comes back. */
+export const environmentSecretSchema = z.object({ id: z.number().int(), name: z.string(), type: secretTypeSchema });
+export type EnvironmentSecret = z.infer<typeof environmentSecretSchema>;
+
+export const environmentSchema = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  name: z.string(),
+  json: z.string(),
+  env: z.string(),
+  secrets: z.array(environmentSecretSchema),
+});
+export type Environment = z.infer<typeof environmentSchema>;
+
+/** Text that parses to a JSON object; empty text means `{}`. */
+export function jsonObjectText(message: string) {
+  return z
+    .string()
+    .trim()
+    .default('{}')
+    .transform((v) => v || '{}')
+    .refine(
+      (v) => {
+        try {
+          const parsed: unknown = JSON.parse(v);
+          return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+        } catch {
+          return false;
+        }
+      },
+      { error: message },
+    );
+}
+
+/** One change to the secrets on save: create new, update edited, delete removed. */
+export const secretChangeSchema = z.object({
+  id: z.number().int().optional(),
+  name: requiredString('Secret name'),
+  secret: z.string().default(''),
+  type: secretTypeSchema,
+  operation: z.enum(['create', 'update', 'delete']).optional(),
+});
+export type SecretChange = z.input<typeof secretChangeSchema>;
+
+export const environmentInputSchema = z.object({
+  name: requiredString('Name'),
+  json: jsonObjectText('Extra variables must be valid JSON'),
+  env: jsonObjectText('Environment variables must be valid JSON'),
+  secrets: z.array(secretChangeSchema).default([]),
+});
+export type EnvironmentInput = z.input<typeof environmentInputSchema>;

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { requiredString } from './fields.js';
+
+export const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
+export const keyTypeSchema = z.enum(KEY_TYPES, { error: 'Type is required' });
+export type KeyType = z.infer<typeof keyTypeSchema>;
+
+/** A key as the API shows it: never its material, only whether any is stored. */
+export const keySchema = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  name: z.string(),
+  type: keyTypeSchema,
+  empty: z.boolean(),
+});
+export type AccessKey = z.infer<typeof keySchema>;
+
+const sshSchema = z.object({
+  login: z.string().trim().default(''),
+  passphrase: z.string().default(''),
+  private_key: z.string().default(''),
+});
+const loginPasswordSchema = z.object({
+  login: z.string().trim().default(''),
+  password: z.string().default(''),
+});
+
+/**
+ * Create and update bodies. Secret fields are checked only when they are being written: always on
+ * create, on update only with `override_secret` (without it the stored secret stays untouched).
+ */
+export function keyInputSchema(isNew: boolean) {
+  return z
+    .object({
+      name: requiredString('Name'),
+      type: keyTypeSchema,
+      override_secret: z.boolean().default(false),
+      ssh: sshSchema.optional(),
+      login_password: loginPasswordSchema.optional(),
+    })
+    .superRefine((k, ctx) => {
+      if (!isNew && !k.override_secret) return;
+      if (k.type === 'ssh' && !k.ssh?.private_key.trim()) {
+        ctx.addIssue({ code: 'custom', path: ['ssh', 'private_key'], message: 'Private key is required' });
+      }
+      if (k.type === 'login_password' && !k.login_password?.password) {
+        ctx.addIssue({ code: 'custom', path: ['login_password', 'password'], message: 'Password is required' });
+      }
+    });
+}
+export const keyCreateSchema = keyInputSchema(true);
+export const keyUpdateSchema = keyInputSchema(false);
+export type KeyInput = z.input<typeof keyCreateSchema>;

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { requiredString } from './fields.js';
+
+const ALLOWED_SCHEMES = new Set(['git', 'file', 'ssh', 'http', 'https']);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Kind of a repository URL: `local` (starts with /), `remote` (git, file, ssh, http, https, or no
+ * scheme, which means ssh as in git@host:org/repo.git), or null when git must not be given it
+ * (other schemes, remote helpers such as ext::, option-like or control characters).
+ */
+export function gitUrlKind(url: string): 'local' | 'remote' | null {
+  if (!url || url.startsWith('-') || CONTROL.test(url) || /\s/.test(url)) return null;
+  if (url.startsWith('/')) return 'local';
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*::/.test(url)) return null;
+  const scheme = url.match(/^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//)?.[1];
+  if (scheme) return ALLOWED_SCHEMES.has(scheme.toLowerCase()) && url.length > scheme.length + 3 ? 'remote' : null;
+  // scp-like ssh: [user@]host:path
+  return /^([^@/:]+@)?[^@/:]+:.+$/.test(url) ? 'remote' : null;
+}
+
+export function isLocalGitUrl(url: string): boolean {
+  return gitUrlKind(url.trim()) === 'local';
+}
+
+export const repositorySchema = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  name: z.string(),
+  git_url: z.string(),
+  git_branch: z.string(),
+  ssh_key_id: z.number().int(),
+});
+export type Repository = z.infer<typeof repositorySchema>;
+
+export const repositoryInputSchema = z
+  .object({
+    name: requiredString('Name'),
+    git_url: requiredString('Repository URL').refine((u) => gitUrlKind(u) !== null, { error: 'Incorrect URL' }),
+    git_branch: z.string().trim().default(''),
+    ssh_key_id: z.coerce
+      .number({ error: 'Access key is required' })
+      .int({ error: 'Access key is required' })
+      .positive({ error: 'Access key is required' }),
+  })
+  .superRefine((r, ctx) => {
+    if (gitUrlKind(r.git_url) === 'local') return;
+    if (!r.git_branch) {
+      ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Branch is required' });
+    } else if (r.git_branch.startsWith('-') || CONTROL.test(r.git_branch) || /\s|\.\./.test(r.git_branch)) {
+      ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Incorrect branch' });
+    }
+  })
+  .transform((r) => (gitUrlKind(r.git_url) === 'local' ? { ...r, git_branch: '' } : r));
+export type RepositoryInput = z.input<typeof repositoryInputSchema>;

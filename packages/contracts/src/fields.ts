@@ -22,3 +22,12 @@ export function nonNegativeIntegerOrZero() {
 }
 
 export const idParamSchema = z.coerce.number({ error: 'Invalid id' }).int().positive({ error: 'Invalid id' });
+
+/** Control characters (newlines, NUL, escape...) have no place in names, URLs, refs or paths. */
+export function hasControlCharacters(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredString } from './fields.js';
+import { hasControlCharacters, requiredString } from './fields.js';
 
 export const INVENTORY_TYPES = ['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'] as const;
 export const inventoryTypeSchema = z.enum(INVENTORY_TYPES, { error: 'Type is required' });
@@ -9,7 +9,7 @@ export const WORKSPACE_INVENTORY_TYPES: readonly InventoryType[] = ['terraform-w
 
 /** A path inside a repository: relative and never climbing out with `..`. */
 export function isSafeRepoPath(p: string): boolean {
-  if (!p || p.startsWith('/') || p.startsWith('~') || p.startsWith('-') || /[\u0000-\u001f]/.test(p)) return false;
+  if (!p || p.startsWith('/') || p.startsWith('~') || p.startsWith('-') || hasControlCharacters(p)) return false;
   return !p.split(/[\\/]+/).some((seg) => seg === '..');
 }
 

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { requiredString } from './fields.js';
+import { hasControlCharacters, requiredString } from './fields.js';
 
 const ALLOWED_SCHEMES = new Set(['git', 'file', 'ssh', 'http', 'https']);
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
  * Kind of a repository URL: `local` (starts with /), `remote` (git, file, ssh, http, https, or no
@@ -11,7 +9,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
  * (other schemes, remote helpers such as ext::, option-like or control characters).
  */
 export function gitUrlKind(url: string): 'local' | 'remote' | null {
-  if (!url || url.startsWith('-') || CONTROL.test(url) || /\s/.test(url)) return null;
+  if (!url || url.startsWith('-') || hasControlCharacters(url) || /\s/.test(url)) return null;
   if (url.startsWith('/')) return 'local';
   if (/^[a-zA-Z][a-zA-Z0-9+.-]*::/.test(url)) return null;
   const scheme = url.match(/^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//)?.[1];
@@ -48,7 +46,7 @@ export const repositoryInputSchema = z
     if (gitUrlKind(r.git_url) === 'local') return;
     if (!r.git_branch) {
       ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Branch is required' });
-    } else if (r.git_branch.startsWith('-') || CONTROL.test(r.git_branch) || /\s|\.\./.test(r.git_branch)) {
+    } else if (r.git_branch.startsWith('-') || hasControlCharacters(r.git_branch) || /\s|\.\./.test(r.git_branch)) {
       ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Incorrect branch' });
     }
   })

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
+import websocket from '@fastify/websocket';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { AuthMethods } from '@gantry/contracts';
@@ -43,6 +44,25 @@ import { TeamRepository } from './modules/team/team.repository.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { TeamService } from './modules/team/team.service.js';
 import { SecretBox } from './platform/crypto.js';
+import { resolveNodeId } from './config/node-id.js';
+import { Dispatcher } from './engine/dispatcher.js';
+import { nodeProcessLauncher, type ProcessLauncher } from './engine/process.js';
+import { TaskRun } from './engine/runner.js';
+import { appsRoutes } from './modules/apps/apps.routes.js';
+import { AppsService } from './modules/apps/apps.service.js';
+import { TasksRepository } from './modules/tasks/tasks.repository.js';
+import { tasksRoutes } from './modules/tasks/tasks.routes.js';
+import { TasksService } from './modules/tasks/tasks.service.js';
+import { templatesExtraRoutes } from './modules/templates/templates.routes.js';
+import { presentTemplate } from './modules/templates/templates.presenter.js';
+import { TemplatesRepository } from './modules/templates/templates.repository.js';
+import { TemplatesService } from './modules/templates/templates.service.js';
+import { ViewsRepository } from './modules/views/views.repository.js';
+import { viewsExtraRoutes } from './modules/views/views.routes.js';
+import { ViewsService } from './modules/views/views.service.js';
+import { EventBus } from './realtime/bus.js';
+import { RealtimeHub } from './realtime/hub.js';
+import { wsRoutes } from './realtime/ws.routes.js';
 import { resourceRoutes } from './platform/resource-routes.js';
 import {
   environmentInputSchema,
@@ -54,6 +74,10 @@ import {
   keyUpdateSchema,
   repositoryInputSchema,
   repositorySchema,
+  templateInputSchema,
+  templateSchema,
+  viewInputSchema,
+  viewSchema,
 } from '@gantry/contracts';
 import { registerAuth } from './platform/auth.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -67,6 +91,10 @@ export interface AppDeps {
   clock?: Clock;
   /** Test hook: replaces the sign-in slow-down wait. */
   sleep?: (ms: number) => Promise<void>;
+  /** Test hook: how task processes are started. */
+  launcher?: ProcessLauncher;
+  /** Identity of this server for its tasks; defaults to the one kept in the data directory. */
+  nodeId?: string;
 }
 
 export interface Services {
@@ -80,10 +108,18 @@ export interface Services {
   inventories: InventoriesService;
   environments: EnvironmentsService;
   team: TeamService;
+  templates: TemplatesService;
+  views: ViewsService;
+  tasks: TasksService;
+  apps: AppsService;
+  bus: EventBus;
+  dispatcher: Dispatcher;
 }
 
 /** Wires repositories, services and routes; never listens (main.ts does). */
-export function createServices({ config, db, secretKey, clock = systemClock, sleep }: AppDeps): Services {
+export function createServices({ config, db, secretKey, clock = systemClock, sleep, launcher = nodeProcessLauncher, nodeId }: AppDeps): Services {
+  const bus = new EventBus();
+  const node = nodeId ?? resolveNodeId(config.dataDir);
   const box = new SecretBox(secretKey);
   const events = new EventsService(new EventsRepository(db.db), clock);
   const refs = new ReferencesRepository(db.db);
@@ -97,7 +133,39 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const inventories = new InventoriesService(new InventoriesRepository(db.db), keys, repositories, refs, events, clock);
   const environments = new EnvironmentsService(new EnvironmentsRepository(db.db), refs, box, events, clock);
   const team = new TeamService(new TeamRepository(db.db), users, events, clock);
-  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team };
+  const views = new ViewsService(new ViewsRepository(db.db), events);
+  const templates = new TemplatesService(
+    new TemplatesRepository(db.db),
+    { keys, repositories, inventories, environments, viewExists: (p, id) => views.exists(p, id) },
+    refs,
+    events,
+    clock,
+  );
+  const tasksRepo = new TasksRepository(db.db);
+  const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node);
+  const apps = new AppsService(config.systemPath);
+  const runnerDeps = {
+    templates,
+    repositories,
+    inventories,
+    environments,
+    keys,
+    box,
+    tasks: tasksRepo,
+    bus,
+    clock,
+    launcher,
+    workRoot: path.join(config.dataDir, 'tasks'),
+    knownHostsDir: path.join(config.dataDir, 'known_hosts'),
+    systemPath: config.systemPath,
+    executables: apps.executables(),
+    onFinished: (t: Parameters<TasksService['finished']>[0]) => tasks.finished(t),
+  };
+  const dispatcher = new Dispatcher(tasksRepo, bus, clock, node, config.maxParallelTasks, async (id) => {
+    const task = await tasksRepo.findById(id);
+    if (task) await new TaskRun(runnerDeps, task).run();
+  });
+  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, apps, bus, dispatcher };
 }
 
 export type GantryApp = FastifyInstance & { services: Services };
@@ -117,6 +185,9 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const authMethods: AuthMethods = { totp: { enabled: false, allow_recovery: false } };
 
   await app.register(cookie);
+  await app.register(websocket);
+  const hub = new RealtimeHub(services.bus, async (projectId, userId) => (await services.projects.membership(projectId, userId)).role !== null);
+  app.addHook('onClose', async () => services.dispatcher.close());
   await app.register(swagger, {
     openapi: { info: { title: 'Gantry API', version: config.version } },
     transform: jsonSchemaTransform,
@@ -147,6 +218,11 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(tokensRoutes(services.tokens));
       await api.register(projectsRoutes(services.projects));
       await api.register(teamRoutes(services.team, services.projects));
+      await api.register(wsRoutes(hub));
+      await api.register(appsRoutes(services.apps));
+      await api.register(tasksRoutes(services.tasks, services.projects));
+      await api.register(templatesExtraRoutes(services.templates, services.projects));
+      await api.register(viewsExtraRoutes(services.views, services.projects));
       await api.register(eventsRoutes(services.events, services.projects));
       const members = services.projects;
       await api.register(
@@ -195,6 +271,30 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
           itemSchema: environmentSchema,
           createSchema: environmentInputSchema,
           updateSchema: environmentInputSchema,
+        }),
+      );
+      await api.register(
+        resourceRoutes({
+          path: 'templates',
+          tag: 'templates',
+          members,
+          service: services.templates,
+          present: presentTemplate,
+          itemSchema: templateSchema,
+          createSchema: templateInputSchema,
+          updateSchema: templateInputSchema,
+        }),
+      );
+      await api.register(
+        resourceRoutes({
+          path: 'views',
+          tag: 'views',
+          members,
+          service: services.views,
+          present: (v) => v,
+          itemSchema: viewSchema,
+          createSchema: viewInputSchema,
+          updateSchema: viewInputSchema,
         }),
       );
     },

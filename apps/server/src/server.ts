@@ -29,6 +29,9 @@ export async function startServer(): Promise<void> {
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
   await app.listen({ port: config.port, host: config.host });
+  const failed = await app.services.tasks.failOrphans();
+  if (failed) app.log.warn(`${failed} task(s) left running by the previous start were marked as failed`);
+  app.services.dispatcher.kick();
   process.stdout.write(`Gantry ${VERSION} is serving on http://${displayHost(config.host)}:${config.port}\n`);
 }
 

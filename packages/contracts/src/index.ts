@@ -14,3 +14,6 @@ export * from './inventories.js';
 export * from './environments.js';
 export * from './team.js';
 export * from './events.js';
+export * from './apps.js';
+export * from './tasks.js';
+export * from './templates.js';

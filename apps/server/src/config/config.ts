@@ -26,6 +26,8 @@ const envSchema = z.object({
   GANTRY_NON_ADMIN_CAN_CREATE_PROJECT: bool,
   GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GANTRY_WEB_DIST: z.string().optional(),
+  GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
+  PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
 });
 
 export interface Config {
@@ -42,6 +44,10 @@ export interface Config {
   /** Folder with the built console; served at /. */
   webDist: string;
   version: string;
+  /** Tasks this server runs at once, over all projects. */
+  maxParallelTasks: number;
+  /** PATH given to task processes (the only variable of the server's environment they get). */
+  systemPath: string;
 }
 
 export class ConfigError extends Error {}
@@ -78,6 +84,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.GANTRY_LOG_LEVEL,
     webDist: path.resolve(e.GANTRY_WEB_DIST ?? defaultWebDist()),
     version,
+    maxParallelTasks: e.GANTRY_MAX_PARALLEL_TASKS,
+    systemPath: e.PATH,
   };
 }
 

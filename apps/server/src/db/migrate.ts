@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Db, Engine } from './db.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-project-resources.js';
+import * as m003 from './migrations/003-templates-tasks.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -11,6 +12,7 @@ interface EngineMigration {
 const MIGRATIONS: Record<string, EngineMigration> = {
   '001-initial': m001,
   '002-project-resources': m002,
+  '003-templates-tasks': m003,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -122,6 +122,85 @@ export interface EventTable {
   created: string;
 }
 
+export interface ViewTable {
+  id: Generated<number>;
+  project_id: number;
+  title: string;
+  position: number;
+}
+
+export interface TemplateTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  description: string;
+  type: string;
+  app: string;
+  playbook: string;
+  inventory_id: number | null;
+  repository_id: number;
+  environment_id: number;
+  view_id: number | null;
+  git_branch: string | null;
+  runner_tag: string | null;
+  start_version: string | null;
+  build_template_id: number | null;
+  autorun: number;
+  arguments: string | null;
+  allow_override_args_in_task: number;
+  allow_override_branch_in_task: number;
+  suppress_success_alerts: number;
+  /** JSON list of survey variables. */
+  survey_vars: string;
+  /** JSON object of template task params. */
+  task_params: string;
+  created: string;
+}
+
+export interface TemplateVaultTable {
+  id: Generated<number>;
+  project_id: number;
+  template_id: number;
+  name: string | null;
+  type: string;
+  vault_key_id: number | null;
+  script: string | null;
+}
+
+export interface TaskTable {
+  id: Generated<number>;
+  project_id: number;
+  template_id: number;
+  status: string;
+  message: string;
+  commit_hash: string | null;
+  commit_message: string;
+  version: string | null;
+  build_task_id: number | null;
+  user_id: number | null;
+  integration_id: number | null;
+  schedule_id: number | null;
+  environment: string;
+  secret: string | null;
+  params: string;
+  git_branch: string | null;
+  inventory_id: number | null;
+  arguments: string | null;
+  created: string;
+  start: string | null;
+  end: string | null;
+  runner_id: number | null;
+  node_id: string | null;
+}
+
+export interface TaskOutputTable {
+  id: Generated<number>;
+  task_id: number;
+  seq: number;
+  time: string;
+  output: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -135,4 +214,9 @@ export interface Database {
   environment: EnvironmentTable;
   environment_secret: EnvironmentSecretTable;
   event: EventTable;
+  view: ViewTable;
+  template: TemplateTable;
+  template_vault: TemplateVaultTable;
+  task: TaskTable;
+  task_output: TaskOutputTable;
 }

@@ -5,9 +5,10 @@ import type { Database } from '../../db/types.js';
 const none = (): References => ({ templates: [], inventories: [], repositories: [], schedules: [], integrations: [] });
 
 /**
- * The one place that knows which rows point at which: keys are used by repositories and
- * inventories (login and become), repositories by file inventories. Later features (templates,
- * schedules, integrations) add their lists here.
+ * The one place that knows which rows point at which: keys are used by repositories, inventories
+ * (login and become) and template vaults; repositories by file inventories and templates;
+ * inventories and variable groups by templates; build templates by deploy templates. Later
+ * features (schedules, integrations) add their lists here.
  */
 export class ReferencesRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -28,6 +29,13 @@ export class ReferencesRepository {
       .where((eb) => eb.or([eb('ssh_key_id', '=', keyId), eb('become_key_id', '=', keyId)]))
       .orderBy('name')
       .execute();
+    refs.templates = await this.db
+      .selectFrom('template')
+      .select(['id', 'name'])
+      .where('project_id', '=', projectId)
+      .where('id', 'in', (eb) => eb.selectFrom('template_vault').select('template_id').where('project_id', '=', projectId).where('vault_key_id', '=', keyId))
+      .orderBy('name')
+      .execute();
     return refs;
   }
 
@@ -40,14 +48,24 @@ export class ReferencesRepository {
       .where('repository_id', '=', repositoryId)
       .orderBy('name')
       .execute();
+    refs.templates = await this.templatesWhere(projectId, 'repository_id', repositoryId);
     return refs;
   }
 
-  async forInventory(_projectId: number, _inventoryId: number): Promise<References> {
-    return none();
+  async forInventory(projectId: number, inventoryId: number): Promise<References> {
+    return { ...none(), templates: await this.templatesWhere(projectId, 'inventory_id', inventoryId) };
   }
 
-  async forEnvironment(_projectId: number, _environmentId: number): Promise<References> {
-    return none();
+  async forEnvironment(projectId: number, environmentId: number): Promise<References> {
+    return { ...none(), templates: await this.templatesWhere(projectId, 'environment_id', environmentId) };
+  }
+
+  /** Deploy templates built on this one (schedules and integrations join here later). */
+  async forTemplate(projectId: number, templateId: number): Promise<References> {
+    return { ...none(), templates: await this.templatesWhere(projectId, 'build_template_id', templateId) };
+  }
+
+  private templatesWhere(projectId: number, column: 'repository_id' | 'inventory_id' | 'environment_id' | 'build_template_id', id: number) {
+    return this.db.selectFrom('template').select(['id', 'name']).where('project_id', '=', projectId).where(column, '=', id).orderBy('name').execute();
   }
 }

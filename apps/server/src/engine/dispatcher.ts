@@ -1,0 +1,84 @@
+import type { Clock } from '../platform/clock.js';
+import type { EventBus } from '../realtime/bus.js';
+import type { TasksRepository } from '../modules/tasks/tasks.repository.js';
+
+/**
+ * The queue lives in the database; the dispatcher claims waiting tasks (an atomic
+ * waiting -> starting update, so two nodes never run one task) while this node has a free slot
+ * and the task's project is under its max_parallel_tasks. It runs when woken: a task was queued
+ * or one finished. No polling interval.
+ */
+export class Dispatcher {
+  private readonly running = new Set<number>();
+  private passing = false;
+  private again = false;
+  private stopped = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly tasks: TasksRepository,
+    private readonly bus: EventBus,
+    private readonly clock: Clock,
+    private readonly nodeId: string,
+    private readonly maxParallel: number,
+    private readonly runTask: (taskId: number) => Promise<void>,
+  ) {
+    this.unsubscribe = bus.onKick(() => this.kick());
+  }
+
+  get activeCount(): number {
+    return this.running.size;
+  }
+
+  isRunningHere(taskId: number): boolean {
+    return this.running.has(taskId);
+  }
+
+  kick(): void {
+    if (this.stopped) return;
+    if (this.passing) {
+      this.again = true;
+      return;
+    }
+    this.passing = true;
+    void this.pass()
+      .catch(() => undefined)
+      .finally(() => {
+        this.passing = false;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  /** Stops claiming; running tasks go on until they end. */
+  close(): void {
+    this.stopped = true;
+    this.unsubscribe();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.running.size >= this.maxParallel) return;
+    const candidates = await this.tasks.waiting(100);
+    const busyProjects = new Set<number>();
+    for (const c of candidates) {
+      if (this.stopped || this.running.size >= this.maxParallel) return;
+      if (busyProjects.has(c.project_id)) continue;
+      if (c.max_parallel_tasks > 0 && (await this.tasks.countActive(c.project_id)) >= c.max_parallel_tasks) {
+        busyProjects.add(c.project_id);
+        continue;
+      }
+      const claimed = await this.tasks.transition(c.id, ['waiting'], 'starting', { node_id: this.nodeId, start: this.clock.now().toISOString() });
+      if (!claimed) continue;
+      this.running.add(c.id);
+      this.bus.publish({ type: 'update', project_id: c.project_id, task_id: c.id, status: 'starting' });
+      void this.runTask(c.id)
+        .catch(() => undefined)
+        .finally(() => {
+          this.running.delete(c.id);
+          this.kick();
+        });
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import type { ProcessLauncher, ProcessSpec } from './process.js';
+
+export interface GitCheckout {
+  url: string;
+  branch: string | null;
+  commitHash: string | null;
+  dir: string;
+  cwd: string;
+  env: Record<string, string>;
+}
+
+const HASH = /^[0-9a-f]{4,64}$/i;
+
+/**
+ * Clones with system git: hooks off, the ext:: transport refused, `--` before the URL and
+ * directory, the branch given as `--branch=<ref>` (validated not to start with `-`), and a
+ * commit checked out with `--detach <hash> --` when asked. Returns the checked-out commit.
+ */
+export class Git {
+  constructor(
+    private readonly launcher: ProcessLauncher,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async checkout(c: GitCheckout): Promise<{ hash: string; message: string }> {
+    if (c.branch && (c.branch.startsWith('-') || /\s/.test(c.branch))) throw new Error('Refusing an option-like branch name');
+    if (c.commitHash && !HASH.test(c.commitHash)) throw new Error('Commit hash must be hexadecimal');
+    const base = ['-c', 'core.hooksPath=/dev/null', '-c', 'protocol.ext.allow=never', '-c', 'advice.detachedHead=false'];
+    const clone = [...base, 'clone', '--quiet'];
+    if (!c.commitHash) clone.push('--depth=1');
+    if (c.branch) clone.push(`--branch=${c.branch}`);
+    clone.push('--', c.url, c.dir);
+    await this.run({ command: 'git', args: clone, cwd: c.cwd, env: c.env }, 'git clone');
+    if (c.commitHash) {
+      await this.run({ command: 'git', args: [...base, '-C', c.dir, 'checkout', '--quiet', '--detach', c.commitHash, '--'], cwd: c.cwd, env: c.env }, 'git checkout');
+    }
+    const hash = (await this.capture({ command: 'git', args: ['-C', c.dir, 'rev-parse', 'HEAD'], cwd: c.cwd, env: c.env })).trim();
+    const message = (await this.capture({ command: 'git', args: ['-C', c.dir, 'log', '-1', '--format=%s'], cwd: c.cwd, env: c.env })).trim();
+    return { hash, message };
+  }
+
+  /** The commit a branch points at on the remote (`git ls-remote -- <url> <ref>`). */
+  async remoteHead(url: string, branch: string, cwd: string, env: Record<string, string>): Promise<string | null> {
+    if (branch.startsWith('-')) throw new Error('Refusing an option-like branch name');
+    const out = await this.capture({ command: 'git', args: ['-c', 'protocol.ext.allow=never', 'ls-remote', '--', url, `refs/heads/${branch}`], cwd, env });
+    return out.split(/\s+/)[0] || null;
+  }
+
+  private async run(spec: ProcessSpec, what: string): Promise<void> {
+    const r = await this.launcher.start(spec, (l) => this.log(l)).done;
+    if (r.code !== 0) throw new Error(`${what} failed${r.spawnError ? `: ${r.spawnError}` : ` with exit code ${r.code}`}`);
+  }
+
+  private async capture(spec: ProcessSpec): Promise<string> {
+    let out = '';
+    const r = await this.launcher.start(spec, (l) => (out += l + '\n')).done;
+    if (r.code !== 0) throw new Error(`git ${spec.args.find((a) => !a.startsWith('-') && !a.includes('=')) ?? ''} failed`);
+    return out;
+  }
+}

@@ -1,0 +1,119 @@
+import { parseArgumentList, taskParamsSchema, templateTaskParamsSchema, type TaskParams, type TemplateTaskParams } from '@gantry/contracts';
+import type { SecretBox } from '../platform/crypto.js';
+import type { EnvironmentsService } from '../modules/environments/environments.service.js';
+import type { InventoriesService } from '../modules/inventories/inventories.service.js';
+import type { InventoryRow } from '../modules/inventories/inventories.repository.js';
+import type { KeySecret, KeysService } from '../modules/keys/keys.service.js';
+import type { RepositoriesService } from '../modules/repositories/repositories.service.js';
+import type { RepositoryRow } from '../modules/repositories/repositories.repository.js';
+import type { TaskRow } from '../modules/tasks/tasks.repository.js';
+import type { TemplatesService } from '../modules/templates/templates.service.js';
+import type { TemplateWithExtras } from '../modules/templates/templates.repository.js';
+
+export interface RepoWithKey {
+  row: RepositoryRow;
+  key: KeySecret | null;
+}
+
+/** Everything one run needs, loaded and decrypted in one place, for that run only. */
+export interface RunContext {
+  task: TaskRow;
+  template: TemplateWithExtras;
+  params: TaskParams;
+  /** The template's own run options (defaults and what a task may override). */
+  templateParams: TemplateTaskParams;
+  repository: RepoWithKey;
+  inventory: InventoryRow | null;
+  inventoryRepository: RepoWithKey | null;
+  inventoryKey: KeySecret | null;
+  becomeKey: KeySecret | null;
+  vaults: Array<{ name: string | null; type: 'password' | 'script'; password: string | null; script: string | null }>;
+  extraVars: Record<string, unknown>;
+  envVars: Record<string, string>;
+  args: string[];
+  branch: string | null;
+  /** Every secret value of the run, for masking the log. */
+  secrets: string[];
+}
+
+export interface RunContextDeps {
+  templates: TemplatesService;
+  repositories: RepositoriesService;
+  inventories: InventoriesService;
+  environments: EnvironmentsService;
+  keys: KeysService;
+  box: SecretBox;
+}
+
+const parseObject = (text: string | null | undefined): Record<string, unknown> => {
+  try {
+    const v: unknown = JSON.parse(text || '{}');
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<RunContext> {
+  const p = task.project_id;
+  const template = await d.templates.get(p, task.template_id);
+  const secrets: string[] = [];
+  const keyOf = async (id: number | null): Promise<KeySecret | null> => {
+    if (!id) return null;
+    const k = await d.keys.secretOf(p, id);
+    if (k?.type === 'ssh') secrets.push(k.passphrase, ...k.private_key.split('\n').filter((l) => l.length >= 16 && !l.startsWith('-----')));
+    if (k?.type === 'login_password') secrets.push(k.password);
+    return k;
+  };
+  const repoRow = await d.repositories.get(p, template.repository_id);
+  const repository = { row: repoRow, key: await keyOf(repoRow.ssh_key_id) };
+
+  const inventoryId = task.inventory_id ?? template.inventory_id;
+  const inventory = inventoryId ? await d.inventories.get(p, inventoryId) : null;
+  let inventoryRepository: RepoWithKey | null = null;
+  if (inventory?.type === 'file' && inventory.repository_id && inventory.repository_id !== repoRow.id) {
+    const r = await d.repositories.get(p, inventory.repository_id);
+    inventoryRepository = { row: r, key: await keyOf(r.ssh_key_id) };
+  }
+
+  const vaults = [];
+  for (const v of template.vaults) {
+    const key = v.type === 'password' ? await keyOf(v.vault_key_id) : null;
+    vaults.push({ name: v.name, type: v.type === 'script' ? ('script' as const) : ('password' as const), password: key?.type === 'login_password' ? key.password : null, script: v.script });
+  }
+
+  const environment = await d.environments.get(p, template.environment_id);
+  const groupSecrets = await d.environments.secretValues(p, environment.id);
+  const taskSecrets = task.secret ? parseObject(d.box.open(task.secret)) : {};
+  for (const s of groupSecrets) secrets.push(s.value);
+  for (const v of Object.values(taskSecrets)) if (typeof v === 'string') secrets.push(v);
+
+  const extraVars: Record<string, unknown> = {
+    ...parseObject(environment.json),
+    ...Object.fromEntries(groupSecrets.filter((s) => s.type === 'var').map((s) => [s.name, s.value])),
+    ...parseObject(task.environment),
+    ...taskSecrets,
+  };
+  const envVars: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(parseObject(environment.env)).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+    ...Object.fromEntries(groupSecrets.filter((s) => s.type === 'env').map((s) => [s.name, s.value])),
+  };
+
+  return {
+    task,
+    template,
+    params: taskParamsSchema.parse(JSON.parse(task.params || '{}')),
+    templateParams: templateTaskParamsSchema.parse(JSON.parse(template.task_params || '{}')),
+    repository,
+    inventory,
+    inventoryRepository,
+    inventoryKey: await keyOf(inventory?.ssh_key_id ?? null),
+    becomeKey: await keyOf(inventory?.become_key_id ?? null),
+    vaults,
+    extraVars,
+    envVars,
+    args: [...(parseArgumentList(template.arguments) ?? []), ...(parseArgumentList(task.arguments) ?? [])],
+    branch: task.git_branch || template.git_branch || repoRow.git_branch || null,
+    secrets: secrets.filter(Boolean),
+  };
+}

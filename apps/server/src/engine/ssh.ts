@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import type { KeySecret } from '../modules/keys/keys.service.js';
+import type { ProcessLauncher } from './process.js';
+import type { Workspace } from './workspace.js';
+
+export interface SshAccess {
+  /** Options for `ssh` (also given to git through GIT_SSH_COMMAND and to ansible). */
+  sshArgs: string[];
+  /** Extra environment (SSH_AUTH_SOCK when an agent holds a passphrase-protected key). */
+  env: Record<string, string>;
+  keyFile: string | null;
+  login: string;
+  stop(): void;
+}
+
+/**
+ * Makes an SSH key usable for one run. Unencrypted keys become a 0600 file; a key with a
+ * passphrase is loaded into a private ssh-agent (the passphrase reaches ssh-add through an askpass
+ * helper that reads it from its environment, never from argv). Host keys are trusted on first use
+ * and remembered per project.
+ */
+export async function prepareSsh(
+  ws: Workspace,
+  name: string,
+  key: Extract<KeySecret, { type: 'ssh' }>,
+  knownHostsFile: string,
+  launcher: ProcessLauncher,
+  basePath: string,
+): Promise<SshAccess> {
+  const keyFile = ws.writeSecretFile(`${name}.key`, key.private_key.endsWith('\n') ? key.private_key : key.private_key + '\n');
+  const sshArgs = ['-o', 'IdentitiesOnly=yes', '-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${knownHostsFile}`, '-o', 'BatchMode=yes'];
+  if (!key.passphrase) {
+    return { sshArgs: [...sshArgs, '-i', keyFile], env: {}, keyFile, login: key.login, stop: () => undefined };
+  }
+  const sock = ws.path('secrets', `${name}.agent.sock`);
+  const agent = launcher.start({ command: 'ssh-agent', args: ['-D', '-a', sock], cwd: ws.dir, env: { PATH: basePath } }, () => undefined);
+  await waitForFile(sock, 5000);
+  const askpass = ws.writeSecretFile(`${name}.askpass`, '#!/bin/sh\nprintf "%s\\n" "$GANTRY_KEY_PASSPHRASE"\n', 0o700);
+  const add = launcher.start(
+    {
+      command: 'ssh-add',
+      args: ['-q', keyFile],
+      cwd: ws.dir,
+      env: { PATH: basePath, SSH_AUTH_SOCK: sock, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0', GANTRY_KEY_PASSPHRASE: key.passphrase },
+    },
+    () => undefined,
+  );
+  const r = await add.done;
+  if (r.code !== 0) {
+    agent.kill('SIGTERM');
+    throw new Error('The SSH key could not be unlocked with its passphrase');
+  }
+  return {
+    sshArgs,
+    env: { SSH_AUTH_SOCK: sock },
+    keyFile: null,
+    login: key.login,
+    stop: () => agent.kill('SIGTERM'),
+  };
+}
+
+async function waitForFile(file: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!existsSync(file)) {
+    if (Date.now() > until) throw new Error('ssh-agent did not start');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** GIT_SSH_COMMAND value: ssh with the options quoted for git's shell-like split. */
+export function gitSshCommand(args: string[]): string {
+  return ['ssh', ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+}

@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A task's private working directory (0700) and the files it needs for that run only: keys,
+ * password files, inventories. Everything is removed by `dispose`, whatever the outcome.
+ */
+export class Workspace {
+  readonly dir: string;
+  readonly home: string;
+  readonly secretsDir: string;
+
+  constructor(root: string, taskId: number) {
+    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    this.dir = path.join(root, `task_${taskId}`);
+    fs.rmSync(this.dir, { recursive: true, force: true });
+    fs.mkdirSync(this.dir, { mode: 0o700 });
+    this.home = path.join(this.dir, 'home');
+    this.secretsDir = path.join(this.dir, 'secrets');
+    fs.mkdirSync(this.home, { mode: 0o700 });
+    fs.mkdirSync(this.secretsDir, { mode: 0o700 });
+  }
+
+  /** Writes a file readable only by this user; key material ends with a newline as ssh wants. */
+  writeSecretFile(name: string, content: string, mode = 0o600): string {
+    const file = path.join(this.secretsDir, name);
+    fs.writeFileSync(file, content, { mode });
+    fs.chmodSync(file, mode);
+    return file;
+  }
+
+  path(...parts: string[]): string {
+    return path.join(this.dir, ...parts);
+  }
+
+  dispose(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,115 @@
+import { ACTIVE_STATUSES } from '@gantry/contracts';
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TaskTable } from '../../db/types.js';
+import type { LogLine, LogStore } from '../../engine/log-sink.js';
+
+export type TaskRow = Selectable<TaskTable>;
+export type TaskWithNames = TaskRow & { user_name: string | null; tpl_name: string | null; tpl_type: string | null; tpl_app: string | null };
+export type NewTask = Omit<TaskRow, 'id' | 'start' | 'end' | 'runner_id' | 'node_id'>;
+
+/** Tasks, their queue and their log lines; every read by id is scoped by project. */
+export class TasksRepository implements LogStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private withNames() {
+    return this.db
+      .selectFrom('task')
+      .leftJoin('user', 'user.id', 'task.user_id')
+      .innerJoin('template', 'template.id', 'task.template_id')
+      .selectAll('task')
+      .select(['user.name as user_name', 'template.name as tpl_name', 'template.type as tpl_type', 'template.app as tpl_app']);
+  }
+
+  insert(values: NewTask): Promise<TaskRow> {
+    return this.db.insertInto('task').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  find(projectId: number, id: number): Promise<TaskWithNames | undefined> {
+    return this.withNames().where('task.project_id', '=', projectId).where('task.id', '=', id).executeTakeFirst();
+  }
+
+  /** Unscoped: for the engine, which works by task id only. */
+  findById(id: number): Promise<TaskRow | undefined> {
+    return this.db.selectFrom('task').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  last(projectId: number, limit: number, templateId?: number, status?: string): Promise<TaskWithNames[]> {
+    let q = this.withNames().where('task.project_id', '=', projectId);
+    if (templateId !== undefined) q = q.where('task.template_id', '=', templateId);
+    if (status) q = q.where('task.status', '=', status);
+    return q.orderBy('task.id', 'desc').limit(limit).execute();
+  }
+
+  /** Newest task of a template that carries a version (for build numbering). */
+  lastVersioned(projectId: number, templateId: number) {
+    return this.db
+      .selectFrom('task')
+      .select(['id', 'version'])
+      .where('project_id', '=', projectId)
+      .where('template_id', '=', templateId)
+      .where('version', 'is not', null)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+
+  /** The oldest waiting tasks, with their project's limit. */
+  waiting(limit: number) {
+    return this.db
+      .selectFrom('task')
+      .innerJoin('project', 'project.id', 'task.project_id')
+      .select(['task.id', 'task.project_id', 'project.max_parallel_tasks'])
+      .where('task.status', '=', 'waiting')
+      .orderBy('task.id')
+      .limit(limit)
+      .execute();
+  }
+
+  async countActive(projectId?: number): Promise<number> {
+    let q = this.db.selectFrom('task').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ACTIVE_STATUSES);
+    if (projectId !== undefined) q = q.where('project_id', '=', projectId);
+    const r = await q.executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  /** Atomically moves a task from one of `from` to `to`; false when someone else moved it first. */
+  async transition(id: number, from: readonly string[], to: string, patch: Partial<TaskRow> = {}): Promise<boolean> {
+    const r = await this.db
+      .updateTable('task')
+      .set({ ...patch, status: to })
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  async update(id: number, patch: Partial<TaskRow>): Promise<void> {
+    await this.db.updateTable('task').set(patch).where('id', '=', id).execute();
+  }
+
+  async appendOutput(lines: LogLine[]): Promise<void> {
+    // Chunks keep each statement under the engines' parameter limits.
+    for (let i = 0; i < lines.length; i += 500) {
+      await this.db.insertInto('task_output').values(lines.slice(i, i + 500)).execute();
+    }
+  }
+
+  output(taskId: number) {
+    return this.db.selectFrom('task_output').select(['task_id', 'seq', 'time', 'output']).where('task_id', '=', taskId).orderBy('seq').execute();
+  }
+
+  /** Tasks this node left running when it stopped. */
+  orphans(nodeId: string, statuses: readonly string[]) {
+    return this.db.selectFrom('task').select(['id', 'project_id', 'template_id', 'status']).where('node_id', '=', nodeId).where('status', 'in', statuses).execute();
+  }
+
+  /** Waiting and running tasks across projects, for the admin's active tasks page. */
+  active() {
+    return this.db
+      .selectFrom('task')
+      .leftJoin('user', 'user.id', 'task.user_id')
+      .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id', 'task.node_id', 'user.username'])
+      .where('task.status', 'in', ['waiting', ...ACTIVE_STATUSES])
+      .orderBy('task.id')
+      .execute();
+  }
+}

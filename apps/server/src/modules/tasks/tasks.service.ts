@@ -1,0 +1,187 @@
+import {
+  ACTIVE_STATUSES,
+  STOPPABLE_STATUSES,
+  taskParamsSchema,
+  templateTaskParamsSchema,
+  type ActiveTask,
+  type taskCreateSchema,
+} from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import type { SecretBox } from '../../platform/crypto.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Actor } from '../../platform/resource-routes.js';
+import type { EventBus } from '../../realtime/bus.js';
+import type { EventsService } from '../events/events.service.js';
+import type { InventoriesService } from '../inventories/inventories.service.js';
+import type { TemplatesService } from '../templates/templates.service.js';
+import { presentTemplate } from '../templates/templates.presenter.js';
+import { allowedParams, checkArguments, checkBranch, checkSurvey, nextVersion, parseJsonObject } from './task-input.js';
+import type { TaskRow, TasksRepository, TaskWithNames } from './tasks.repository.js';
+
+export type TaskInput = z.output<typeof taskCreateSchema>;
+export interface TaskOrigin {
+  integrationId?: number;
+  scheduleId?: number;
+}
+
+export class TasksService {
+  constructor(
+    private readonly repo: TasksRepository,
+    private readonly templates: TemplatesService,
+    private readonly inventories: InventoriesService,
+    private readonly box: SecretBox,
+    private readonly bus: EventBus,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+    private readonly nodeId: string,
+  ) {}
+
+  /** Queues a task in `waiting`; the dispatcher starts it as soon as a slot is free. */
+  async create(actor: Actor | null, projectId: number, input: TaskInput, origin: TaskOrigin = {}): Promise<TaskWithNames> {
+    const template = presentTemplate(
+      await this.templates.get(projectId, input.template_id).catch(() => {
+        throw new ValidationError('Template not found in this project');
+      }),
+    );
+    const answers = parseJsonObject(input.environment, 'Environment');
+    const secretAnswers = parseJsonObject(input.secret, 'Secret');
+    checkSurvey(template.survey_vars, answers, secretAnswers);
+    const tp = templateTaskParamsSchema.parse(template.task_params);
+
+    let version: string | null = null;
+    let buildTaskId: number | null = null;
+    if (template.type === 'build') {
+      version = input.version || nextVersion((await this.repo.lastVersioned(projectId, template.id))?.version, template.start_version);
+    } else if (template.type === 'deploy') {
+      if (!input.build_task_id) throw new ValidationError('Build version is required');
+      const build = await this.repo.find(projectId, input.build_task_id);
+      if (!build || build.template_id !== template.build_template_id || build.status !== 'success') {
+        throw new ValidationError('Build version must be a successful build of the build template');
+      }
+      buildTaskId = build.id;
+      version = build.version;
+    }
+    let inventoryId: number | null = null;
+    if (input.inventory_id && tp.allow_override_inventory) {
+      await this.inventories.get(projectId, input.inventory_id).catch(() => {
+        throw new ValidationError('Inventory not found in this project');
+      });
+      inventoryId = input.inventory_id;
+    }
+    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash)) throw new ValidationError('Commit hash must be hexadecimal');
+
+    const row = await this.repo.insert({
+      project_id: projectId,
+      template_id: template.id,
+      status: 'waiting',
+      message: input.message,
+      commit_hash: input.commit_hash || null,
+      commit_message: '',
+      version,
+      build_task_id: buildTaskId,
+      user_id: actor?.id ?? null,
+      integration_id: origin.integrationId ?? null,
+      schedule_id: origin.scheduleId ?? null,
+      environment: JSON.stringify(answers),
+      secret: Object.keys(secretAnswers).length ? this.box.seal(JSON.stringify(secretAnswers)) : null,
+      params: JSON.stringify(allowedParams(taskParamsSchema.parse(input.params), tp)),
+      git_branch: template.allow_override_branch_in_task ? checkBranch(input.git_branch) : null,
+      inventory_id: inventoryId,
+      arguments: template.allow_override_args_in_task ? checkArguments(input.arguments) : null,
+      created: this.clock.now().toISOString(),
+    });
+    await this.events.record({ projectId, userId: actor?.id ?? null, objectType: 'task', objectId: row.id, description: `Task #${row.id} of ${template.name} queued` });
+    this.bus.publish({ type: 'update', project_id: projectId, task_id: row.id, template_id: template.id, status: 'waiting' });
+    this.bus.kick();
+    return (await this.repo.find(projectId, row.id))!;
+  }
+
+  async get(projectId: number, id: number): Promise<TaskWithNames> {
+    const row = await this.repo.find(projectId, id);
+    if (!row) throw new NotFoundError('Task not found');
+    return row;
+  }
+
+  last(projectId: number, limit: number, templateId?: number, status?: string): Promise<TaskWithNames[]> {
+    return this.repo.last(projectId, Math.min(Math.max(limit, 1), 1000), templateId, status);
+  }
+
+  async output(projectId: number, id: number) {
+    await this.get(projectId, id);
+    return this.repo.output(id);
+  }
+
+  /**
+   * Stop: a waiting task ends at once; a running one goes to `stopping` and its process group
+   * gets SIGTERM; `force` (offered in stopping) sends SIGKILL.
+   */
+  async stop(projectId: number, id: number, force: boolean): Promise<void> {
+    const task = await this.get(projectId, id);
+    if (!STOPPABLE_STATUSES.includes(task.status as never)) throw new ConflictError('The task is not running');
+    const now = this.clock.now().toISOString();
+    if (await this.repo.transition(id, ['waiting'], 'stopped', { end: now })) {
+      this.publish(task, 'stopped');
+      return;
+    }
+    if (await this.repo.transition(id, ['starting', 'running', 'confirmed', 'waiting_confirmation'], 'stopping')) this.publish(task, 'stopping');
+    this.bus.control({ taskId: id, action: force ? 'kill' : 'stop' });
+  }
+
+  async confirm(projectId: number, id: number): Promise<void> {
+    const task = await this.get(projectId, id);
+    if (!(await this.repo.transition(id, ['waiting_confirmation'], 'confirmed'))) throw new ConflictError('The task is not waiting for confirmation');
+    this.publish(task, 'confirmed');
+    this.bus.control({ taskId: id, action: 'confirm' });
+  }
+
+  async reject(projectId: number, id: number): Promise<void> {
+    const task = await this.get(projectId, id);
+    if (!(await this.repo.transition(id, ['waiting_confirmation'], 'rejected', { end: this.clock.now().toISOString() }))) {
+      throw new ConflictError('The task is not waiting for confirmation');
+    }
+    this.publish(task, 'rejected');
+    this.bus.control({ taskId: id, action: 'reject' });
+  }
+
+  /** Active tasks across projects (admin page): where each one is. */
+  async active(): Promise<ActiveTask[]> {
+    const rows = await this.repo.active();
+    return rows.map((r) => ({
+      task_id: r.id,
+      project_id: r.project_id,
+      template_id: r.template_id,
+      username: r.username ?? null,
+      status: r.status as ActiveTask['status'],
+      runner_id: r.runner_id,
+      location: r.status === 'waiting' ? 'Queue' : r.runner_id ? `Runner #${r.runner_id}` : 'Local Running',
+    }));
+  }
+
+  /** At start-up: what this node was running when it stopped cannot go on. */
+  async failOrphans(): Promise<number> {
+    const orphans = await this.repo.orphans(this.nodeId, ['starting', 'running', 'stopping', ...ACTIVE_STATUSES]);
+    const now = this.clock.now().toISOString();
+    for (const t of orphans) {
+      if (await this.repo.transition(t.id, [t.status], 'error', { end: now })) {
+        await this.repo.appendOutput([{ task_id: t.id, seq: 1_000_000_000, time: now, output: 'The server restarted while this task was running; the task was failed.' }]);
+        await this.events.record({ projectId: t.project_id, userId: null, objectType: 'task', objectId: t.id, description: `Task #${t.id} failed: the server restarted while it ran` });
+      }
+    }
+    return orphans.length;
+  }
+
+  /** After a run: log it, and start deploys that follow a successful build automatically. */
+  async finished(task: TaskRow): Promise<void> {
+    await this.events.record({ projectId: task.project_id, userId: task.user_id, objectType: 'task', objectId: task.id, description: `Task #${task.id} finished: ${task.status}` });
+    if (task.status !== 'success') return;
+    const deploys = (await this.templates.list(task.project_id, {})).filter((t) => t.type === 'deploy' && t.autorun === 1 && t.build_template_id === task.template_id);
+    for (const d of deploys) {
+      await this.create(null, task.project_id, { template_id: d.id, message: `Autorun after build #${task.id}`, build_task_id: task.id, environment: '{}', secret: '{}', params: {} }).catch(() => undefined);
+    }
+  }
+
+  private publish(task: { id: number; project_id: number; template_id: number }, status: string): void {
+    this.bus.publish({ type: 'update', project_id: task.project_id, task_id: task.id, template_id: task.template_id, status });
+  }
+}

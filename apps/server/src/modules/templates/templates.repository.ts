@@ -1,0 +1,65 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, TemplateTable, TemplateVaultTable } from '../../db/types.js';
+
+export type TemplateRow = Selectable<TemplateTable>;
+export type VaultRow = Selectable<TemplateVaultTable>;
+export type TemplateValues = Omit<TemplateRow, 'id' | 'project_id' | 'created'>;
+export interface TemplateWithExtras extends TemplateRow {
+  vaults: VaultRow[];
+  last_task: { id: number; status: string; created: string } | null;
+}
+
+export class TemplatesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(projectId: number, filter: { app?: string; viewId?: number }): Promise<TemplateWithExtras[]> {
+    let q = this.db.selectFrom('template').selectAll().where('project_id', '=', projectId);
+    if (filter.app) q = q.where('app', '=', filter.app);
+    if (filter.viewId !== undefined) q = q.where('view_id', '=', filter.viewId);
+    const rows = await q.orderBy('name').orderBy('id').execute();
+    return this.withExtras(projectId, rows);
+  }
+
+  async find(projectId: number, id: number): Promise<TemplateWithExtras | undefined> {
+    const row = await this.db.selectFrom('template').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+    return row ? (await this.withExtras(projectId, [row]))[0] : undefined;
+  }
+
+  /** Vaults and the newest task of each template, in two queries for the whole list. */
+  private async withExtras(projectId: number, rows: TemplateRow[]): Promise<TemplateWithExtras[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const vaults = await this.db.selectFrom('template_vault').selectAll().where('project_id', '=', projectId).where('template_id', 'in', ids).orderBy('id').execute();
+    const last = await this.db
+      .selectFrom('task')
+      .select(['id', 'status', 'created', 'template_id'])
+      .where('project_id', '=', projectId)
+      .where('id', 'in', (eb) => eb.selectFrom('task').select((e) => e.fn.max('id').as('id')).where('template_id', 'in', ids).groupBy('template_id'))
+      .execute();
+    return rows.map((r) => {
+      const t = last.find((x) => x.template_id === r.id);
+      return { ...r, vaults: vaults.filter((v) => v.template_id === r.id), last_task: t ? { id: t.id, status: t.status, created: t.created } : null };
+    });
+  }
+
+  insert(projectId: number, values: TemplateValues, created: string): Promise<TemplateRow> {
+    return this.db.insertInto('template').values({ ...values, project_id: projectId, created }).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(projectId: number, id: number, values: Partial<TemplateValues>): Promise<void> {
+    await this.db.updateTable('template').set(values).where('project_id', '=', projectId).where('id', '=', id).execute();
+  }
+
+  async delete(projectId: number, id: number): Promise<void> {
+    await this.db.deleteFrom('template').where('project_id', '=', projectId).where('id', '=', id).execute();
+  }
+
+  async replaceVaults(projectId: number, templateId: number, vaults: Array<Omit<VaultRow, 'id' | 'project_id' | 'template_id'>>): Promise<void> {
+    await this.db.deleteFrom('template_vault').where('project_id', '=', projectId).where('template_id', '=', templateId).execute();
+    if (vaults.length === 0) return;
+    await this.db
+      .insertInto('template_vault')
+      .values(vaults.map((v) => ({ ...v, project_id: projectId, template_id: templateId })))
+      .execute();
+  }
+}

@@ -1,0 +1,34 @@
+import { Permission, idParamSchema, templateSchema } from '@gantry/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../../platform/auth.js';
+import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
+import { presentTemplate } from './templates.presenter.js';
+import type { TemplatesService } from './templates.service.js';
+
+const itemParams = z.object({ projectId: idParamSchema, id: idParamSchema });
+
+/** Extras beside the resource routes: the inline description and the templates of a view. */
+export function templatesExtraRoutes(templates: TemplatesService, members: ProjectMembership): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.put(
+      '/project/:projectId/templates/:id/description',
+      {
+        preHandler: projectGuard(members, Permission.manageProjectResources),
+        schema: { tags: ['templates'], params: itemParams, body: z.object({ description: z.string().max(10_000) }) },
+      },
+      async (request, reply) => {
+        const u = requireUser(request);
+        await templates.setDescription({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.params.id, request.body.description);
+        return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/project/:projectId/views/:id/templates',
+      { preHandler: projectGuard(members, 0), schema: { tags: ['views'], params: itemParams, response: { 200: z.array(templateSchema) } } },
+      async (request) =>
+        (await templates.list(request.params.projectId, { view_id: String(request.params.id) })).map(presentTemplate),
+    );
+  };
+}

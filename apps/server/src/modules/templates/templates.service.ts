@@ -1,0 +1,142 @@
+import { cannotDeleteMessage, hasReferences, type References, type templateInputSchema } from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
+import type { EnvironmentsService } from '../environments/environments.service.js';
+import type { EventsService } from '../events/events.service.js';
+import type { InventoriesService } from '../inventories/inventories.service.js';
+import type { KeysService } from '../keys/keys.service.js';
+import type { ReferencesRepository } from '../references/references.repository.js';
+import type { RepositoriesService } from '../repositories/repositories.service.js';
+import type { TemplateValues, TemplatesRepository, TemplateWithExtras } from './templates.repository.js';
+
+export type TemplateInput = z.output<typeof templateInputSchema>;
+
+export interface TemplateLinks {
+  keys: KeysService;
+  repositories: RepositoriesService;
+  inventories: InventoriesService;
+  environments: EnvironmentsService;
+  /** Views live in their own module; only existence in the project is checked here. */
+  viewExists(projectId: number, viewId: number): Promise<boolean>;
+}
+
+export class TemplatesService implements ProjectResourceService<TemplateWithExtras, TemplateInput, TemplateInput> {
+  constructor(
+    private readonly repo: TemplatesRepository,
+    private readonly links: TemplateLinks,
+    private readonly refsRepo: ReferencesRepository,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  list(projectId: number, query: Record<string, string | undefined>): Promise<TemplateWithExtras[]> {
+    const viewId = query.view_id ? Number(query.view_id) : undefined;
+    return this.repo.list(projectId, { app: query.app, viewId: Number.isInteger(viewId) ? viewId : undefined });
+  }
+
+  async get(projectId: number, id: number): Promise<TemplateWithExtras> {
+    const row = await this.repo.find(projectId, id);
+    if (!row) throw new NotFoundError('Template not found');
+    return row;
+  }
+
+  async create(actor: Actor, projectId: number, input: TemplateInput): Promise<TemplateWithExtras> {
+    await this.checkLinks(projectId, input, null);
+    const row = await this.repo.insert(projectId, this.values(input), this.clock.now().toISOString());
+    await this.repo.replaceVaults(projectId, row.id, this.vaults(input));
+    await this.log(actor, projectId, row.id, `Template ${row.name} created`);
+    return this.get(projectId, row.id);
+  }
+
+  async update(actor: Actor, projectId: number, id: number, input: TemplateInput): Promise<void> {
+    await this.get(projectId, id);
+    await this.checkLinks(projectId, input, id);
+    await this.repo.update(projectId, id, this.values(input));
+    await this.repo.replaceVaults(projectId, id, this.vaults(input));
+    await this.log(actor, projectId, id, `Template ${input.name} updated`);
+  }
+
+  async setDescription(actor: Actor, projectId: number, id: number, description: string): Promise<void> {
+    const row = await this.get(projectId, id);
+    await this.repo.update(projectId, id, { description });
+    await this.log(actor, projectId, id, `Template ${row.name} description changed`);
+  }
+
+  async delete(actor: Actor, projectId: number, id: number): Promise<void> {
+    const row = await this.get(projectId, id);
+    const refs = await this.refs(projectId, id);
+    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('template'), { references: refs });
+    await this.repo.delete(projectId, id);
+    await this.log(actor, projectId, id, `Template ${row.name} deleted`);
+  }
+
+  async refs(projectId: number, id: number): Promise<References> {
+    await this.get(projectId, id);
+    return this.refsRepo.forTemplate(projectId, id);
+  }
+
+  /** Every id a template points at must be this project's; vault passwords are login keys. */
+  private async checkLinks(projectId: number, t: TemplateInput, selfId: number | null): Promise<void> {
+    await this.links.repositories.assertInProject(projectId, t.repository_id);
+    await this.links.environments.get(projectId, t.environment_id).catch(() => {
+      throw new ValidationError('Variable group not found in this project');
+    });
+    if (t.inventory_id) {
+      await this.links.inventories.get(projectId, t.inventory_id).catch(() => {
+        throw new ValidationError('Inventory not found in this project');
+      });
+    }
+    if (t.view_id && !(await this.links.viewExists(projectId, t.view_id))) throw new ValidationError('View not found in this project');
+    if (t.build_template_id) {
+      if (t.build_template_id === selfId) throw new ValidationError('A template cannot deploy its own builds');
+      const build = await this.repo.find(projectId, t.build_template_id);
+      if (!build || build.type !== 'build') throw new ValidationError('Build template not found in this project');
+    }
+    for (const v of t.vaults) {
+      if (v.type === 'password' && v.vault_key_id) {
+        const type = await this.links.keys.typeInProject(projectId, v.vault_key_id, 'Vault password');
+        if (type !== 'login_password') throw new ValidationError('A vault password must be a login with password key');
+      }
+    }
+  }
+
+  private values(t: TemplateInput): TemplateValues {
+    return {
+      name: t.name,
+      description: t.description,
+      type: t.type,
+      app: t.app,
+      playbook: t.playbook,
+      inventory_id: t.inventory_id ?? null,
+      repository_id: t.repository_id,
+      environment_id: t.environment_id,
+      view_id: t.view_id ?? null,
+      git_branch: t.git_branch || null,
+      runner_tag: t.runner_tag || null,
+      start_version: t.type === 'build' ? (t.start_version ?? null) : null,
+      build_template_id: t.type === 'deploy' ? (t.build_template_id ?? null) : null,
+      autorun: t.type === 'deploy' && t.autorun ? 1 : 0,
+      arguments: t.arguments || null,
+      allow_override_args_in_task: +t.allow_override_args_in_task,
+      allow_override_branch_in_task: +t.allow_override_branch_in_task,
+      suppress_success_alerts: +t.suppress_success_alerts,
+      survey_vars: JSON.stringify(t.survey_vars),
+      task_params: JSON.stringify(t.task_params),
+    };
+  }
+
+  private vaults(t: TemplateInput) {
+    return t.vaults.map((v) => ({
+      name: v.name,
+      type: v.type,
+      vault_key_id: v.type === 'password' ? (v.vault_key_id ?? null) : null,
+      script: v.type === 'script' ? (v.script ?? null) : null,
+    }));
+  }
+
+  private log(actor: Actor, projectId: number, id: number, description: string): Promise<void> {
+    return this.events.record({ projectId, userId: actor.id, objectType: 'template', objectId: id, description });
+  }
+}

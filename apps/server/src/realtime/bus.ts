@@ -1,0 +1,46 @@
+import { EventEmitter } from 'node:events';
+import type { WsMessage } from '@gantry/contracts';
+
+/** Signals for a running task that may arrive from any request (confirm, reject, stop). */
+export type TaskControl = { taskId: number; action: 'confirm' | 'reject' | 'stop' | 'kill' };
+
+/**
+ * In-process event bus: task updates and log lines for the WebSocket hub, control signals for the
+ * engine. One node per database today; a PostgreSQL LISTEN/NOTIFY fan-out can sit behind the same
+ * interface when several nodes share a database.
+ */
+export class EventBus {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  publish(message: WsMessage): void {
+    this.emitter.emit('ws', message);
+  }
+
+  onMessage(fn: (m: WsMessage) => void): () => void {
+    this.emitter.on('ws', fn);
+    return () => this.emitter.off('ws', fn);
+  }
+
+  control(signal: TaskControl): void {
+    this.emitter.emit('control', signal);
+  }
+
+  onControl(fn: (s: TaskControl) => void): () => void {
+    this.emitter.on('control', fn);
+    return () => this.emitter.off('control', fn);
+  }
+
+  /** Wakes the dispatcher: a task was queued or a slot freed. */
+  kick(): void {
+    this.emitter.emit('kick');
+  }
+
+  onKick(fn: () => void): () => void {
+    this.emitter.on('kick', fn);
+    return () => this.emitter.off('kick', fn);
+  }
+}

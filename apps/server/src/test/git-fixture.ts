@@ -1,0 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/** A local git repository holding the given files, committed on branch main. */
+export function gitRepo(files: Record<string, string>, executable: string[] = []): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-repo-'));
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
+  commitFiles(dir, files, executable, 'initial');
+  return dir;
+}
+
+export function commitFiles(dir: string, files: Record<string, string>, executable: string[] = [], message = 'change'): string {
+  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' };
+  for (const [name, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), content, { mode: executable.includes(name) ? 0o755 : 0o644 });
+  }
+  execFileSync('git', ['add', '-A'], { cwd: dir, env });
+  execFileSync('git', ['commit', '-q', '-m', message], { cwd: dir, env });
+  return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, env }).toString().trim();
+}

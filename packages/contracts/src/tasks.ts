@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { DEBUG_LEVEL_DEFAULT, DEBUG_LEVEL_MAX, DEBUG_LEVEL_MIN } from './constants.js';
+
+export const TASK_STATUSES = [
+  'waiting',
+  'starting',
+  'waiting_confirmation',
+  'confirmed',
+  'rejected',
+  'running',
+  'success',
+  'error',
+  'stopping',
+  'stopped',
+] as const;
+export const taskStatusSchema = z.enum(TASK_STATUSES);
+export type TaskStatus = z.infer<typeof taskStatusSchema>;
+
+/** Statuses after which nothing more happens to a task (the log view offers the raw log). */
+export const FINISHED_STATUSES: readonly string[] = ['stopped', 'error', 'success', 'canceled', 'rejected'];
+/** Statuses in which the Stop button is offered. */
+export const STOPPABLE_STATUSES: readonly TaskStatus[] = [
+  'running',
+  'stopping',
+  'waiting',
+  'starting',
+  'waiting_confirmation',
+  'confirmed',
+  'rejected',
+];
+/** Statuses that hold a run slot. */
+export const ACTIVE_STATUSES: readonly TaskStatus[] = ['starting', 'running', 'stopping', 'waiting_confirmation', 'confirmed'];
+
+export function isFinished(status: string): boolean {
+  return FINISHED_STATUSES.includes(status);
+}
+
+/** Run options a task may carry, per app (spec 02 §3 "Task params"). */
+export const taskParamsSchema = z
+  .object({
+    debug: z.boolean().optional(),
+    debug_level: z.number().int().min(DEBUG_LEVEL_MIN).max(DEBUG_LEVEL_MAX).optional(),
+    dry_run: z.boolean().optional(),
+    diff: z.boolean().optional(),
+    plan: z.boolean().optional(),
+    destroy: z.boolean().optional(),
+    auto_approve: z.boolean().optional(),
+    upgrade: z.boolean().optional(),
+    reconfigure: z.boolean().optional(),
+    limit: z.array(z.string()).optional(),
+    tags: z.array(z.string()).optional(),
+    skip_tags: z.array(z.string()).optional(),
+  })
+  .default({});
+export type TaskParams = z.infer<typeof taskParamsSchema>;
+export { DEBUG_LEVEL_DEFAULT };
+
+export const taskSchema = z.object({
+  id: z.number().int(),
+  template_id: z.number().int(),
+  project_id: z.number().int(),
+  status: taskStatusSchema,
+  message: z.string(),
+  commit_hash: z.string().nullable(),
+  commit_message: z.string(),
+  version: z.string().nullable(),
+  build_task_id: z.number().int().nullable(),
+  user_id: z.number().int().nullable(),
+  user_name: z.string().nullable(),
+  integration_id: z.number().int().nullable(),
+  schedule_id: z.number().int().nullable(),
+  environment: z.string(),
+  params: taskParamsSchema,
+  git_branch: z.string().nullable(),
+  inventory_id: z.number().int().nullable(),
+  arguments: z.string().nullable(),
+  created: z.string(),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  tpl_type: z.string().optional(),
+  tpl_alias: z.string().optional(),
+  tpl_app: z.string().optional(),
+  runner_id: z.number().int().nullable().optional(),
+});
+export type Task = z.infer<typeof taskSchema>;
+
+export const taskCreateSchema = z.object({
+  template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
+  message: z.string().trim().max(2000).default(''),
+  build_task_id: z.coerce.number().int().positive().nullish(),
+  /** JSON object text of extra variables (survey answers and the like). */
+  environment: z.string().default('{}'),
+  /** JSON object text of secret survey answers; never stored in clear nor returned. */
+  secret: z.string().default('{}'),
+  params: taskParamsSchema,
+  arguments: z.string().nullish(),
+  git_branch: z.string().trim().nullish(),
+  inventory_id: z.coerce.number().int().positive().nullish(),
+  commit_hash: z.string().trim().nullish(),
+  version: z.string().trim().nullish(),
+});
+export type TaskCreate = z.input<typeof taskCreateSchema>;
+
+export const taskOutputSchema = z.object({ task_id: z.number().int(), seq: z.number().int(), time: z.string(), output: z.string() });
+export type TaskOutput = z.infer<typeof taskOutputSchema>;
+
+export const taskStopSchema = z.object({ force: z.boolean().default(false) }).default({ force: false });
+
+/** A row of the admin's active tasks page. */
+export const activeTaskSchema = z.object({
+  task_id: z.number().int(),
+  project_id: z.number().int(),
+  template_id: z.number().int(),
+  username: z.string().nullable(),
+  status: taskStatusSchema,
+  runner_id: z.number().int().nullable(),
+  location: z.string(),
+});
+export type ActiveTask = z.infer<typeof activeTaskSchema>;

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { appIdSchema, isTerraformApp } from './apps.js';
+import { hasControlCharacters, requiredString } from './fields.js';
+
+export const TEMPLATE_TYPES = ['', 'build', 'deploy'] as const;
+export const templateTypeSchema = z.enum(TEMPLATE_TYPES);
+export type TemplateType = z.infer<typeof templateTypeSchema>;
+
+export const SURVEY_VAR_TYPES = ['', 'int', 'secret', 'enum'] as const;
+
+export const surveyVarSchema = z
+  .object({
+    name: requiredString('Name'),
+    title: requiredString('Title'),
+    description: z.string().default(''),
+    type: z.enum(SURVEY_VAR_TYPES).default(''),
+    values: z.array(z.object({ name: z.string().trim(), value: z.string() })).default([]),
+    default_value: z.string().default(''),
+    required: z.boolean().default(false),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type !== 'enum') return;
+    if (v.values.length === 0) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration must have values.' });
+    if (v.values.some((x) => !x.name)) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Value name cannot be empty.' });
+    const names = v.values.map((x) => x.name);
+    if (new Set(names).size !== names.length) {
+      ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration values must have unique names.' });
+    }
+  });
+export type SurveyVar = z.output<typeof surveyVarSchema>;
+
+/** A vault script is a client script: its name ends in -client, with an optional extension. */
+export const VAULT_SCRIPT_PATTERN = /-client(\.[A-Za-z0-9]+)?$/;
+
+export const vaultSchema = z
+  .object({
+    id: z.number().int().optional(),
+    name: z
+      .string()
+      .nullish()
+      .transform((v) => (v ?? '').trim().toLowerCase() || null),
+    type: z.enum(['password', 'script'], { error: 'Type is required' }),
+    vault_key_id: z.coerce.number().int().positive().nullish(),
+    script: z.string().trim().nullish(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type === 'password' && !v.vault_key_id) ctx.addIssue({ code: 'custom', path: ['vault_key_id'], message: 'Vault password is required' });
+    if (v.type === 'script' && !(v.script && VAULT_SCRIPT_PATTERN.test(v.script))) {
+      ctx.addIssue({ code: 'custom', path: ['script'], message: 'Script name must end with -client' });
+    }
+  });
+export type Vault = z.output<typeof vaultSchema>;
+
+export const templateTaskParamsSchema = z
+  .object({
+    limit: z.array(z.string()).default([]),
+    tags: z.array(z.string()).default([]),
+    skip_tags: z.array(z.string()).default([]),
+    allow_debug: z.boolean().default(false),
+    allow_override_limit: z.boolean().default(false),
+    allow_override_tags: z.boolean().default(false),
+    allow_override_skip_tags: z.boolean().default(false),
+    allow_override_inventory: z.boolean().default(false),
+    auto_approve: z.boolean().default(false),
+    allow_auto_approve: z.boolean().default(false),
+    allow_destroy: z.boolean().default(false),
+  })
+  .default({
+    limit: [],
+    tags: [],
+    skip_tags: [],
+    allow_debug: false,
+    allow_override_limit: false,
+    allow_override_tags: false,
+    allow_override_skip_tags: false,
+    allow_override_inventory: false,
+    auto_approve: false,
+    allow_auto_approve: false,
+    allow_destroy: false,
+  });
+export type TemplateTaskParams = z.output<typeof templateTaskParamsSchema>;
+
+/** `arguments`: a JSON list of strings, kept as text. */
+export function parseArgumentList(text: string | null | undefined): string[] | null {
+  if (!text || !text.trim()) return [];
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const optionalId = z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish());
+
+export const templateInputSchema = z
+  .object({
+    name: requiredString('Name'),
+    description: z.string().default(''),
+    type: templateTypeSchema.default(''),
+    app: appIdSchema.default('ansible'),
+    playbook: z.string().trim().default(''),
+    inventory_id: optionalId,
+    repository_id: z.coerce.number({ error: 'Repository is required' }).int().positive({ error: 'Repository is required' }),
+    environment_id: z.coerce.number({ error: 'Variable group is required' }).int().positive({ error: 'Variable group is required' }),
+    view_id: optionalId,
+    git_branch: z.string().trim().nullish(),
+    runner_tag: z.string().trim().nullish(),
+    start_version: z.string().trim().nullish(),
+    build_template_id: optionalId,
+    autorun: z.boolean().default(false),
+    arguments: z.string().nullish(),
+    allow_override_args_in_task: z.boolean().default(false),
+    allow_override_branch_in_task: z.boolean().default(false),
+    suppress_success_alerts: z.boolean().default(false),
+    survey_vars: z.array(surveyVarSchema).default([]),
+    vaults: z.array(vaultSchema).default([]),
+    task_params: templateTaskParamsSchema,
+  })
+  .superRefine((t, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (!t.playbook && !isTerraformApp(t.app) && t.app !== 'pulumi') issue('playbook', 'Playbook filename is required');
+    if (t.playbook && (t.playbook.startsWith('-') || t.playbook.startsWith('/') || hasControlCharacters(t.playbook) || t.playbook.split('/').includes('..'))) {
+      issue('playbook', 'Playbook must be a path inside the repository');
+    }
+    if (t.app === 'ansible' && !t.inventory_id) issue('inventory_id', 'Inventory is required');
+    if (t.type === 'build' && !t.start_version) issue('start_version', 'Start version is required');
+    if (t.type === 'deploy' && !t.build_template_id) issue('build_template_id', 'Build template is required');
+    if (parseArgumentList(t.arguments) === null) issue('arguments', 'Arguments must be a JSON list of strings');
+    if (t.git_branch && (t.git_branch.startsWith('-') || hasControlCharacters(t.git_branch))) issue('git_branch', 'Incorrect branch');
+    const names = t.vaults.map((v) => v.name ?? '');
+    if (new Set(names).size !== names.length) issue('vaults', names.filter((n) => n === '').length > 1 ? 'Only one vault may have no name' : 'Vault names must be unique');
+  });
+export type TemplateInput = z.input<typeof templateInputSchema>;
+
+export const templateSchema = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  type: templateTypeSchema,
+  app: z.string(),
+  playbook: z.string(),
+  inventory_id: z.number().int().nullable(),
+  repository_id: z.number().int(),
+  environment_id: z.number().int(),
+  view_id: z.number().int().nullable(),
+  git_branch: z.string().nullable(),
+  runner_tag: z.string().nullable(),
+  start_version: z.string().nullable(),
+  build_template_id: z.number().int().nullable(),
+  autorun: z.boolean(),
+  arguments: z.string().nullable(),
+  allow_override_args_in_task: z.boolean(),
+  allow_override_branch_in_task: z.boolean(),
+  suppress_success_alerts: z.boolean(),
+  survey_vars: z.array(surveyVarSchema),
+  vaults: z.array(z.object({ id: z.number().int(), name: z.string().nullable(), type: z.enum(['password', 'script']), vault_key_id: z.number().int().nullable(), script: z.string().nullable() })),
+  task_params: templateTaskParamsSchema,
+  last_task_id: z.number().int().nullable(),
+  last_task: z.object({ id: z.number().int(), status: z.string(), created: z.string() }).nullable(),
+});
+export type Template = z.infer<typeof templateSchema>;
+
+export const viewSchema = z.object({ id: z.number().int(), project_id: z.number().int(), title: z.string(), position: z.number().int() });
+export type View = z.infer<typeof viewSchema>;
+export const viewInputSchema = z.object({ title: requiredString('Title'), position: z.number().int().default(0) });
+export const viewPositionsSchema = z.record(z.string(), z.number().int());

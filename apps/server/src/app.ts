@@ -48,6 +48,7 @@ import { resolveNodeId } from './config/node-id.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { nodeProcessLauncher, type ProcessLauncher } from './engine/process.js';
 import { TaskRun } from './engine/runner.js';
+import { TerraformStateStore } from './engine/terraform-state.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { AppsService } from './modules/apps/apps.service.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
@@ -157,6 +158,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     launcher,
     workRoot: path.join(config.dataDir, 'tasks'),
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
+    terraformState: new TerraformStateStore(path.join(config.dataDir, 'terraform')),
     systemPath: config.systemPath,
     executables: apps.executables(),
     onFinished: (t: Parameters<TasksService['finished']>[0]) => tasks.finished(t),

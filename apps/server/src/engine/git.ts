@@ -27,7 +27,8 @@ export class Git {
     if (c.commitHash && !HASH.test(c.commitHash)) throw new Error('Commit hash must be hexadecimal');
     const base = ['-c', 'core.hooksPath=/dev/null', '-c', 'protocol.ext.allow=never', '-c', 'advice.detachedHead=false'];
     const clone = [...base, 'clone', '--quiet'];
-    if (!c.commitHash) clone.push('--depth=1');
+    // Shallow clones only for remotes: git ignores --depth for local paths (and says so).
+    if (!c.commitHash && !c.url.startsWith('/')) clone.push('--depth=1');
     if (c.branch) clone.push(`--branch=${c.branch}`);
     clone.push('--', c.url, c.dir);
     await this.run({ command: 'git', args: clone, cwd: c.cwd, env: c.env }, 'git clone');

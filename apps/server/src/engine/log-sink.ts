@@ -58,6 +58,12 @@ export class LogSink {
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
 
+  /** Stores what is buffered now, e.g. before a status change, so readers see the log up to it. */
+  async sync(): Promise<void> {
+    this.flush();
+    await this.writing;
+  }
+
   /** Stores what is buffered and waits for every write so far. */
   async close(): Promise<void> {
     this.flush();

@@ -12,6 +12,7 @@ import { LogSink } from './log-sink.js';
 import type { ProcessLauncher, RunningProcess } from './process.js';
 import { loadRunContext, type RepoWithKey, type RunContext, type RunContextDeps } from './run-context.js';
 import { gitSshCommand, prepareSsh, type SshAccess } from './ssh.js';
+import type { TerraformStateStore } from './terraform-state.js';
 import { Workspace } from './workspace.js';
 
 export interface RunnerDeps extends RunContextDeps {
@@ -21,6 +22,7 @@ export interface RunnerDeps extends RunContextDeps {
   launcher: ProcessLauncher;
   workRoot: string;
   knownHostsDir: string;
+  terraformState: TerraformStateStore;
   systemPath: string;
   executables: Record<AppId, string>;
   /** Called once the final status is stored (events, deploy autorun, notifications). */
@@ -225,6 +227,7 @@ export class TaskRun {
       planFile: ws.path('gantry.tfplan'),
       args: ctx.args,
     });
+    this.d.terraformState.restore(ctx.template.id, cwd);
     await this.exec(exe, steps.init, cwd, tfEnv);
     if (steps.workspace) await this.exec(exe, steps.workspace, cwd, tfEnv);
     await this.exec(exe, steps.plan, cwd, tfEnv);
@@ -241,7 +244,12 @@ export class TaskRun {
       if (answer === 'stop') throw new Stopped();
       await this.setStatus(['confirmed', 'waiting_confirmation'], 'running');
     }
-    await this.exec(exe, steps.apply, cwd, tfEnv);
+    try {
+      await this.exec(exe, steps.apply, cwd, tfEnv);
+    } finally {
+      // Even a failed apply may have changed real resources: keep what it recorded.
+      this.d.terraformState.save(ctx.template.id, cwd);
+    }
   }
 
   /** Runs one process to its end; a non-zero exit fails the task, a stop request stops it. */
@@ -257,6 +265,7 @@ export class TaskRun {
   }
 
   private async setStatus(from: string[], to: string): Promise<void> {
+    await this.log.sync();
     if (await this.d.tasks.transition(this.task.id, from, to)) {
       this.d.bus.publish({ type: 'update', project_id: this.task.project_id, task_id: this.task.id, template_id: this.task.template_id, status: to });
     } else if (this.stopRequested) {

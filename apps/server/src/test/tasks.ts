@@ -52,5 +52,7 @@ export async function waitForTask(c: Caller, projectId: number, taskId: number, 
 }
 
 export async function taskLog(c: Caller, projectId: number, taskId: number): Promise<string[]> {
-  return (await c.get(`/api/project/${projectId}/tasks/${taskId}/output`)).json().map((l: { output: string }) => l.output);
+  // Colours are kept in the stored log (the console renders them); tests read plain text.
+  // eslint-disable-next-line no-control-regex
+  return (await c.get(`/api/project/${projectId}/tasks/${taskId}/output`)).json().map((l: { output: string }) => l.output.replace(/\u001b\[[0-9;]*m/g, ''));
 }

@@ -47,7 +47,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
     }
   });
 
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preValidation', async (request) => {
     if (UNSAFE.has(request.method) && request.authKind !== 'token' && isCrossSite(request, webHost)) {
       throw new ForbiddenError(Messages.crossSite);
     }

@@ -57,7 +57,7 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
     app.get(
       base,
       {
-        preHandler: read,
+        preValidation: read,
         schema: { tags, params: listParams, querystring: o.querySchema ?? z.object({}).passthrough(), response: { 200: z.array(item) } },
       },
       async (request) => (await o.service.list(request.params.projectId, request.query as Record<string, string>)).map(o.present),
@@ -65,7 +65,7 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
 
     app.post(
       base,
-      { preHandler: manage, schema: { tags, params: listParams, body: o.createSchema, response: { 201: item } } },
+      { preValidation: manage, schema: { tags, params: listParams, body: o.createSchema, response: { 201: item } } },
       async (request, reply) => {
         const row = await o.service.create(actor(requireUser(request)), request.params.projectId, request.body as CreateIn);
         return reply.status(201).send(o.present(row));
@@ -74,27 +74,27 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
 
     app.get(
       `${base}/:id`,
-      { preHandler: read, schema: { tags, params: itemParams, response: { 200: item } } },
+      { preValidation: read, schema: { tags, params: itemParams, response: { 200: item } } },
       async (request) => o.present(await o.service.get(request.params.projectId, request.params.id)),
     );
 
     app.put(
       `${base}/:id`,
-      { preHandler: manage, schema: { tags, params: itemParams, body: o.updateSchema } },
+      { preValidation: manage, schema: { tags, params: itemParams, body: o.updateSchema } },
       async (request, reply) => {
         await o.service.update(actor(requireUser(request)), request.params.projectId, request.params.id, request.body as UpdateIn);
         return reply.status(204).send();
       },
     );
 
-    app.delete(`${base}/:id`, { preHandler: manage, schema: { tags, params: itemParams } }, async (request, reply) => {
+    app.delete(`${base}/:id`, { preValidation: manage, schema: { tags, params: itemParams } }, async (request, reply) => {
       await o.service.delete(actor(requireUser(request)), request.params.projectId, request.params.id);
       return reply.status(204).send();
     });
 
     app.get(
       `${base}/:id/refs`,
-      { preHandler: read, schema: { tags, params: itemParams, response: { 200: referencesSchema } } },
+      { preValidation: read, schema: { tags, params: itemParams, response: { 200: referencesSchema } } },
       async (request) => o.service.refs(request.params.projectId, request.params.id),
     );
   };

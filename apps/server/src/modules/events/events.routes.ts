@@ -9,7 +9,7 @@ export function eventsRoutes(events: EventsService, members: ProjectMembership):
     app.get(
       '/project/:projectId/events/last',
       {
-        preHandler: projectGuard(members, 0),
+        preValidation: projectGuard(members, 0),
         schema: { tags: ['events'], params: z.object({ projectId: idParamSchema }), response: { 200: z.array(eventSchema) } },
       },
       async (request) => events.last(request.params.projectId),

@@ -38,13 +38,13 @@ export function projectsRoutes(projects: ProjectsService): FastifyPluginAsyncZod
 
     app.get(
       '/project/:projectId',
-      { preHandler: read, schema: { tags: ['projects'], params, response: { 200: projectSchema } } },
+      { preValidation: read, schema: { tags: ['projects'], params, response: { 200: projectSchema } } },
       async (request) => presentProject(await projects.get(request.params.projectId), projectOf(request).role),
     );
 
     app.put(
       '/project/:projectId',
-      { preHandler: update, schema: { tags: ['projects'], params, body: projectUpdateSchema } },
+      { preValidation: update, schema: { tags: ['projects'], params, body: projectUpdateSchema } },
       async (request, reply) => {
         await projects.update(requireUser(request).id, request.params.projectId, request.body);
         return reply.status(204).send();
@@ -53,7 +53,7 @@ export function projectsRoutes(projects: ProjectsService): FastifyPluginAsyncZod
 
     app.delete(
       '/project/:projectId',
-      { preHandler: update, schema: { tags: ['projects'], params } },
+      { preValidation: update, schema: { tags: ['projects'], params } },
       async (request, reply) => {
         await projects.delete(request.params.projectId);
         return reply.status(204).send();
@@ -62,7 +62,7 @@ export function projectsRoutes(projects: ProjectsService): FastifyPluginAsyncZod
 
     app.get(
       '/project/:projectId/role',
-      { preHandler: read, schema: { tags: ['projects'], params, response: { 200: projectRoleInfoSchema } } },
+      { preValidation: read, schema: { tags: ['projects'], params, response: { 200: projectRoleInfoSchema } } },
       async (request) => {
         const { role, permissions } = projectOf(request);
         return { role: role ?? ('' as const), permissions };

@@ -25,32 +25,32 @@ export function tasksRoutes(tasks: TasksService, members: ProjectMembership): Fa
     const tags = ['tasks'];
 
     for (const url of ['/project/:projectId/tasks', '/project/:projectId/tasks/last']) {
-      app.get(url, { preHandler: read, schema: { tags, params, querystring: lastQuery, response: { 200: z.array(taskSchema) } } }, async (request) =>
+      app.get(url, { preValidation: read, schema: { tags, params, querystring: lastQuery, response: { 200: z.array(taskSchema) } } }, async (request) =>
         (await tasks.last(request.params.projectId, request.query.limit, undefined, request.query.status)).map(presentTask),
       );
     }
 
     for (const url of ['/project/:projectId/templates/:id/tasks', '/project/:projectId/templates/:id/tasks/last']) {
-      app.get(url, { preHandler: read, schema: { tags, params: taskParams, querystring: lastQuery, response: { 200: z.array(taskSchema) } } }, async (request) =>
+      app.get(url, { preValidation: read, schema: { tags, params: taskParams, querystring: lastQuery, response: { 200: z.array(taskSchema) } } }, async (request) =>
         (await tasks.last(request.params.projectId, request.query.limit, request.params.id, request.query.status)).map(presentTask),
       );
     }
 
-    app.post('/project/:projectId/tasks', { preHandler: run, schema: { tags, params, body: taskCreateSchema, response: { 201: taskSchema } } }, async (request, reply) => {
+    app.post('/project/:projectId/tasks', { preValidation: run, schema: { tags, params, body: taskCreateSchema, response: { 201: taskSchema } } }, async (request, reply) => {
       const u = requireUser(request);
       const row = await tasks.create({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.body);
       return reply.status(201).send(presentTask(row));
     });
 
-    app.get('/project/:projectId/tasks/:id', { preHandler: read, schema: { tags, params: taskParams, response: { 200: taskSchema } } }, async (request) =>
+    app.get('/project/:projectId/tasks/:id', { preValidation: read, schema: { tags, params: taskParams, response: { 200: taskSchema } } }, async (request) =>
       presentTask(await tasks.get(request.params.projectId, request.params.id)),
     );
 
-    app.get('/project/:projectId/tasks/:id/output', { preHandler: read, schema: { tags, params: taskParams, response: { 200: z.array(taskOutputSchema) } } }, async (request) =>
+    app.get('/project/:projectId/tasks/:id/output', { preValidation: read, schema: { tags, params: taskParams, response: { 200: z.array(taskOutputSchema) } } }, async (request) =>
       tasks.output(request.params.projectId, request.params.id),
     );
 
-    app.get('/project/:projectId/tasks/:id/raw_output', { preHandler: read, schema: { tags, params: taskParams } }, async (request, reply) => {
+    app.get('/project/:projectId/tasks/:id/raw_output', { preValidation: read, schema: { tags, params: taskParams } }, async (request, reply) => {
       const lines = await tasks.output(request.params.projectId, request.params.id);
       return reply
         .type('text/plain; charset=utf-8')
@@ -58,17 +58,17 @@ export function tasksRoutes(tasks: TasksService, members: ProjectMembership): Fa
         .send(lines.map((l) => l.output).join('\n') + (lines.length ? '\n' : ''));
     });
 
-    app.post('/project/:projectId/tasks/:id/stop', { preHandler: run, schema: { tags, params: taskParams, body: taskStopSchema.optional() } }, async (request, reply) => {
+    app.post('/project/:projectId/tasks/:id/stop', { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.optional() } }, async (request, reply) => {
       await tasks.stop(request.params.projectId, request.params.id, request.body?.force ?? false);
       return reply.status(204).send();
     });
 
-    app.post('/project/:projectId/tasks/:id/confirm', { preHandler: run, schema: { tags, params: taskParams } }, async (request, reply) => {
+    app.post('/project/:projectId/tasks/:id/confirm', { preValidation: run, schema: { tags, params: taskParams } }, async (request, reply) => {
       await tasks.confirm(request.params.projectId, request.params.id);
       return reply.status(204).send();
     });
 
-    app.post('/project/:projectId/tasks/:id/reject', { preHandler: run, schema: { tags, params: taskParams } }, async (request, reply) => {
+    app.post('/project/:projectId/tasks/:id/reject', { preValidation: run, schema: { tags, params: taskParams } }, async (request, reply) => {
       await tasks.reject(request.params.projectId, request.params.id);
       return reply.status(204).send();
     });

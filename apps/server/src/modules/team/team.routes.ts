@@ -25,33 +25,33 @@ export function teamRoutes(team: TeamService, members: ProjectMembership): Fasti
 
     app.get(
       '/project/:projectId/users',
-      { preHandler: read, schema: { tags, params, querystring: teamListQuerySchema, response: { 200: z.array(projectUserSchema) } } },
+      { preValidation: read, schema: { tags, params, querystring: teamListQuerySchema, response: { 200: z.array(projectUserSchema) } } },
       async (request) => {
         const rows = await team.list(request.params.projectId, request.query.sort, request.query.order);
         return rows.map((r) => ({ ...r, role: r.role as ProjectRole }));
       },
     );
 
-    app.post('/project/:projectId/users', { preHandler: manage, schema: { tags, params, body: teamMemberCreateSchema } }, async (request, reply) => {
+    app.post('/project/:projectId/users', { preValidation: manage, schema: { tags, params, body: teamMemberCreateSchema } }, async (request, reply) => {
       await team.add(actor(requireUser(request)), projectOf(request), request.body.user_id, request.body.role);
       return reply.status(204).send();
     });
 
     app.put(
       '/project/:projectId/users/:userId',
-      { preHandler: manage, schema: { tags, params: memberParams, body: teamMemberUpdateSchema } },
+      { preValidation: manage, schema: { tags, params: memberParams, body: teamMemberUpdateSchema } },
       async (request, reply) => {
         await team.changeRole(actor(requireUser(request)), projectOf(request), request.params.userId, request.body.role);
         return reply.status(204).send();
       },
     );
 
-    app.delete('/project/:projectId/users/:userId', { preHandler: manage, schema: { tags, params: memberParams } }, async (request, reply) => {
+    app.delete('/project/:projectId/users/:userId', { preValidation: manage, schema: { tags, params: memberParams } }, async (request, reply) => {
       await team.remove(actor(requireUser(request)), projectOf(request), request.params.userId);
       return reply.status(204).send();
     });
 
-    app.delete('/project/:projectId/me', { preHandler: read, schema: { tags, params } }, async (request, reply) => {
+    app.delete('/project/:projectId/me', { preValidation: read, schema: { tags, params } }, async (request, reply) => {
       await team.leave(actor(requireUser(request)), request.params.projectId);
       return reply.status(204).send();
     });

@@ -14,7 +14,7 @@ export function templatesExtraRoutes(templates: TemplatesService, members: Proje
     app.put(
       '/project/:projectId/templates/:id/description',
       {
-        preHandler: projectGuard(members, Permission.manageProjectResources),
+        preValidation: projectGuard(members, Permission.manageProjectResources),
         schema: { tags: ['templates'], params: itemParams, body: z.object({ description: z.string().max(10_000) }) },
       },
       async (request, reply) => {
@@ -26,7 +26,7 @@ export function templatesExtraRoutes(templates: TemplatesService, members: Proje
 
     app.get(
       '/project/:projectId/views/:id/templates',
-      { preHandler: projectGuard(members, 0), schema: { tags: ['views'], params: itemParams, response: { 200: z.array(templateSchema) } } },
+      { preValidation: projectGuard(members, 0), schema: { tags: ['views'], params: itemParams, response: { 200: z.array(templateSchema) } } },
       async (request) =>
         (await templates.list(request.params.projectId, { view_id: String(request.params.id) })).map(presentTemplate),
     );

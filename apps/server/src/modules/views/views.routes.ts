@@ -10,7 +10,7 @@ export function viewsExtraRoutes(views: ViewsService, members: ProjectMembership
     app.post(
       '/project/:projectId/views/positions',
       {
-        preHandler: projectGuard(members, Permission.manageProjectResources),
+        preValidation: projectGuard(members, Permission.manageProjectResources),
         schema: { tags: ['views'], params: z.object({ projectId: idParamSchema }), body: viewPositionsSchema },
       },
       async (request, reply) => {

@@ -82,7 +82,7 @@ import {
 } from '@gantry/contracts';
 import { registerAuth } from './platform/auth.js';
 import { systemClock, type Clock } from './platform/clock.js';
-import { registerErrorHandler } from './platform/error-handler.js';
+import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
 
 export interface AppDeps {
   config: Config;
@@ -303,20 +303,13 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     { prefix: '/api' },
   );
 
-  await registerConsole(app, config.webDist);
+  registerNotFound(app, await registerConsole(app, config.webDist));
   return Object.assign(app as FastifyInstance, { services });
 }
 
-/** Serves the built console, and index.html for its client-side routes. */
-async function registerConsole(app: FastifyInstance, webDist: string): Promise<void> {
-  const index = path.join(webDist, 'index.html');
-  if (!fs.existsSync(index)) return;
-  await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: false });
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '/';
-    if (request.method === 'GET' && !url.startsWith('/api/') && url !== '/api') {
-      return reply.type('text/html').sendFile('index.html');
-    }
-    return reply.status(404).send({ error: `Route ${request.method} ${url} not found` });
-  });
+/** Serves the built console when there is one; answers whether it does. */
+async function registerConsole(app: FastifyInstance, webDist: string): Promise<boolean> {
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) return false;
+  await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });
+  return true;
 }

@@ -51,6 +51,7 @@ export class TaskRun {
     this.log = new LogSink(this.task.id, this.task.project_id, this.d.tasks, this.d.bus, this.d.clock, []);
     let status: 'success' | 'error' | 'stopped' | 'rejected' = 'error';
     try {
+      this.log.write(`Task #${this.task.id} started`);
       await this.setStatus(['starting'], 'running');
       const ctx = await loadRunContext(this.d, this.task);
       for (const s of ctx.secrets) this.log.addSecret(s);

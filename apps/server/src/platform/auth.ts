@@ -48,6 +48,8 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
   });
 
   app.addHook('preValidation', async (request) => {
+    // The console's files are public; everything under /api is private unless marked public.
+    if (!request.url.startsWith('/api/') && request.url !== '/api') return;
     if (UNSAFE.has(request.method) && request.authKind !== 'token' && isCrossSite(request, webHost)) {
       throw new ForbiddenError(Messages.crossSite);
     }

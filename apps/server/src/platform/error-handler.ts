@@ -32,9 +32,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
     request.log.error({ err }, 'request failed');
     return reply.status(500).send({ error: 'Internal server error' });
   });
+}
 
+/**
+ * Unknown routes: a JSON 404 under /api; with the console built, every other GET gets its
+ * index.html so client-side routes load on a refresh.
+ */
+export function registerNotFound(app: FastifyInstance, serveConsole: boolean): void {
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error: `Route ${request.method} ${request.url.split('?')[0]} not found` });
+    const url = request.url.split('?')[0] ?? '/';
+    if (serveConsole && request.method === 'GET' && url !== '/api' && !url.startsWith('/api/')) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: `Route ${request.method} ${url} not found` });
   });
 }
 

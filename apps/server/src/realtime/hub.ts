@@ -31,6 +31,7 @@ export class RealtimeHub {
     private readonly isMember: (projectId: number, userId: number) => Promise<boolean>,
   ) {
     bus.onMessage((m) => {
+      if (this.clients.size === 0) return;
       this.queue = this.queue.then(() => this.dispatch(m)).catch(() => undefined);
     });
   }

@@ -1,0 +1,33 @@
+import { expect, type Page } from '@playwright/test';
+import { E2E_ADMIN } from '../playwright.config';
+
+export { E2E_ADMIN };
+
+let n = 0;
+/** A name unique in this run. */
+export function unique(prefix: string): string {
+  n += 1;
+  return `${prefix} ${Date.now().toString(36)}${n}`;
+}
+
+export async function signIn(page: Page, login = E2E_ADMIN.login, password = E2E_ADMIN.password): Promise<void> {
+  await page.goto('/auth/login');
+  await page.getByLabel('Username or email').fill(login);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByLabel('User menu')).toBeVisible();
+}
+
+/** Creates a project through the form and waits for its dashboard. */
+export async function createProject(page: Page, name: string): Promise<number> {
+  await page.goto('/project/new');
+  await page.getByLabel('Project name').fill(name);
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page).toHaveURL(/\/project\/\d+\/history$/);
+  await expect(page.getByTestId('current-project-name')).toHaveText(name);
+  return Number(/\/project\/(\d+)\//.exec(page.url())![1]);
+}
+
+export async function openUserMenu(page: Page): Promise<void> {
+  await page.getByLabel('User menu').click();
+}

@@ -1,0 +1,47 @@
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const port = Number(process.env.GANTRY_E2E_PORT ?? 3917);
+export const E2E_ADMIN = { login: 'admin', password: 'admin-pass-e2e', name: 'Ada Admin' };
+
+/** Browser tests run against the built server on a fresh SQLite data dir (build first). */
+export default defineConfig({
+  testDir: 'e2e',
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: 'list',
+  outputDir: path.join(root, 'test-results'),
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+    screenshot: 'only-on-failure',
+    viewport: { width: 1366, height: 860 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  },
+  webServer: {
+    command: 'node apps/server/bin/gantry.mjs server',
+    cwd: root,
+    url: `http://127.0.0.1:${port}/api/ping`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      GANTRY_PORT: String(port),
+      GANTRY_HOST: '127.0.0.1',
+      GANTRY_DATA_DIR: path.join(os.tmpdir(), `gantry-e2e-${process.pid}-${Date.now()}`),
+      GANTRY_ADMIN: E2E_ADMIN.login,
+      GANTRY_ADMIN_PASSWORD: E2E_ADMIN.password,
+      GANTRY_ADMIN_EMAIL: 'admin@example.com',
+      GANTRY_ADMIN_NAME: E2E_ADMIN.name,
+      GANTRY_LOG_LEVEL: 'warn',
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+    },
+  },
+});

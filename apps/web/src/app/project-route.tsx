@@ -1,0 +1,17 @@
+import { useEffect } from 'react';
+import { Outlet, useParams } from 'react-router';
+import { EmptyState } from '../components/empty-state';
+import { useProjects } from '../lib/session';
+import { storage, StorageKeys } from '../lib/storage';
+
+/** A project's pages: remembers it as the current project; unknown ids show not found. */
+export function ProjectRoute() {
+  const { projectId } = useParams();
+  const id = Number(projectId);
+  const project = useProjects().find((p) => p.id === id);
+  useEffect(() => {
+    if (project) storage.set(StorageKeys.projectId, String(project.id));
+  }, [project]);
+  if (!project) return <EmptyState title="404" />;
+  return <Outlet />;
+}

@@ -1,0 +1,14 @@
+import { Navigate, useLocation } from 'react-router';
+import { paths } from '../lib/paths';
+import { useProjects } from '../lib/session';
+import { storage, StorageKeys } from '../lib/storage';
+
+/** `/`: the last project visited if it still exists, else the first, else the new-project form. */
+export function RootRedirect() {
+  const projects = useProjects();
+  // The query string (e.g. ?t= for the task dialog) survives the redirect.
+  const { search } = useLocation();
+  const last = Number(storage.get(StorageKeys.projectId));
+  const target = projects.find((p) => p.id === last) ?? projects[0];
+  return <Navigate to={(target ? paths.history(target.id) : paths.newProject) + search} replace />;
+}

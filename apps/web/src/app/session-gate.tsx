@@ -1,0 +1,43 @@
+import { Box, CircularProgress } from '@mui/material';
+import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Outlet, useNavigate } from 'react-router';
+import { ApiError, onUnauthorized } from '../lib/api-client';
+import { infoQuery, projectsQuery, userQuery } from '../lib/session';
+import { paths } from '../lib/paths';
+import { ErrorView } from './error-view';
+
+/**
+ * Loads the user, system info and projects before showing the app (spec 4 "Application flow"):
+ * loading shows a spinner, a 401 goes to sign-in keeping the query string, other failures show
+ * the error view. Any later 401 also leads to sign-in.
+ */
+export function SessionGate() {
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [user, info, projects] = useQueries({ queries: [userQuery, infoQuery, projectsQuery] });
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        qc.clear();
+        void navigate(`${paths.login}${window.location.search}`, { replace: true });
+      }),
+    [navigate, qc],
+  );
+
+  const failure = [user, info, projects].find((q) => q.error)?.error;
+  if (failure instanceof ApiError && failure.status === 401) {
+    // The listener above navigates; render nothing meanwhile.
+    return null;
+  }
+  if (failure) return <ErrorView error={failure} />;
+  if (!user.data || !info.data || !projects.data) {
+    return (
+      <Box sx={{ display: 'grid', placeItems: 'center', height: '100vh' }} aria-busy="true">
+        <CircularProgress />
+      </Box>
+    );
+  }
+  return <Outlet />;
+}

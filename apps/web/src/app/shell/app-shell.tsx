@@ -1,0 +1,51 @@
+import MenuIcon from '@mui/icons-material/Menu';
+import { AppBar, Box, Drawer, IconButton, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { SIDEBAR_WIDTH } from '@gantry/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation } from 'react-router';
+import { Sidebar } from './sidebar';
+
+/** Sidebar (260 px) beside the page; below 960 px a top bar opens it as a drawer. */
+export function AppShell() {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const desktop = useMediaQuery(theme.breakpoints.up('md'));
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  const [lastPath, setLastPath] = useState(location.pathname);
+  if (lastPath !== location.pathname) {
+    // Navigating closes the mobile drawer.
+    setLastPath(location.pathname);
+    setOpen(false);
+  }
+  const drawer = <Sidebar />;
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      {desktop ? (
+        <Drawer variant="permanent" sx={{ width: SIDEBAR_WIDTH, flexShrink: 0, '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH, boxSizing: 'border-box' } }}>
+          {drawer}
+        </Drawer>
+      ) : (
+        <>
+          <AppBar position="fixed" color="default" elevation={1}>
+            <Toolbar variant="dense">
+              <IconButton edge="start" aria-label={t('shell.openMenu')} onClick={() => setOpen(true)}>
+                <MenuIcon />
+              </IconButton>
+              <Typography variant="h6" sx={{ ml: 1 }}>
+                {t('app.name')}
+              </Typography>
+            </Toolbar>
+          </AppBar>
+          <Drawer variant="temporary" open={open} onClose={() => setOpen(false)} ModalProps={{ keepMounted: true }} sx={{ '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH } }}>
+            {drawer}
+          </Drawer>
+        </>
+      )}
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 }, pt: { xs: 9, md: 3 } }}>
+        <Outlet />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,116 @@
+import DarkModeIcon from '@mui/icons-material/DarkModeOutlined';
+import KeyIcon from '@mui/icons-material/KeyOutlined';
+import LanguageIcon from '@mui/icons-material/Translate';
+import LockIcon from '@mui/icons-material/LockOutlined';
+import LogoutIcon from '@mui/icons-material/Logout';
+import PeopleIcon from '@mui/icons-material/PeopleOutlined';
+import PersonIcon from '@mui/icons-material/PersonOutlined';
+import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { PasswordDialog } from '../../features/users/components/password-dialog';
+import { UserDialog } from '../../features/users/components/user-dialog';
+import { api } from '../../lib/api-client';
+import { LANGUAGES, setLanguage } from '../../lib/i18n';
+import { paths } from '../../lib/paths';
+import { infoQuery, useCurrentUser } from '../../lib/session';
+import { useColorMode } from '../color-mode';
+
+/** The signed-in user's menu: version, admin pages, account, tokens, theme, language, sign out. */
+export function UserMenu() {
+  const { t, i18n } = useTranslation();
+  const user = useCurrentUser();
+  const version = useQuery(infoQuery).data?.version ?? '';
+  const { dark, toggle } = useColorMode();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [dialog, setDialog] = useState<'account' | 'password' | null>(null);
+  const go = (to: string) => {
+    setAnchor(null);
+    void navigate(to);
+  };
+  const signOut = async () => {
+    setAnchor(null);
+    await api.post('/auth/logout').catch(() => undefined);
+    qc.clear();
+    void navigate(paths.login, { replace: true });
+  };
+  return (
+    <>
+      <ButtonBase onClick={(e) => setAnchor(e.currentTarget)} aria-label={t('shell.userMenu')} sx={{ p: 1.5, gap: 1.5, justifyContent: 'flex-start', width: '100%' }}>
+        <Avatar sx={{ width: 32, height: 32 }}>{user.name.charAt(0).toUpperCase()}</Avatar>
+        <Box sx={{ minWidth: 0, textAlign: 'left' }}>
+          <Typography noWrap sx={{ fontWeight: 600 }} data-testid="user-name">
+            {user.name}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" noWrap component="div">
+            {user.username}
+            {user.admin ? ` · ${t('roles.admin')}` : ''}
+          </Typography>
+        </Box>
+      </ButtonBase>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: 'top', horizontal: 'left' }} transformOrigin={{ vertical: 'bottom', horizontal: 'left' }}>
+        <MenuItem disabled dense>
+          <Typography variant="caption" data-testid="app-version">
+            {t('shell.version', { version: version.split('-')[0] })}
+          </Typography>
+        </MenuItem>
+        <Divider />
+        {user.admin ? (
+          <MenuItem onClick={() => go(paths.users)}>
+            <ListItemIcon>
+              <PeopleIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.users')} />
+          </MenuItem>
+        ) : null}
+        <MenuItem onClick={() => { setAnchor(null); setDialog('account'); }}>
+          <ListItemIcon>
+            <PersonIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('shell.editAccount')} />
+        </MenuItem>
+        <MenuItem onClick={() => { setAnchor(null); setDialog('password'); }}>
+          <ListItemIcon>
+            <LockIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('shell.changePassword')} />
+        </MenuItem>
+        <MenuItem onClick={() => go(paths.tokens)}>
+          <ListItemIcon>
+            <KeyIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('shell.apiTokens')} />
+        </MenuItem>
+        <Divider />
+        <MenuItem onClick={toggle}>
+          <ListItemIcon>
+            <DarkModeIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('shell.darkMode')} />
+          <Switch edge="end" size="small" checked={dark} slotProps={{ input: { 'aria-label': t('shell.darkMode') } }} />
+        </MenuItem>
+        {LANGUAGES.map((l) => (
+          <MenuItem key={l.code} selected={i18n.language === l.code} onClick={() => setLanguage(l.code)}>
+            <ListItemIcon>
+              <LanguageIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={l.name} secondary={t('shell.language')} />
+          </MenuItem>
+        ))}
+        <Divider />
+        <MenuItem onClick={() => void signOut()}>
+          <ListItemIcon>
+            <LogoutIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText primary={t('shell.signOut')} />
+        </MenuItem>
+      </Menu>
+      {dialog === 'account' ? <UserDialog userId={user.id} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'password' ? <PasswordDialog userId={user.id} name={user.name} onClose={() => setDialog(null)} /> : null}
+    </>
+  );
+}

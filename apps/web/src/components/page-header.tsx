@@ -1,0 +1,14 @@
+import { Box, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+
+/** A page's title with its actions on the right. */
+export function PageHeader({ title, actions }: { title: ReactNode; actions?: ReactNode }) {
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 2, minHeight: 40 }}>
+      <Typography variant="h5" component="h1" sx={{ flexGrow: 1, fontWeight: 600 }}>
+        {title}
+      </Typography>
+      {actions}
+    </Box>
+  );
+}

@@ -1,0 +1,101 @@
+import HelpOutlineIcon from '@mui/icons-material/HelpOutlined';
+import { Alert, Box, Button, Card, CardContent, Link, Stack, TextField, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { ApiError } from '../../lib/api-client';
+import { errorText } from '../../lib/error-text';
+import { loginInfoQuery, useLogin } from './api/auth-api';
+import { LoginHelpDialog } from './components/login-help-dialog';
+import { VerifyForm } from './components/verify-form';
+
+type Step = 'login' | 'verify' | 'recovery';
+
+/** Sign-in: password form (when allowed), provider buttons, then the second step if asked. */
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const info = useQuery(loginInfoQuery).data;
+  const login = useLogin();
+  const [step, setStep] = useState<Step>('login');
+  const [auth, setAuth] = useState('');
+  const [password, setPassword] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [help, setHelp] = useState(false);
+  const enter = () => void navigate(`/${location.search}`, { replace: true });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!auth.trim() || !password) return;
+    login.mutate(
+      { auth: auth.trim(), password },
+      {
+        onSuccess: enter,
+        onError: (err) => {
+          if (err instanceof ApiError && err.status === 401 && err.body?.error === 'TOTP_REQUIRED') setStep('verify');
+        },
+      },
+    );
+  };
+
+  return (
+    <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '100vh', p: 2, bgcolor: 'background.default' }}>
+      <Card sx={{ width: '100%', maxWidth: 400 }} variant="outlined">
+        <CardContent sx={{ p: 4 }}>
+          <Typography variant="h5" component="h1" sx={{ mb: 3, fontWeight: 600 }}>
+            {step === 'login' ? t('auth.title') : step === 'verify' ? t('auth.verifyTitle') : t('auth.recoveryTitle')}
+          </Typography>
+          {step === 'login' ? (
+            <Stack spacing={2}>
+              {login.error && !(login.error instanceof ApiError && login.error.body?.error === 'TOTP_REQUIRED') ? (
+                <Alert severity="error" role="alert">
+                  {errorText(login.error)}
+                </Alert>
+              ) : null}
+              {info?.login_with_password !== false ? (
+                <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+                  <TextField
+                    label={t('auth.username')}
+                    value={auth}
+                    onChange={(e) => setAuth(e.target.value)}
+                    autoComplete="username"
+                    autoFocus
+                    error={touched && !auth.trim()}
+                    helperText={touched && !auth.trim() ? t('auth.usernameRequired') : ' '}
+                  />
+                  <TextField
+                    label={t('auth.password')}
+                    type="password"
+                    value={password}
+                    onChange={(e) => setPassword(e.target.value)}
+                    autoComplete="current-password"
+                    error={touched && !password}
+                    helperText={touched && !password ? t('auth.passwordRequired') : ' '}
+                  />
+                  <Button type="submit" variant="contained" size="large" disabled={login.isPending}>
+                    {t('auth.signIn')}
+                  </Button>
+                </Stack>
+              ) : null}
+              {info?.oidc_providers.map((p) => (
+                <Button key={p.id} variant="outlined" href={`/api/auth/oidc/${encodeURIComponent(p.id)}/login`} sx={{ borderColor: p.color, color: p.color }}>
+                  {t('auth.signInWith', { name: p.name })}
+                </Button>
+              ))}
+              <Link component="button" type="button" onClick={() => setHelp(true)} sx={{ alignSelf: 'center', display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
+                <HelpOutlineIcon fontSize="small" />
+                {t('auth.help')}
+              </Link>
+            </Stack>
+          ) : (
+            <VerifyForm mode={step} allowRecovery={!!info?.auth_methods.totp.allow_recovery} onDone={enter} onSwitch={setStep} />
+          )}
+        </CardContent>
+      </Card>
+      <LoginHelpDialog open={help} onClose={() => setHelp(false)} />
+    </Box>
+  );
+}

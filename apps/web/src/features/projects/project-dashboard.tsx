@@ -1,0 +1,38 @@
+import { Alert, Box, Tab, Tabs } from '@mui/material';
+import { Permission, can } from '@gantry/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { PageHeader } from '../../components/page-header';
+import { paths } from '../../lib/paths';
+import { useProjects, useRole } from '../../lib/session';
+import { ProjectHistory } from './components/project-history';
+import { ProjectSettings } from './components/project-settings';
+
+export type DashboardTab = 'history' | 'settings';
+
+/** /project/{id}/history and its sibling tabs. */
+export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
+  const { t } = useTranslation();
+  const id = Number(useParams().projectId);
+  const project = useProjects().find((p) => p.id === id);
+  const role = useRole(id).data;
+  if (!project) return null;
+  const canUpdate = role ? can(role.permissions, Permission.updateProject) : false;
+  const canRun = role ? can(role.permissions, Permission.runProjectTasks) : false;
+  return (
+    <Box>
+      <PageHeader title={project.name} />
+      <Tabs value={tab} sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
+        <Tab label={t('projects.history')} value="history" component={Link} to={paths.history(id)} />
+        {canUpdate ? <Tab label={t('projects.settings')} value="settings" component={Link} to={paths.settings(id)} /> : null}
+      </Tabs>
+      {role ? (
+        <Alert severity={canRun ? 'success' : 'info'} variant="outlined" sx={{ mb: 2 }} data-testid="role-notice">
+          {canRun ? t('projects.canRun') : t('projects.readOnly')}
+        </Alert>
+      ) : null}
+      {tab === 'history' ? <ProjectHistory /> : null}
+      {tab === 'settings' && canUpdate ? <ProjectSettings project={project} /> : null}
+    </Box>
+  );
+}

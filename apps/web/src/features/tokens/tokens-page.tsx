@@ -1,0 +1,103 @@
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
+import VisibilityOffIcon from '@mui/icons-material/VisibilityOffOutlined';
+import { Box, Button, Chip, IconButton, Typography } from '@mui/material';
+import type { ApiToken } from '@gantry/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
+import { PagedTable, type Column } from '../../components/paged-table';
+import { useSnackbar } from '../../components/snackbar';
+import { errorText } from '../../lib/error-text';
+import { tokensQuery, useCreateToken, useDeleteToken } from './api/tokens-api';
+import { NewTokenDialog } from './components/new-token-dialog';
+
+/** /tokens: personal API tokens, paged at 20; a new token's value is shown once. */
+export function TokensPage() {
+  const { t, i18n } = useTranslation();
+  const snackbar = useSnackbar();
+  const tokens = useQuery(tokensQuery).data ?? [];
+  const create = useCreateToken();
+  const remove = useDeleteToken();
+  const [revealed, setRevealed] = useState<Set<string>>(new Set());
+  const [created, setCreated] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<ApiToken | null>(null);
+
+  const doCreate = async () => {
+    const token = await create.mutateAsync().catch((e: unknown) => {
+      snackbar.error(errorText(e));
+      return null;
+    });
+    if (token) setCreated(token.id);
+  };
+  const doDelete = async (tok: ApiToken) => {
+    setDeleting(null);
+    await remove.mutateAsync(tok.id).catch((e: unknown) => snackbar.error(errorText(e)));
+  };
+  const toggle = (id: string) =>
+    setRevealed((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+
+  const columns: Column<ApiToken>[] = [
+    {
+      key: 'token',
+      header: t('tokens.token'),
+      render: (tok) => (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Typography component="code" sx={{ fontFamily: 'monospace', fontSize: 13 }} data-testid="token-id">
+            {revealed.has(tok.id) ? `${tok.token_id}••••••••••••` : '••••••••••••••••••••'}
+          </Typography>
+          <IconButton size="small" aria-label={revealed.has(tok.id) ? t('tokens.hide') : t('tokens.reveal')} onClick={() => toggle(tok.id)}>
+            {revealed.has(tok.id) ? <VisibilityOffIcon fontSize="small" /> : <VisibilityIcon fontSize="small" />}
+          </IconButton>
+        </Box>
+      ),
+    },
+    { key: 'created', header: t('tokens.created'), render: (tok) => new Date(tok.created).toLocaleString(i18n.language) },
+    {
+      key: 'status',
+      header: t('tokens.status'),
+      render: (tok) => <Chip size="small" label={tok.expired ? t('tokens.expired') : t('tokens.active')} color={tok.expired ? 'default' : 'success'} variant="outlined" />,
+    },
+    {
+      key: 'actions',
+      header: '',
+      align: 'right',
+      render: (tok) => (
+        <IconButton size="small" aria-label={t(tok.expired ? 'tokens.delete' : 'tokens.expire', { id: tok.token_id })} onClick={() => setDeleting(tok)}>
+          <DeleteIcon fontSize="small" />
+        </IconButton>
+      ),
+    },
+  ];
+
+  return (
+    <Box>
+      <PageHeader
+        title={t('tokens.title')}
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => void doCreate()} disabled={create.isPending}>
+            {t('tokens.new')}
+          </Button>
+        }
+      />
+      {tokens.length ? <PagedTable rows={tokens} columns={columns} rowKey={(tok) => tok.id} label={t('tokens.title')} /> : <EmptyState title={t('tokens.empty')} />}
+      {created ? <NewTokenDialog token={created} onClose={() => setCreated(null)} /> : null}
+      <ConfirmDialog
+        open={!!deleting}
+        title={t('common.confirmDeleteTitle', { object: t('tokens.object') })}
+        text={deleting ? t(deleting.expired ? 'tokens.confirmDelete' : 'tokens.confirmExpire', { id: deleting.token_id }) : ''}
+        onConfirm={() => deleting && void doDelete(deleting)}
+        onClose={() => setDeleting(null)}
+      />
+    </Box>
+  );
+}

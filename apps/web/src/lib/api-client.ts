@@ -1,0 +1,60 @@
+import { CSRF_HEADER } from '@gantry/contracts';
+
+/** A failed call: the status, its text and the server's `{ error }` body when there is one. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly body: { error?: string; [k: string]: unknown } | null,
+  ) {
+    super(body?.error ?? `Request failed with status code ${status}`);
+  }
+}
+
+type Listener = () => void;
+const unauthorizedListeners = new Set<Listener>();
+
+/** The app shell listens here to send the user to sign-in on any 401. */
+export function onUnauthorized(fn: Listener): () => void {
+  unauthorizedListeners.add(fn);
+  return () => unauthorizedListeners.delete(fn);
+}
+
+export interface RequestOptions {
+  /** Do not treat a 401 as "signed out" (the sign-in call itself). */
+  quiet401?: boolean;
+}
+
+async function request<T>(method: string, url: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (method !== 'GET') headers[CSRF_HEADER] = '1';
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`/api${url}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!res.ok) {
+    const errBody = data && typeof data === 'object' ? (data as { error?: string }) : null;
+    if (res.status === 401 && !opts.quiet401 && errBody?.error !== 'TOTP_REQUIRED') unauthorizedListeners.forEach((l) => l());
+    throw new ApiError(res.status, res.statusText, errBody);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(url: string, opts?: RequestOptions) => request<T>('GET', url, undefined, opts),
+  post: <T = void>(url: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', url, body, opts),
+  put: <T = void>(url: string, body?: unknown) => request<T>('PUT', url, body),
+  delete: <T = void>(url: string) => request<T>('DELETE', url),
+};

@@ -4,6 +4,11 @@ import { NewProjectPage } from '../features/projects/new-project-page';
 import { ProjectDashboard } from '../features/projects/project-dashboard';
 import { TokensPage } from '../features/tokens/tokens-page';
 import { UsersPage } from '../features/users/users-page';
+import { EnvironmentsPage } from '../features/environments/environments-page';
+import { InventoriesPage } from '../features/inventories/inventories-page';
+import { KeysPage } from '../features/keys/keys-page';
+import { RepositoriesPage } from '../features/repositories/repositories-page';
+import { TeamPage } from '../features/team/team-page';
 import { NotFound } from './not-found';
 import { RootRedirect } from './root-redirect';
 import { SessionGate } from './session-gate';
@@ -23,6 +28,12 @@ export function AppRoutes() {
             <Route index element={<ProjectIndexRedirect />} />
             <Route path="history" element={<ProjectDashboard tab="history" />} />
             <Route path="settings" element={<ProjectDashboard tab="settings" />} />
+            <Route path="activity" element={<ProjectDashboard tab="activity" />} />
+            <Route path="keys/:id?" element={<KeysPage />} />
+            <Route path="repositories/:id?" element={<RepositoriesPage />} />
+            <Route path="inventory/:id?" element={<InventoriesPage />} />
+            <Route path="environment/:id?" element={<EnvironmentsPage />} />
+            <Route path="team" element={<TeamPage />} />
           </Route>
           <Route path="users" element={<UsersPage />} />
           <Route path="tokens" element={<TokensPage />} />

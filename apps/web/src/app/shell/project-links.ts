@@ -1,4 +1,9 @@
 import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
+import InventoryIcon from '@mui/icons-material/DnsOutlined';
+import KeyIcon from '@mui/icons-material/VpnKeyOutlined';
+import RepositoryIcon from '@mui/icons-material/AccountTreeOutlined';
+import TeamIcon from '@mui/icons-material/GroupsOutlined';
+import VariablesIcon from '@mui/icons-material/DataObjectOutlined';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /**
@@ -14,4 +19,11 @@ export interface ProjectLink {
   requiresNormalProject: boolean;
 }
 
-export const PROJECT_LINKS: ProjectLink[] = [{ key: 'dashboard', labelKey: 'shell.dashboard', icon: DashboardIcon, section: 'history', requiresNormalProject: false }];
+export const PROJECT_LINKS: ProjectLink[] = [
+  { key: 'dashboard', labelKey: 'shell.dashboard', icon: DashboardIcon, section: 'history', requiresNormalProject: false },
+  { key: 'inventory', labelKey: 'inventories.title', icon: InventoryIcon, section: 'inventory', requiresNormalProject: true },
+  { key: 'environment', labelKey: 'environments.title', icon: VariablesIcon, section: 'environment', requiresNormalProject: true },
+  { key: 'keys', labelKey: 'keys.title', icon: KeyIcon, section: 'keys', requiresNormalProject: true },
+  { key: 'repositories', labelKey: 'repositories.title', icon: RepositoryIcon, section: 'repositories', requiresNormalProject: true },
+  { key: 'team', labelKey: 'team.title', icon: TeamIcon, section: 'team', requiresNormalProject: false },
+];

@@ -5,10 +5,11 @@ import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { paths } from '../../lib/paths';
 import { useProjects, useRole } from '../../lib/session';
+import { ActivityList } from '../activity/activity-list';
 import { ProjectHistory } from './components/project-history';
 import { ProjectSettings } from './components/project-settings';
 
-export type DashboardTab = 'history' | 'settings';
+export type DashboardTab = 'history' | 'settings' | 'activity';
 
 /** /project/{id}/history and its sibling tabs. */
 export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
@@ -24,6 +25,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
       <PageHeader title={project.name} />
       <Tabs value={tab} sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
         <Tab label={t('projects.history')} value="history" component={Link} to={paths.history(id)} />
+        <Tab label={t('projects.activity')} value="activity" component={Link} to={paths.activity(id)} />
         {canUpdate ? <Tab label={t('projects.settings')} value="settings" component={Link} to={paths.settings(id)} /> : null}
       </Tabs>
       {role ? (
@@ -32,6 +34,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
         </Alert>
       ) : null}
       {tab === 'history' ? <ProjectHistory /> : null}
+      {tab === 'activity' ? <ActivityList projectId={id} /> : null}
       {tab === 'settings' && canUpdate ? <ProjectSettings project={project} /> : null}
     </Box>
   );

@@ -1,23 +1,12 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { projectUpdateSchema, type Project } from '@gantry/contracts';
 import { useForm } from 'react-hook-form';
-import { z } from 'zod';
+import { contractResolver } from '../../../lib/contract-resolver';
 import type { ProjectFormValues } from './project-form-fields';
 
 /** Form state validated by the contracts' project schema (the same rules the server applies). */
-const formSchema = z.object({
-  name: z.string(),
-  alert: z.boolean(),
-  alert_chat: z.string(),
-  max_parallel_tasks: z.string(),
-}).superRefine((v, ctx) => {
-  const r = projectUpdateSchema.safeParse(v);
-  if (!r.success) for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', path: issue.path as string[], message: issue.message });
-});
-
 export function useProjectForm(project?: Project) {
   return useForm<ProjectFormValues>({
-    resolver: zodResolver(formSchema),
+    resolver: contractResolver<ProjectFormValues>(projectUpdateSchema),
     defaultValues: {
       name: project?.name ?? '',
       alert: project?.alert ?? false,

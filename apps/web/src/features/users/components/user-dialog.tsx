@@ -1,12 +1,11 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { userCreateSchema, userUpdateSchema, type User } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { FormError } from '../../../components/form-error';
+import { contractResolver } from '../../../lib/contract-resolver';
 import { useSnackbar } from '../../../components/snackbar';
 import { infoQuery, useCurrentUser } from '../../../lib/session';
 import { useSaveUser, userByIdQuery } from '../api/users-api';
@@ -23,13 +22,9 @@ interface Values {
 
 /** Validates with the contracts' schema for create or update, so messages match the server's. */
 function resolverFor(isNew: boolean) {
-  const schema = isNew ? userCreateSchema : userUpdateSchema;
-  return zodResolver(
-    z.custom<Values>().superRefine((v, ctx) => {
-      const r = schema.safeParse(isNew ? { ...v, password: v.password || undefined } : v);
-      if (!r.success) for (const i of r.error.issues) ctx.addIssue({ code: 'custom', path: i.path as string[], message: i.message });
-    }),
-  );
+  return isNew
+    ? contractResolver<Values>(userCreateSchema, (v) => ({ ...v, password: v.password || undefined }))
+    : contractResolver<Values>(userUpdateSchema);
 }
 
 /** Create a user, or edit one (tabs Settings and Security); users editing themselves see no admin flags. */

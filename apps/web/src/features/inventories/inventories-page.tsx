@@ -1,0 +1,51 @@
+import AddIcon from '@mui/icons-material/Add';
+import { Box, Button } from '@mui/material';
+import { WORKSPACE_INVENTORY_TYPES, type Inventory } from '@gantry/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
+import { ResourceTable } from '../../components/resource-table';
+import { useSafeDelete } from '../../components/use-safe-delete';
+import { useProjectAccess, useProjectId } from '../../lib/project-access';
+import { projectKeys, projectQueries } from '../../lib/project-queries';
+import { InventoryDialog } from './components/inventory-dialog';
+
+/** /project/{id}/inventory: name, type, and the path for file and workspace types. */
+export function InventoriesPage() {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const { canManage } = useProjectAccess(projectId);
+  const inventories = useQuery(projectQueries.inventories(projectId)).data ?? [];
+  const keys = useQuery(projectQueries.keys(projectId)).data ?? [];
+  const repositories = useQuery(projectQueries.repositories(projectId)).data ?? [];
+  const [editing, setEditing] = useState<Inventory | 'new' | null>(null);
+  const del = useSafeDelete({ projectId, object: t('inventories.object'), baseUrl: `/project/${projectId}/inventory`, invalidate: projectKeys.inventories(projectId) });
+  return (
+    <Box>
+      <PageHeader
+        title={t('inventories.title')}
+        actions={canManage ? <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')}>{t('inventories.new')}</Button> : null}
+      />
+      {inventories.length ? (
+        <ResourceTable<Inventory>
+          tableId="inventories"
+          label={t('inventories.title')}
+          rows={inventories}
+          canManage={canManage}
+          onEdit={setEditing}
+          onDelete={(i) => void del.request(i)}
+          columns={[
+            { key: 'type', header: t('inventories.type'), render: (i) => t(`inventories.types.${i.type}`) },
+            { key: 'path', header: t('inventories.path'), render: (i) => (i.type === 'file' || WORKSPACE_INVENTORY_TYPES.includes(i.type) ? <code>{i.inventory}</code> : '') },
+          ]}
+        />
+      ) : (
+        <EmptyState title={t('inventories.none')} />
+      )}
+      {editing ? <InventoryDialog projectId={projectId} item={editing === 'new' ? null : editing} keys={keys} repositories={repositories} onClose={() => setEditing(null)} /> : null}
+      {del.dialogs}
+    </Box>
+  );
+}

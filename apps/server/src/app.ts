@@ -115,6 +115,7 @@ export interface Services {
   apps: AppsService;
   bus: EventBus;
   dispatcher: Dispatcher;
+  terraformState: TerraformStateStore;
 }
 
 /** Wires repositories, services and routes; never listens (main.ts does). */
@@ -143,6 +144,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     clock,
   );
   const tasksRepo = new TasksRepository(db.db);
+  const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node);
   const apps = new AppsService(config.systemPath);
   const runnerDeps = {
@@ -158,7 +160,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     launcher,
     workRoot: path.join(config.dataDir, 'tasks'),
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
-    terraformState: new TerraformStateStore(path.join(config.dataDir, 'terraform')),
+    terraformState,
     systemPath: config.systemPath,
     executables: apps.executables(),
     onFinished: (t: Parameters<TasksService['finished']>[0]) => tasks.finished(t),
@@ -167,7 +169,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     const task = await tasksRepo.findById(id);
     if (task) await new TaskRun(runnerDeps, task).run();
   });
-  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, apps, bus, dispatcher };
+  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, apps, bus, dispatcher, terraformState };
 }
 
 export type GantryApp = FastifyInstance & { services: Services };
@@ -223,7 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(wsRoutes(hub));
       await api.register(appsRoutes(services.apps));
       await api.register(tasksRoutes(services.tasks, services.projects));
-      await api.register(templatesExtraRoutes(services.templates, services.projects));
+      await api.register(templatesExtraRoutes(services.templates, services.projects, (id) => services.terraformState.summary(id)));
       await api.register(viewsExtraRoutes(services.views, services.projects));
       await api.register(eventsRoutes(services.events, services.projects));
       const members = services.projects;

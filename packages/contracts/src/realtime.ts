@@ -15,6 +15,8 @@ export const wsMessageSchema = z.discriminatedUnion('type', [
     task_id: z.number().int(),
     output: z.string(),
     time: z.string(),
+    /** The line's number in the task's log, so a client can merge stored and live lines. */
+    seq: z.number().int().optional(),
   }),
 ]);
 export type WsMessage = z.infer<typeof wsMessageSchema>;

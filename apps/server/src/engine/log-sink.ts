@@ -53,7 +53,7 @@ export class LogSink {
     const output = this.mask(raw);
     const line: LogLine = { task_id: this.taskId, seq: ++this.seq, time: this.clock.now().toISOString(), output };
     this.buffer.push(line);
-    this.bus.publish({ type: 'log', project_id: this.projectId, task_id: this.taskId, output, time: line.time });
+    this.bus.publish({ type: 'log', project_id: this.projectId, task_id: this.taskId, output, time: line.time, seq: line.seq });
     if (this.buffer.length >= FLUSH_LINES) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }

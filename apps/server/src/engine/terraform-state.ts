@@ -24,6 +24,31 @@ export class TerraformStateStore {
     }
   }
 
+  /**
+   * What the default workspace's state holds: resource addresses and output names only. Values
+   * are never returned: state files carry secrets.
+   */
+  summary(templateId: number): { serial: number; terraform_version: string; resources: string[]; outputs: string[] } | null {
+    const file = path.join(this.dir(templateId), 'terraform.tfstate');
+    if (!fs.existsSync(file)) return null;
+    try {
+      const state = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+        serial?: number;
+        terraform_version?: string;
+        resources?: Array<{ mode?: string; type?: string; name?: string }>;
+        outputs?: Record<string, unknown>;
+      };
+      return {
+        serial: state.serial ?? 0,
+        terraform_version: state.terraform_version ?? '',
+        resources: (state.resources ?? []).map((r) => `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`),
+        outputs: Object.keys(state.outputs ?? {}),
+      };
+    } catch {
+      return null;
+    }
+  }
+
   save(templateId: number, workDir: string): void {
     const to = this.dir(templateId);
     const present = STATE_ENTRIES.filter((e) => fs.existsSync(path.join(workDir, e)));

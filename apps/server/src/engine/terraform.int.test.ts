@@ -50,6 +50,10 @@ describe.each(engines)('terraform and tofu ($name)', (engine) => {
       expect(log).toMatch(/Apply complete! Resources: 1 added/);
       expect(log).toMatch(/greeting = "hello-tf"/);
 
+      const state = await admin.get(`/api/project/${p}/templates/${s.templateId}/terraform/state`);
+      expect(state.json()).toMatchObject({ resources: ['terraform_data.example'], outputs: ['greeting'] });
+      expect(state.body).not.toContain('hello-tf');
+
       // The second run sees the state the first one applied.
       const second = await runTask(admin, p, { template_id: s.templateId, params: { plan: true } });
       expect((await waitForTask(admin, p, second)).status).toBe('success');
@@ -62,6 +66,7 @@ describe.each(engines)('terraform and tofu ($name)', (engine) => {
     const p = await createProject(admin);
     const repo = gitRepo({ 'main.tf': MAIN_TF });
     const s = await setupTemplate(admin, p, repo, { app: 'terraform', playbook: '', task_params: { allow_auto_approve: true } });
+    expect((await admin.get(`/api/project/${p}/templates/${s.templateId}/terraform/state`)).json()).toEqual({ error: 'No state available.' });
     const id = await runTask(admin, p, { template_id: s.templateId });
     await waitForTask(admin, p, id, ['waiting_confirmation']);
     expect((await admin.post(`/api/project/${p}/tasks/${id}/confirm`, undefined)).statusCode).toBe(204);

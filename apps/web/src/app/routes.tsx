@@ -1,4 +1,4 @@
-import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { LoginPage } from '../features/auth/login-page';
 import { NewProjectPage } from '../features/projects/new-project-page';
 import { ProjectDashboard } from '../features/projects/project-dashboard';
@@ -9,6 +9,9 @@ import { InventoriesPage } from '../features/inventories/inventories-page';
 import { KeysPage } from '../features/keys/keys-page';
 import { RepositoriesPage } from '../features/repositories/repositories-page';
 import { TeamPage } from '../features/team/team-page';
+import { ActiveTasksPage } from '../features/tasks/active-tasks-page';
+import { TemplatePage } from '../features/templates/template-page';
+import { TemplatesPage } from '../features/templates/templates-page';
 import { NotFound } from './not-found';
 import { RootRedirect } from './root-redirect';
 import { SessionGate } from './session-gate';
@@ -34,9 +37,18 @@ export function AppRoutes() {
             <Route path="inventory/:id?" element={<InventoriesPage />} />
             <Route path="environment/:id?" element={<EnvironmentsPage />} />
             <Route path="team" element={<TeamPage />} />
+            <Route path="templates" element={<TemplatesPage />} />
+            <Route path="views/:viewId/templates" element={<TemplatesPage />} />
+            <Route path="templates/new" element={<Navigate to="../templates" replace />} />
+            <Route path="templates/:templateId" element={<TemplatePage tab={null} />} />
+            <Route path="templates/:templateId/tasks" element={<TemplatePage tab="tasks" />} />
+            <Route path="templates/:templateId/details" element={<TemplatePage tab="details" />} />
+            <Route path="templates/:templateId/state" element={<TemplatePage tab="state" />} />
+            <Route path="views/:viewId/templates/:templateId/*" element={<ViewTemplateRedirect />} />
           </Route>
           <Route path="users" element={<UsersPage />} />
           <Route path="tokens" element={<TokensPage />} />
+          <Route path="tasks" element={<ActiveTasksPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Route>
@@ -48,4 +60,10 @@ export function AppRoutes() {
 function ProjectIndexRedirect() {
   const { search } = useLocation();
   return <Navigate to={`history${search}`} replace />;
+}
+
+/** A template reached through a view is the same page as through the list. */
+function ViewTemplateRedirect() {
+  const { projectId, templateId, '*': rest } = useParams();
+  return <Navigate to={`/project/${projectId}/templates/${templateId}/${rest || 'tasks'}`} replace />;
 }

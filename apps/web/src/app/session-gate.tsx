@@ -6,6 +6,7 @@ import { ApiError, onUnauthorized } from '../lib/api-client';
 import { infoQuery, projectsQuery, userQuery } from '../lib/session';
 import { paths } from '../lib/paths';
 import { ErrorView } from './error-view';
+import { RealtimeBridge } from './realtime-bridge';
 
 /**
  * Loads the user, system info and projects before showing the app (spec 4 "Application flow"):
@@ -39,5 +40,10 @@ export function SessionGate() {
       </Box>
     );
   }
-  return <Outlet />;
+  return (
+    <>
+      <RealtimeBridge />
+      <Outlet />
+    </>
+  );
 }

@@ -12,10 +12,10 @@ export interface Column<T> {
 }
 
 /** A dense table of rows, paged at the spec's 20 rows when `paged`. */
-export function PagedTable<T>({ rows, columns, rowKey, paged = true, label }: { rows: T[]; columns: Column<T>[]; rowKey(row: T): string | number; paged?: boolean; label: string }) {
+export function PagedTable<T>({ rows, columns, rowKey, paged = true, label, pageSize = PAGE_SIZE }: { rows: T[]; columns: Column<T>[]; rowKey(row: T): string | number; paged?: boolean; label: string; pageSize?: number }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
-  const visible = paged ? rows.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE) : rows;
+  const visible = paged ? rows.slice(page * pageSize, (page + 1) * pageSize) : rows;
   return (
     <Paper variant="outlined">
       <TableContainer>
@@ -42,13 +42,13 @@ export function PagedTable<T>({ rows, columns, rowKey, paged = true, label }: { 
           </TableBody>
         </Table>
       </TableContainer>
-      {paged && rows.length > PAGE_SIZE ? (
+      {paged && rows.length > pageSize ? (
         <TablePagination
           component="div"
           count={rows.length}
           page={page}
-          rowsPerPage={PAGE_SIZE}
-          rowsPerPageOptions={[PAGE_SIZE]}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={[pageSize]}
           onPageChange={(_e, p) => setPage(p)}
           labelRowsPerPage={t('common.rowsPerPage')}
         />

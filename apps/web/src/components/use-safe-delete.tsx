@@ -12,7 +12,7 @@ import { useSnackbar } from './snackbar';
  * Delete with care: first ask what still uses the item (GET {item}/refs); if anything does, show
  * the references dialog and offer no delete; otherwise ask for confirmation, then DELETE.
  */
-export function useSafeDelete({ projectId, object, baseUrl, invalidate }: { projectId: number; object: string; baseUrl: string; invalidate: readonly unknown[] }) {
+export function useSafeDelete({ projectId, object, baseUrl, invalidate, onDeleted }: { projectId: number; object: string; baseUrl: string; invalidate: readonly unknown[]; onDeleted?(item: { id: number; name: string }): void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const snackbar = useSnackbar();
@@ -35,6 +35,7 @@ export function useSafeDelete({ projectId, object, baseUrl, invalidate }: { proj
     try {
       await api.delete(`${baseUrl}/${target.id}`);
       await qc.invalidateQueries({ queryKey: invalidate });
+      onDeleted?.(target);
     } catch (e) {
       snackbar.error(errorText(e));
     } finally {

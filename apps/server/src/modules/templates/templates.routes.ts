@@ -2,6 +2,7 @@ import { Permission, idParamSchema, templateSchema } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
+import { NotFoundError } from '../../platform/errors.js';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
 import { presentTemplate } from './templates.presenter.js';
 import type { TemplatesService } from './templates.service.js';
@@ -9,7 +10,9 @@ import type { TemplatesService } from './templates.service.js';
 const itemParams = z.object({ projectId: idParamSchema, id: idParamSchema });
 
 /** Extras beside the resource routes: the inline description and the templates of a view. */
-export function templatesExtraRoutes(templates: TemplatesService, members: ProjectMembership): FastifyPluginAsyncZod {
+export type StateSummary = (templateId: number) => { serial: number; terraform_version: string; resources: string[]; outputs: string[] } | null;
+
+export function templatesExtraRoutes(templates: TemplatesService, members: ProjectMembership, stateSummary: StateSummary): FastifyPluginAsyncZod {
   return async (app) => {
     app.put(
       '/project/:projectId/templates/:id/description',
@@ -21,6 +24,17 @@ export function templatesExtraRoutes(templates: TemplatesService, members: Proje
         const u = requireUser(request);
         await templates.setDescription({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.params.id, request.body.description);
         return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/project/:projectId/templates/:id/terraform/state',
+      { preValidation: projectGuard(members, 0), schema: { tags: ['templates'], params: itemParams } },
+      async (request) => {
+        await templates.get(request.params.projectId, request.params.id);
+        const summary = stateSummary(request.params.id);
+        if (!summary) throw new NotFoundError('No state available.');
+        return summary;
       },
     );
 

@@ -4,6 +4,7 @@ import LanguageIcon from '@mui/icons-material/Translate';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/PeopleOutlined';
+import TasksIcon from '@mui/icons-material/PendingActionsOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -65,6 +66,14 @@ export function UserMenu() {
               <PeopleIcon fontSize="small" />
             </ListItemIcon>
             <ListItemText primary={t('shell.users')} />
+          </MenuItem>
+        ) : null}
+        {user.admin ? (
+          <MenuItem onClick={() => go(paths.tasks)}>
+            <ListItemIcon>
+              <TasksIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.activeTasks')} />
           </MenuItem>
         ) : null}
         <MenuItem onClick={() => { setAnchor(null); setDialog('account'); }}>

@@ -33,7 +33,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
           {canRun ? t('projects.canRun') : t('projects.readOnly')}
         </Alert>
       ) : null}
-      {tab === 'history' ? <ProjectHistory /> : null}
+      {tab === 'history' ? <ProjectHistory projectId={id} /> : null}
       {tab === 'activity' ? <ActivityList projectId={id} /> : null}
       {tab === 'settings' && canUpdate ? <ProjectSettings project={project} /> : null}
     </Box>

@@ -1,9 +1,20 @@
 import HistoryIcon from '@mui/icons-material/History';
+import type { Task } from '@gantry/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../../components/empty-state';
+import { TaskTable } from '../../../components/tasks/task-table';
+import { useLiveTasks } from '../../../components/tasks/use-live-tasks';
+import { api } from '../../../lib/api-client';
+import { projectKeys } from '../../../lib/project-queries';
 
-/** Recent tasks of the project (the task list arrives with templates and tasks). */
-export function ProjectHistory() {
+/** Recent tasks of the project (the last 100), kept live by the socket. */
+export function ProjectHistory({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
-  return <EmptyState icon={<HistoryIcon sx={{ fontSize: 48, mb: 1 }} />} title={t('projects.noTasks')} hint={t('projects.noTasksHint')} />;
+  const key = useMemo(() => projectKeys.tasks(projectId), [projectId]);
+  const tasks = useQuery({ queryKey: key, queryFn: () => api.get<Task[]>(`/project/${projectId}/tasks/last?limit=100`) }).data;
+  useLiveTasks(key, projectId);
+  if (tasks && tasks.length === 0) return <EmptyState icon={<HistoryIcon sx={{ fontSize: 48, mb: 1 }} />} title={t('projects.noTasks')} hint={t('projects.noTasksHint')} />;
+  return <TaskTable tasks={tasks ?? []} />;
 }

@@ -1,0 +1,56 @@
+import { Link as MuiLink } from '@mui/material';
+import type { Task } from '@gantry/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { PagedTable } from '../paged-table';
+import { TaskStatus } from './task-status';
+
+/** The link that opens a task's log dialog over the current page (?t={id}). */
+export function useTaskHref() {
+  const location = useLocation();
+  return (id: number) => {
+    const q = new URLSearchParams(location.search);
+    q.set('t', String(id));
+    return `${location.pathname}?${q.toString()}`;
+  };
+}
+
+const duration = (task: Task) => {
+  if (!task.start) return '';
+  const ms = (task.end ? Date.parse(task.end) : Date.now()) - Date.parse(task.start);
+  const s = Math.max(0, Math.round(ms / 1000));
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+};
+
+/** Tasks newest first: number (opens the log), template, status, author, start, duration. */
+export function TaskTable({ tasks, showTemplate = true, paged = true, pageSize }: { tasks: Task[]; showTemplate?: boolean; paged?: boolean; pageSize?: number }) {
+  const { t, i18n } = useTranslation();
+  const href = useTaskHref();
+  return (
+    <PagedTable<Task>
+      rows={tasks}
+      paged={paged}
+      pageSize={pageSize}
+      rowKey={(x) => x.id}
+      label={t('tasks.history')}
+      columns={[
+        {
+          key: 'id',
+          header: t('tasks.task'),
+          render: (x) => (
+            <MuiLink component={Link} to={href(x.id)} underline="hover">
+              #{x.id}
+              {x.version ? ` v${x.version}` : ''}
+            </MuiLink>
+          ),
+        },
+        ...(showTemplate ? [{ key: 'template', header: t('tasks.template'), render: (x: Task) => x.tpl_alias ?? '' }] : []),
+        { key: 'status', header: t('tasks.status'), render: (x) => <TaskStatus status={x.status} /> },
+        { key: 'message', header: t('tasks.message'), render: (x) => x.message || (x.commit_message ? x.commit_message.slice(0, 50) : '') },
+        { key: 'user', header: t('tasks.user'), render: (x) => x.user_name ?? (x.integration_id ? t('tasks.integration') : x.schedule_id ? t('tasks.schedule') : '') },
+        { key: 'start', header: t('tasks.start'), render: (x) => (x.start ? new Date(x.start).toLocaleString(i18n.language) : '') },
+        { key: 'duration', header: t('tasks.duration'), render: duration },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,111 @@
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import PlayIcon from '@mui/icons-material/PlayArrow';
+import { Box, Button, IconButton, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { useSnackbar } from '../../components/snackbar';
+import { TaskTable } from '../../components/tasks/task-table';
+import { useLiveTasks } from '../../components/tasks/use-live-tasks';
+import { useSafeDelete } from '../../components/use-safe-delete';
+import { errorText } from '../../lib/error-text';
+import { useProjectAccess, useProjectId } from '../../lib/project-access';
+import { projectKeys } from '../../lib/project-queries';
+import { launchTask } from '../../lib/task-launcher';
+import { templateQuery, templateTasksQuery, useSetDescription } from './api/templates-api';
+import { DescriptionEditor } from './components/description-editor';
+import { TemplateDetails, TemplateState } from './components/template-details';
+import { TemplateDialog } from './components/template-dialog';
+
+export type TemplateTab = 'tasks' | 'details' | 'state';
+
+/** /project/{id}/templates/{templateId}/{tasks|details|state}. */
+export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const templateId = Number(useParams().templateId);
+  const navigate = useNavigate();
+  const snackbar = useSnackbar();
+  const access = useProjectAccess(projectId);
+  const template = useQuery(templateQuery(projectId, templateId)).data;
+  const tasksQuery = templateTasksQuery(projectId, templateId);
+  const tasks = useQuery(tasksQuery).data ?? [];
+  useLiveTasks(tasksQuery.queryKey, projectId, templateId);
+  const setDescription = useSetDescription(projectId, templateId);
+  const [dialog, setDialog] = useState<'edit' | 'copy' | null>(null);
+  const base = `/project/${projectId}/templates`;
+  const del = useSafeDelete({
+    projectId,
+    object: t('templates.object'),
+    baseUrl: `/project/${projectId}/templates`,
+    invalidate: projectKeys.templates(projectId),
+    onDeleted: (x) => {
+      snackbar.success(t('templates.deleted', { name: x.name }));
+      void navigate(base);
+    },
+  });
+  if (!tab) return <Navigate to="tasks" replace />;
+  if (!template) return null;
+  const terraform = template.app === 'terraform' || template.app === 'tofu';
+  const action = template.type === 'build' ? t('templates.build') : template.type === 'deploy' ? t('templates.deploy') : t('templates.run');
+  return (
+    <Box>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
+        <Typography variant="h5" component="h1" sx={{ fontWeight: 600, flexGrow: 1 }}>
+          {template.name}
+        </Typography>
+        {access.canManage ? (
+          <>
+            <Tooltip title={t('common.edit')}>
+              <IconButton aria-label={t('templates.edit')} onClick={() => setDialog('edit')}>
+                <EditIcon />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={t('templates.copy')}>
+              <IconButton aria-label={t('templates.copy')} onClick={() => setDialog('copy')}>
+                <ContentCopyIcon />
+              </IconButton>
+            </Tooltip>
+            <Tooltip title={t('common.delete')}>
+              <IconButton aria-label={t('templates.delete')} onClick={() => void del.request(template)}>
+                <DeleteIcon />
+              </IconButton>
+            </Tooltip>
+          </>
+        ) : null}
+        <Button variant="contained" startIcon={<PlayIcon />} disabled={!access.canRun} onClick={() => launchTask({ projectId, templateId })}>
+          {action}
+        </Button>
+      </Stack>
+      <DescriptionEditor
+        value={template.description}
+        editable={access.canManage}
+        onSave={(v) => void setDescription.mutateAsync(v).catch((e: unknown) => snackbar.error(errorText(e)))}
+      />
+      <Tabs value={tab} sx={{ my: 2, borderBottom: 1, borderColor: 'divider' }}>
+        <Tab value="tasks" label={t('templates.tasksTab')} component={Link} to={`${base}/${templateId}/tasks`} />
+        <Tab value="details" label={t('templates.detailsTab')} component={Link} to={`${base}/${templateId}/details`} />
+        {terraform ? <Tab value="state" label={t('templates.stateTab')} component={Link} to={`${base}/${templateId}/state`} /> : null}
+      </Tabs>
+      {tab === 'tasks' ? <TaskTable tasks={tasks} showTemplate={false} pageSize={5} /> : null}
+      {tab === 'details' ? <TemplateDetails projectId={projectId} template={template} /> : null}
+      {tab === 'state' && terraform ? <TemplateState projectId={projectId} templateId={templateId} /> : null}
+      {dialog ? (
+        <TemplateDialog
+          projectId={projectId}
+          template={template}
+          copy={dialog === 'copy'}
+          onClose={() => setDialog(null)}
+          onSaved={(id) => {
+            setDialog(null);
+            if (id !== templateId) void navigate(`${base}/${id}`);
+          }}
+        />
+      ) : null}
+      {del.dialogs}
+    </Box>
+  );
+}

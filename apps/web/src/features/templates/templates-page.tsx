@@ -1,0 +1,94 @@
+import AddIcon from '@mui/icons-material/Add';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import PlayIcon from '@mui/icons-material/PlayArrow';
+import { Box, Button, IconButton, Link as MuiLink, Tab, Tabs, Tooltip } from '@mui/material';
+import type { Template } from '@gantry/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { EmptyState } from '../../components/empty-state';
+import { PageHeader } from '../../components/page-header';
+import { PagedTable } from '../../components/paged-table';
+import { TaskStatus } from '../../components/tasks/task-status';
+import { useProjectAccess, useProjectId } from '../../lib/project-access';
+import { projectQueries } from '../../lib/project-queries';
+import { useCurrentUser } from '../../lib/session';
+import { launchTask } from '../../lib/task-launcher';
+import { appsQuery } from './api/templates-api';
+import { TemplateDialog } from './components/template-dialog';
+import { ViewsDialog } from './components/views-dialog';
+
+/** /project/{id}/templates and /views/{viewId}/templates: All and one tab per view. */
+export function TemplatesPage() {
+  const { t } = useTranslation();
+  const projectId = useProjectId();
+  const viewId = Number(useParams().viewId) || null;
+  const navigate = useNavigate();
+  const me = useCurrentUser();
+  const access = useProjectAccess(projectId);
+  const templates = useQuery(projectQueries.templates(projectId)).data ?? [];
+  const views = useQuery(projectQueries.views(projectId)).data ?? [];
+  const apps = useQuery(appsQuery).data ?? [];
+  const [creating, setCreating] = useState(false);
+  const [editingViews, setEditingViews] = useState(false);
+  const noActiveApp = apps.length > 0 && !apps.some((a) => a.active);
+  const shown = viewId ? templates.filter((x) => x.view_id === viewId) : templates;
+  const base = `/project/${projectId}`;
+  return (
+    <Box>
+      <PageHeader
+        title={t('templates.title')}
+        actions={
+          access.canManage ? (
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)} disabled={noActiveApp && !me.admin}>
+              {t('templates.new')}
+            </Button>
+          ) : null
+        }
+      />
+      <Box sx={{ display: 'flex', alignItems: 'center', borderBottom: 1, borderColor: 'divider', mb: 2 }}>
+        <Tabs value={viewId ?? 0} variant="scrollable" sx={{ flexGrow: 1 }}>
+          <Tab value={0} label={t('templates.all')} component={Link} to={`${base}/templates`} />
+          {views.map((v) => (
+            <Tab key={v.id} value={v.id} label={v.title} component={Link} to={`${base}/views/${v.id}/templates`} />
+          ))}
+        </Tabs>
+        {access.canManage ? (
+          <Tooltip title={t('templates.editViews')}>
+            <IconButton aria-label={t('templates.editViews')} onClick={() => setEditingViews(true)}>
+              <EditIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        ) : null}
+      </Box>
+      {shown.length ? (
+        <PagedTable<Template>
+          rows={shown}
+          paged={false}
+          rowKey={(x) => x.id}
+          label={t('templates.title')}
+          columns={[
+            { key: 'name', header: t('common.name'), render: (x) => <MuiLink component={Link} to={`${base}/templates/${x.id}`}>{x.name}</MuiLink> },
+            { key: 'app', header: t('templates.app'), render: (x) => apps.find((a) => a.id === x.app)?.title ?? x.app },
+            { key: 'type', header: t('templates.type'), render: (x) => t(`templates.types.${x.type || 'task'}`) },
+            { key: 'last', header: t('templates.lastTask'), render: (x) => (x.last_task ? <TaskStatus status={x.last_task.status} /> : '') },
+            {
+              key: 'run',
+              header: '',
+              render: (x) => (
+                <Button size="small" startIcon={<PlayIcon />} disabled={!access.canRun} onClick={() => launchTask({ projectId, templateId: x.id })} aria-label={t('templates.runNamed', { name: x.name })}>
+                  {x.type === 'build' ? t('templates.build') : x.type === 'deploy' ? t('templates.deploy') : t('templates.run')}
+                </Button>
+              ),
+            },
+          ]}
+        />
+      ) : (
+        <EmptyState title={t('templates.noneList')} />
+      )}
+      {creating ? <TemplateDialog projectId={projectId} template={null} onClose={() => setCreating(false)} onSaved={(id) => void navigate(`${base}/templates/${id}`)} /> : null}
+      {editingViews ? <ViewsDialog projectId={projectId} views={views} onClose={() => setEditingViews(false)} /> : null}
+    </Box>
+  );
+}

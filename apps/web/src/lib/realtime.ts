@@ -1,0 +1,53 @@
+import { WS_RECONNECT_MS, type WsMessage } from '@gantry/contracts';
+
+type Listener = (m: WsMessage) => void;
+
+/**
+ * The console's one WebSocket (/api/ws). It runs while signed in and reconnects 2 s after it
+ * closes; listeners get task updates and log lines.
+ */
+class RealtimeClient {
+  private ws: WebSocket | null = null;
+  private running = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly listeners = new Set<Listener>();
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.connect();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.timer);
+    this.ws?.close();
+    this.ws = null;
+  }
+
+  subscribe(fn: Listener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private connect(): void {
+    const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${window.location.host}/api/ws`);
+    this.ws = ws;
+    ws.onmessage = (e: MessageEvent<string>) => {
+      let m: WsMessage;
+      try {
+        m = JSON.parse(e.data) as WsMessage;
+      } catch {
+        return;
+      }
+      this.listeners.forEach((l) => l(m));
+    };
+    ws.onclose = () => {
+      if (this.ws === ws) this.ws = null;
+      if (this.running) this.timer = setTimeout(() => this.connect(), WS_RECONNECT_MS);
+    };
+  }
+}
+
+export const realtime = new RealtimeClient();

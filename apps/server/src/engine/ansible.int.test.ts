@@ -90,4 +90,30 @@ describe.each(engines)('ansible ($name)', (engine) => {
     // The key existed for the run only.
     expect(fs.readdirSync(`${t().config.dataDir}/tasks`)).toEqual([]);
   });
+
+  it('unlocks a passphrase-protected key with ssh-agent for the clone, and removes it afterwards', async () => {
+    const locked = await startSshd('correct horse');
+    try {
+      const admin = await signedInUser(t(), { admin: true });
+      const p = await createProject(admin);
+      const bare = gitRepo({ 'run.sh': 'echo cloned with a locked key\n' });
+      const mkKey = async (passphrase: string) =>
+        (await admin.post(`/api/project/${p}/keys`, { name: `k-${passphrase}`, type: 'ssh', ssh: { login: locked.user, passphrase, private_key: locked.privateKey } })).json().id;
+      for (const [passphrase, expected] of [['correct horse', 'success'], ['wrong horse', 'error']] as const) {
+        const key = await mkKey(passphrase);
+        const repo = (await admin.post(`/api/project/${p}/repositories`, { name: `r-${passphrase}`, git_url: `ssh://${locked.user}@127.0.0.1:${locked.port}${bare}`, git_branch: 'main', ssh_key_id: key })).json().id;
+        const env = (await admin.post(`/api/project/${p}/environment`, { name: `e-${passphrase}` })).json().id;
+        const tpl = (await admin.post(`/api/project/${p}/templates`, { name: `t-${passphrase}`, app: 'bash', playbook: 'run.sh', repository_id: repo, environment_id: env })).json().id;
+        const id = await runTask(admin, p, { template_id: tpl });
+        const task = await waitForTask(admin, p, id);
+        const log = (await taskLog(admin, p, id)).join('\n');
+        expect(task.status, log).toBe(expected);
+        if (expected === 'success') expect(log).toContain('cloned with a locked key');
+        else expect(log).toContain('could not be unlocked');
+        expect(log).not.toContain(passphrase);
+      }
+    } finally {
+      locked.stop();
+    }
+  });
 });

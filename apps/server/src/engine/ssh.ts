@@ -28,28 +28,45 @@ export async function prepareSsh(
   basePath: string,
 ): Promise<SshAccess> {
   const keyFile = ws.writeSecretFile(`${name}.key`, key.private_key.endsWith('\n') ? key.private_key : key.private_key + '\n');
-  const sshArgs = ['-o', 'IdentitiesOnly=yes', '-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${knownHostsFile}`, '-o', 'BatchMode=yes'];
+  const sshArgs = ['-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${knownHostsFile}`, '-o', 'BatchMode=yes'];
   if (!key.passphrase) {
-    return { sshArgs: [...sshArgs, '-i', keyFile], env: {}, keyFile, login: key.login, stop: () => undefined };
+    // Only this key: never whatever else the server's user may have.
+    return { sshArgs: ['-o', 'IdentitiesOnly=yes', ...sshArgs, '-i', keyFile], env: {}, keyFile, login: key.login, stop: () => undefined };
   }
   const sock = ws.path('secrets', `${name}.agent.sock`);
   const agent = launcher.start({ command: 'ssh-agent', args: ['-D', '-a', sock], cwd: ws.dir, env: { PATH: basePath } }, () => undefined);
   await waitForFile(sock, 5000);
-  const askpass = ws.writeSecretFile(`${name}.askpass`, '#!/bin/sh\nprintf "%s\\n" "$GANTRY_KEY_PASSPHRASE"\n', 0o700);
+  // ssh-add asks again after a wrong passphrase; answering only once makes it give up instead.
+  const askpass = ws.writeSecretFile(
+    `${name}.askpass`,
+    '#!/bin/sh\n[ -e "$GANTRY_ASKPASS_USED" ] && exit 1\n: > "$GANTRY_ASKPASS_USED"\nprintf "%s\\n" "$GANTRY_KEY_PASSPHRASE"\n',
+    0o700,
+  );
   const add = launcher.start(
     {
       command: 'ssh-add',
       args: ['-q', keyFile],
       cwd: ws.dir,
-      env: { PATH: basePath, SSH_AUTH_SOCK: sock, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force', DISPLAY: ':0', GANTRY_KEY_PASSPHRASE: key.passphrase },
+      env: {
+        PATH: basePath,
+        SSH_AUTH_SOCK: sock,
+        SSH_ASKPASS: askpass,
+        SSH_ASKPASS_REQUIRE: 'force',
+        DISPLAY: ':0',
+        GANTRY_KEY_PASSPHRASE: key.passphrase,
+        GANTRY_ASKPASS_USED: ws.path('secrets', `${name}.askpass-used`),
+      },
     },
     () => undefined,
   );
+  const guard = setTimeout(() => add.kill('SIGKILL'), 15_000);
   const r = await add.done;
+  clearTimeout(guard);
   if (r.code !== 0) {
     agent.kill('SIGTERM');
     throw new Error('The SSH key could not be unlocked with its passphrase');
   }
+  // The run's own agent holds just this key (HOME is the run's empty home, so no other keys).
   return {
     sshArgs,
     env: { SSH_AUTH_SOCK: sock },

@@ -27,7 +27,11 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
     keys: useQuery(projectQueries.keys(projectId)).data ?? [],
     buildTemplates: (useQuery(projectQueries.templates(projectId)).data ?? []).filter((x) => x.type === 'build' && x.id !== template?.id),
   };
-  const set = (p: Partial<TemplateDraft>) => setD((x) => ({ ...x, ...p }));
+  const set = (p: Partial<TemplateDraft>) => {
+    setD((x) => ({ ...x, ...p }));
+    // An edited field's message goes away until the next save attempt.
+    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !(k in p))));
+  };
   const wide = ['ansible', 'terraform', 'tofu'].includes(d.app);
   const submit = async () => {
     const r = templateInputSchema.safeParse(draftBody(d));

@@ -41,7 +41,9 @@ export function TemplateFields({ d, set, errors, choices }: { d: TemplateDraft; 
       <Grid size={{ xs: 12, md: 6 }}>{select('app', t('templates.app'), choices.apps.map((a) => ({ id: a.id, name: a.title + (a.active ? '' : ` (${t('templates.notInstalled')})`) })), true)}</Grid>
       <Grid size={12}>{text('description', t('templates.description'))}</Grid>
       <Grid size={{ xs: 12, md: 6 }}>{text('playbook', t(`templates.playbookLabel.${terraform ? 'terraform' : d.app === 'ansible' ? 'ansible' : d.app === 'pulumi' ? 'pulumi' : 'script'}`), !terraform && d.app !== 'pulumi', d.app === 'ansible' ? 'site.yml' : undefined)}</Grid>
-      <Grid size={{ xs: 12, md: 6 }}>{select('inventory_id', terraform ? t('templates.workspace') : t('templates.inventory'), inventories, d.app === 'ansible', d.app === 'ansible' ? undefined : t('templates.none'))}</Grid>
+      {d.app === 'ansible' || terraform ? (
+        <Grid size={{ xs: 12, md: 6 }}>{select('inventory_id', terraform ? t('templates.workspace') : t('templates.inventory'), inventories, d.app === 'ansible', d.app === 'ansible' ? undefined : t('templates.none'))}</Grid>
+      ) : null}
       <Grid size={{ xs: 12, md: 6 }}>{select('repository_id', t('templates.repository'), choices.repositories, true)}</Grid>
       <Grid size={{ xs: 12, md: 6 }}>{select('environment_id', t('templates.environment'), choices.environments, true)}</Grid>
       <Grid size={{ xs: 12, md: 6 }}>{select('view_id', t('templates.view'), choices.views.map((v) => ({ id: v.id, name: v.title })), false, t('templates.none'))}</Grid>

@@ -1,0 +1,116 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { createProject, signIn, unique } from './helpers';
+import { gitRepo } from './repo';
+import { shot } from './shots';
+
+const H = { 'x-gantry-request': '1' };
+
+/** Key, repository and variable group for a project, through the API. */
+async function resources(request: APIRequestContext, p: number, repoPath: string) {
+  const key = await (await request.post(`/api/project/${p}/keys`, { data: { name: 'none', type: 'none' }, headers: H })).json();
+  const repo = await (await request.post(`/api/project/${p}/repositories`, { data: { name: 'scripts', git_url: repoPath, ssh_key_id: key.id }, headers: H })).json();
+  const env = await (await request.post(`/api/project/${p}/environment`, { data: { name: 'defaults', json: '{"who": "gantry"}' }, headers: H })).json();
+  return { repositoryId: repo.id as number, environmentId: env.id as number };
+}
+
+async function pick(page: Page, label: string, option: string) {
+  await page.getByRole('dialog').getByLabel(label).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test.beforeEach(async ({ page }) => signIn(page));
+
+test('create a bash template in the form, run it and watch its lines arrive', async ({ page }) => {
+  const p = await createProject(page, unique('Run'));
+  const repo = gitRepo({ 'hello.sh': 'echo "hello from $who"\nfor i in 1 2 3; do echo "step $i"; sleep 0.3; done\necho done\n' });
+  await resources(page.request, p, repo);
+  await page.getByRole('link', { name: 'Task Templates' }).click();
+  await page.getByRole('button', { name: 'New template' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog.getByText('Name is required')).toBeVisible();
+  await dialog.getByLabel('Name').first().fill('Say hello');
+  await pick(page, 'App', 'Bash Script');
+  await dialog.getByLabel('Script filename').fill('hello.sh');
+  await pick(page, 'Repository', 'scripts');
+  await pick(page, 'Variable group', 'defaults');
+  await shot(page, 'template-form');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(page).toHaveURL(new RegExp(`/project/${p}/templates/\\d+/tasks$`));
+  await expect(page.getByRole('heading', { name: 'Say hello' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+  await expect(page).toHaveURL(/\?t=\d+/);
+  const log = page.getByTestId('task-log');
+  await expect(log).toContainText('hello from gantry');
+  await expect(log).toContainText('step 1');
+  await expect(page.getByRole('dialog').getByTestId('task-status')).toHaveAttribute('data-status', 'running');
+  await expect(log).toContainText('done');
+  await expect(page.getByRole('dialog').getByTestId('task-status')).toHaveAttribute('data-status', 'success');
+  await expect(page.getByRole('link', { name: 'Raw log' })).toHaveAttribute('href', /\/raw_output$/);
+  await shot(page, 'task-log');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expect(page).not.toHaveURL(/\?t=/);
+  await expect(page.getByRole('row', { name: /Success/ })).toBeVisible();
+
+  await page.goto(`/project/${p}/history`);
+  await expect(page.getByRole('row', { name: /Say hello/ })).toContainText('Success');
+  await shot(page, 'history');
+});
+
+test('stop a long task from its log', async ({ page }) => {
+  const p = await createProject(page, unique('Stop'));
+  const r = await resources(page.request, p, gitRepo({ 'long.sh': 'echo started\nsleep 120\necho never\n' }));
+  const tpl = await (await page.request.post(`/api/project/${p}/templates`, { data: { name: 'Long job', app: 'bash', playbook: 'long.sh', repository_id: r.repositoryId, environment_id: r.environmentId }, headers: H })).json();
+  await page.goto(`/project/${p}/templates/${tpl.id}`);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Message' }).fill('please stop me');
+  await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByTestId('task-log')).toContainText('started');
+  await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('dialog').getByTestId('task-status')).toHaveAttribute('data-status', 'stopped');
+  await expect(page.getByTestId('task-log')).not.toContainText('never');
+  await expect(page.getByRole('dialog')).toContainText('please stop me');
+});
+
+test('confirm a terraform plan', async ({ page }) => {
+  const p = await createProject(page, unique('Terraform'));
+  const repo = gitRepo({ 'main.tf': 'resource "terraform_data" "web" {\n  input = "e2e"\n}\noutput "value" {\n  value = terraform_data.web.output\n}\n' });
+  const r = await resources(page.request, p, repo);
+  const tpl = await (await page.request.post(`/api/project/${p}/templates`, { data: { name: 'Infra', app: 'terraform', repository_id: r.repositoryId, environment_id: r.environmentId }, headers: H })).json();
+  await page.goto(`/project/${p}/templates/${tpl.id}`);
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+  const status = page.getByRole('dialog').getByTestId('task-status');
+  await expect(status).toHaveAttribute('data-status', 'waiting_confirmation', { timeout: 30_000 });
+  await expect(page.getByTestId('task-log')).toContainText('Plan: 1 to add');
+  await shot(page, 'terraform-confirm');
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await expect(status).toHaveAttribute('data-status', 'success', { timeout: 30_000 });
+  await expect(page.getByTestId('task-log')).toContainText('Apply complete!');
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('tab', { name: 'State' }).click();
+  await expect(page.getByText('terraform_data.web')).toBeVisible();
+});
+
+test('views: add, rename and remove template tabs', async ({ page }) => {
+  const p = await createProject(page, unique('Views'));
+  await page.goto(`/project/${p}/templates`);
+  await page.getByRole('button', { name: 'Edit views' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('button', { name: 'Add view' }).click();
+  await dialog.getByRole('textbox', { name: 'View title' }).last().fill('Deploys');
+  await dialog.getByRole('button', { name: 'Add view' }).click();
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await dialog.getByRole('textbox', { name: 'View title' }).last().fill('Ops');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('tab', { name: 'Deploys' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Ops' })).toBeVisible();
+  await page.getByRole('button', { name: 'Edit views' }).click();
+  await dialog.getByRole('button', { name: 'Remove Deploys' }).click();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('tab', { name: 'Deploys' })).toHaveCount(0);
+  const views = await (await page.request.get(`/api/project/${p}/views`)).json();
+  expect(views.map((v: { title: string }) => v.title)).toEqual(['Ops']);
+});

@@ -22,7 +22,7 @@ test.beforeEach(async ({ page }) => signIn(page));
 
 test('create a bash template in the form, run it and watch its lines arrive', async ({ page }) => {
   const p = await createProject(page, unique('Run'));
-  const repo = gitRepo({ 'hello.sh': 'echo "hello from $who"\nfor i in 1 2 3; do echo "step $i"; sleep 0.3; done\necho done\n' });
+  const repo = gitRepo({ 'hello.sh': 'echo "hello from $who"\nfor i in 1 2 3; do echo "step $i"; sleep 1; done\necho done\n' });
   await resources(page.request, p, repo);
   await page.getByRole('link', { name: 'Task Templates' }).click();
   await page.getByRole('button', { name: 'New template' }).click();

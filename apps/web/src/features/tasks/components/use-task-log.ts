@@ -5,32 +5,53 @@ import { taskOutput } from '../api/tasks-api';
 
 /**
  * The log of a task: the stored lines plus the live ones from the socket, merged by sequence
- * number (no duplicates, no gaps), put on screen every 500 ms.
+ * number and put on screen every 500 ms. Lines sent before the dialog listened but stored only
+ * after it loaded leave a gap in the numbers; a gap makes it load the stored log again.
  */
 export function useTaskLog(projectId: number, taskId: number): string[] {
   const byseq = useRef(new Map<number, string>());
-  const pending = useRef<Array<{ seq?: number; output: string }>>([]);
   const [lines, setLines] = useState<string[]>([]);
   useEffect(() => {
-    byseq.current = new Map();
-    pending.current = [];
-    setLines([]);
+    const lines = new Map<number, string>();
+    byseq.current = lines;
+    let pending: Array<{ seq?: number; output: string }> = [];
     let extra = 1e12;
-    const off = realtime.subscribe((m) => {
-      if (m.type === 'log' && m.task_id === taskId) pending.current.push({ seq: m.seq, output: m.output });
-    });
     let dirty = false;
-    void taskOutput(projectId, taskId).then((rows) => {
-      for (const r of rows) byseq.current.set(r.seq, r.output);
-      dirty = true;
-    }, () => undefined);
+    let loading = false;
+    let lastLoad = 0;
+    const load = () => {
+      if (loading) return;
+      loading = true;
+      lastLoad = Date.now();
+      void taskOutput(projectId, taskId)
+        .then((rows) => {
+          for (const r of rows) lines.set(r.seq, r.output);
+          dirty = true;
+        }, () => undefined)
+        .finally(() => {
+          loading = false;
+        });
+    };
+    const hasGap = () => {
+      let expected = 1;
+      for (const seq of [...lines.keys()].filter((s) => s < 1e12).sort((a, b) => a - b)) {
+        if (seq !== expected) return true;
+        expected += 1;
+      }
+      return false;
+    };
+    const off = realtime.subscribe((m) => {
+      if (m.type === 'log' && m.task_id === taskId) pending.push({ seq: m.seq, output: m.output });
+    });
+    load();
     const timer = setInterval(() => {
-      for (const p of pending.current) byseq.current.set(p.seq ?? extra++, p.output);
-      if (pending.current.length) dirty = true;
-      pending.current = [];
+      for (const p of pending) lines.set(p.seq ?? extra++, p.output);
+      if (pending.length) dirty = true;
+      pending = [];
+      if (dirty && hasGap() && Date.now() - lastLoad > LOG_FLUSH_MS) load();
       if (!dirty) return;
       dirty = false;
-      setLines([...byseq.current.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]));
+      setLines([...lines.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]));
     }, LOG_FLUSH_MS);
     return () => {
       off();

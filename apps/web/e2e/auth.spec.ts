@@ -36,3 +36,28 @@ test('an app URL while signed out goes to sign-in keeping the query string, and 
   await expect(page.getByLabel('User menu')).toBeVisible();
   expect(new URL(page.url()).search).toBe('?t=42');
 });
+
+test('a failing start-up shows the error view with refresh and re-login', async ({ page }) => {
+  await signIn(page);
+  await page.route('**/api/info', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal server error"}' }));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
+  await expect(page.getByText('Internal server error')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Refresh page' })).toBeVisible();
+  await page.unroute('**/api/info');
+  await page.getByRole('button', { name: 'Sign in again' }).click();
+  await expect(page).toHaveURL(/\/auth\/login$/);
+});
+
+test('below 960 px the sidebar becomes a drawer opened from the top bar', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.goto('/auth/login');
+  await page.getByLabel('Username or email').fill(E2E_ADMIN.login);
+  await page.getByLabel('Password', { exact: true }).fill(E2E_ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Open menu' })).toBeVisible();
+  await expect(page.getByTestId('project-switcher')).toBeHidden();
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(page.getByTestId('project-switcher')).toBeVisible();
+  await shot(page, 'mobile-drawer');
+});

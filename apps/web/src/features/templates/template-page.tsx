@@ -19,6 +19,7 @@ import { templateQuery, templateTasksQuery, useSetDescription } from './api/temp
 import { DescriptionEditor } from './components/description-editor';
 import { TemplateDetails, TemplateState } from './components/template-details';
 import { TemplateDialog } from './components/template-dialog';
+import { TemplateReferences } from './components/template-references';
 
 export type TemplateTab = 'tasks' | 'details' | 'state';
 
@@ -80,6 +81,7 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
           {action}
         </Button>
       </Stack>
+      <TemplateReferences projectId={projectId} templateId={templateId} />
       <DescriptionEditor
         value={template.description}
         editable={access.canManage}

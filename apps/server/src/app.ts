@@ -49,6 +49,8 @@ import { Dispatcher } from './engine/dispatcher.js';
 import { nodeProcessLauncher, type ProcessLauncher } from './engine/process.js';
 import { TaskRun } from './engine/runner.js';
 import { TerraformStateStore } from './engine/terraform-state.js';
+import { createDemoRepository } from './engine/demo-repo.js';
+import { seedDemoProject } from './modules/projects/demo-seeder.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { AppsService } from './modules/apps/apps.service.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
@@ -143,6 +145,12 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     events,
     clock,
   );
+  projects.seedDemo = (actor, projectId) =>
+    seedDemoProject(
+      { keys, repositories, environments, inventories, templates, createRepository: (id) => createDemoRepository(path.join(config.dataDir, 'demo'), id, config.systemPath) },
+      actor,
+      projectId,
+    );
   const tasksRepo = new TasksRepository(db.db);
   const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node);

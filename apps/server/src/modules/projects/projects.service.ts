@@ -15,6 +15,8 @@ export class ProjectsService implements ProjectMembership {
     private readonly events: EventsService,
     private readonly clock: Clock,
     private readonly nonAdminCanCreateProject: boolean,
+    /** Fills a project created with `demo: true` (wired after the other services exist). */
+    public seedDemo: (actor: { id: number; admin: boolean }, projectId: number) => Promise<void> = async () => undefined,
   ) {}
 
   list(user: { id: number; admin: boolean }): Promise<ProjectWithRole[]> {
@@ -35,6 +37,7 @@ export class ProjectsService implements ProjectMembership {
       this.clock.now().toISOString(),
     );
     await this.events.record({ projectId: row.id, userId: user.id, objectType: 'project', objectId: row.id, description: `Project ${row.name} created` });
+    if (input.demo) await this.seedDemo(user, row.id);
     return row;
   }
 

@@ -51,6 +51,11 @@ import { TaskRun } from './engine/runner.js';
 import { TerraformStateStore } from './engine/terraform-state.js';
 import { createDemoRepository } from './engine/demo-repo.js';
 import { seedDemoProject } from './modules/projects/demo-seeder.js';
+import { Scheduler } from './engine/scheduler.js';
+import { presentSchedule } from './modules/schedules/schedules.presenter.js';
+import { SchedulesRepository } from './modules/schedules/schedules.repository.js';
+import { schedulesExtraRoutes } from './modules/schedules/schedules.routes.js';
+import { SchedulesService } from './modules/schedules/schedules.service.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { AppsService } from './modules/apps/apps.service.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
@@ -77,6 +82,8 @@ import {
   keyUpdateSchema,
   repositoryInputSchema,
   repositorySchema,
+  scheduleInputSchema,
+  scheduleSchema,
   templateInputSchema,
   templateSchema,
   viewInputSchema,
@@ -118,6 +125,8 @@ export interface Services {
   bus: EventBus;
   dispatcher: Dispatcher;
   terraformState: TerraformStateStore;
+  schedules: SchedulesService;
+  scheduler: Scheduler;
 }
 
 /** Wires repositories, services and routes; never listens (main.ts does). */
@@ -177,7 +186,23 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     const task = await tasksRepo.findById(id);
     if (task) await new TaskRun(runnerDeps, task).run();
   });
-  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, apps, bus, dispatcher, terraformState };
+  const schedulesRepo = new SchedulesRepository(db.db);
+  const schedules = new SchedulesService(schedulesRepo, templates, repositories, events, clock);
+  const scheduler = new Scheduler({
+    schedules: schedulesRepo,
+    repositories,
+    keys,
+    launcher,
+    clock,
+    workRoot: path.join(config.dataDir, 'tasks'),
+    knownHostsDir: path.join(config.dataDir, 'known_hosts'),
+    systemPath: config.systemPath,
+    fire: async (s, commitHash) => {
+      await tasks.create(null, s.project_id, { template_id: s.template_id, message: `Schedule ${s.name}`, commit_hash: commitHash, environment: '{}', secret: '{}', params: {} }, { scheduleId: s.id });
+    },
+    onError: (s, err) => void events.record({ projectId: s.project_id, userId: null, objectType: 'schedule', objectId: s.id, description: `Schedule ${s.name} could not run: ${(err as Error).message}` }).catch(() => undefined),
+  });
+  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, apps, bus, dispatcher, terraformState, schedules, scheduler };
 }
 
 export type GantryApp = FastifyInstance & { services: Services };
@@ -199,7 +224,10 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   await app.register(cookie);
   await app.register(websocket);
   const hub = new RealtimeHub(services.bus, async (projectId, userId) => (await services.projects.membership(projectId, userId)).role !== null);
-  app.addHook('onClose', async () => services.dispatcher.close());
+  app.addHook('onClose', async () => {
+    services.dispatcher.close();
+    services.scheduler.stop();
+  });
   await app.register(swagger, {
     openapi: { info: { title: 'Gantry API', version: config.version } },
     transform: jsonSchemaTransform,
@@ -297,6 +325,19 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
           updateSchema: templateInputSchema,
         }),
       );
+      await api.register(
+        resourceRoutes({
+          path: 'schedules',
+          tag: 'schedules',
+          members,
+          service: services.schedules,
+          present: presentSchedule,
+          itemSchema: scheduleSchema,
+          createSchema: scheduleInputSchema,
+          updateSchema: scheduleInputSchema,
+        }),
+      );
+      await api.register(schedulesExtraRoutes(services.schedules, services.projects));
       await api.register(
         resourceRoutes({
           path: 'views',

@@ -32,6 +32,7 @@ export async function startServer(): Promise<void> {
   const failed = await app.services.tasks.failOrphans();
   if (failed) app.log.warn(`${failed} task(s) left running by the previous start were marked as failed`);
   app.services.dispatcher.kick();
+  app.services.scheduler.start();
   process.stdout.write(`Gantry ${VERSION} is serving on http://${displayHost(config.host)}:${config.port}\n`);
 }
 

@@ -17,3 +17,4 @@ export * from './events.js';
 export * from './apps.js';
 export * from './tasks.js';
 export * from './templates.js';
+export * from './schedules.js';

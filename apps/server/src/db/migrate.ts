@@ -3,6 +3,7 @@ import type { Db, Engine } from './db.js';
 import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-project-resources.js';
 import * as m003 from './migrations/003-templates-tasks.js';
+import * as m004 from './migrations/004-schedules.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '001-initial': m001,
   '002-project-resources': m002,
   '003-templates-tasks': m003,
+  '004-schedules': m004,
 };
 
 class StaticProvider implements MigrationProvider {

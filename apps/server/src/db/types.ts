@@ -201,6 +201,20 @@ export interface TaskOutputTable {
   output: string;
 }
 
+export interface ScheduleTable {
+  id: Generated<number>;
+  project_id: number;
+  template_id: number;
+  name: string;
+  cron_format: string;
+  repository_id: number | null;
+  active: number;
+  last_fired: string | null;
+  active_since: string;
+  last_commit_hash: string | null;
+  created: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -219,4 +233,5 @@ export interface Database {
   template_vault: TemplateVaultTable;
   task: TaskTable;
   task_output: TaskOutputTable;
+  schedule: ScheduleTable;
 }

@@ -41,9 +41,10 @@ export class Git {
   }
 
   /** The commit a branch points at on the remote (`git ls-remote -- <url> <ref>`). */
-  async remoteHead(url: string, branch: string, cwd: string, env: Record<string, string>): Promise<string | null> {
-    if (branch.startsWith('-')) throw new Error('Refusing an option-like branch name');
-    const out = await this.capture({ command: 'git', args: ['-c', 'protocol.ext.allow=never', 'ls-remote', '--', url, `refs/heads/${branch}`], cwd, env });
+  async remoteHead(url: string, branch: string | null, cwd: string, env: Record<string, string>): Promise<string | null> {
+    if (branch?.startsWith('-')) throw new Error('Refusing an option-like branch name');
+    const ref = branch ? `refs/heads/${branch}` : 'HEAD';
+    const out = await this.capture({ command: 'git', args: ['-c', 'protocol.ext.allow=never', 'ls-remote', '--', url, ref], cwd, env });
     return out.split(/\s+/)[0] || null;
   }
 

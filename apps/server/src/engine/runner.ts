@@ -11,7 +11,8 @@ import { Git } from './git.js';
 import { LogSink } from './log-sink.js';
 import type { ProcessLauncher, RunningProcess } from './process.js';
 import { loadRunContext, type RepoWithKey, type RunContext, type RunContextDeps } from './run-context.js';
-import { gitSshCommand, prepareSsh, type SshAccess } from './ssh.js';
+import { gitEnvironment } from './git-credentials.js';
+import { prepareSsh, type SshAccess } from './ssh.js';
 import type { TerraformStateStore } from './terraform-state.js';
 import { Workspace } from './workspace.js';
 
@@ -134,16 +135,10 @@ export class TaskRun {
   }
 
   private async checkout(ws: Workspace, repo: RepoWithKey, dir: string, branch: string | null, commitHash: string | null, knownHosts: string, name: string) {
-    const env: Record<string, string> = { PATH: this.d.systemPath, HOME: ws.home, GIT_TERMINAL_PROMPT: '0', LANG: 'C.UTF-8' };
-    if (repo.key?.type === 'ssh') {
-      const ssh = await this.ssh(ws, `${name}-git`, repo.key, knownHosts);
-      Object.assign(env, ssh.env, { GIT_SSH_COMMAND: gitSshCommand(ssh.sshArgs) });
-    } else if (repo.key?.type === 'login_password') {
-      const askpass = ws.writeSecretFile(`${name}-git.askpass`, '#!/bin/sh\ncase "$1" in Username*) printf "%s\\n" "$GANTRY_GIT_LOGIN";; *) printf "%s\\n" "$GANTRY_GIT_PASSWORD";; esac\n', 0o700);
-      Object.assign(env, { GIT_ASKPASS: askpass, GANTRY_GIT_LOGIN: repo.key.login, GANTRY_GIT_PASSWORD: repo.key.password });
-    }
+    const access = await gitEnvironment(ws, name, repo.key, knownHosts, this.d.launcher, this.d.systemPath);
+    this.cleanups.push(() => access.stop());
     const git = new Git(this.d.launcher, (l) => this.log.write(l));
-    return git.checkout({ url: repo.row.git_url, branch: repo.row.git_url.startsWith('/') ? null : branch, commitHash, dir, cwd: ws.dir, env });
+    return git.checkout({ url: repo.row.git_url, branch: repo.row.git_url.startsWith('/') ? null : branch, commitHash, dir, cwd: ws.dir, env: access.env });
   }
 
   private async ssh(ws: Workspace, name: string, key: Extract<RunContext['inventoryKey'], { type: 'ssh' }>, knownHosts: string): Promise<SshAccess> {

@@ -10,9 +10,10 @@ export class Workspace {
   readonly home: string;
   readonly secretsDir: string;
 
-  constructor(root: string, taskId: number) {
+  /** `id`: a task id (folder task_<id>) or another unique name. */
+  constructor(root: string, id: number | string) {
     fs.mkdirSync(root, { recursive: true, mode: 0o700 });
-    this.dir = path.join(root, `task_${taskId}`);
+    this.dir = path.join(root, typeof id === 'number' ? `task_${id}` : id);
     fs.rmSync(this.dir, { recursive: true, force: true });
     fs.mkdirSync(this.dir, { mode: 0o700 });
     this.home = path.join(this.dir, 'home');

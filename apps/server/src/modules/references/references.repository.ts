@@ -49,6 +49,7 @@ export class ReferencesRepository {
       .orderBy('name')
       .execute();
     refs.templates = await this.templatesWhere(projectId, 'repository_id', repositoryId);
+    refs.schedules = await this.db.selectFrom('schedule').select(['id', 'name']).where('project_id', '=', projectId).where('repository_id', '=', repositoryId).orderBy('name').execute();
     return refs;
   }
 
@@ -60,9 +61,13 @@ export class ReferencesRepository {
     return { ...none(), templates: await this.templatesWhere(projectId, 'environment_id', environmentId) };
   }
 
-  /** Deploy templates built on this one (schedules and integrations join here later). */
+  /** Deploy templates built on this one, and its schedules (integrations join here later). */
   async forTemplate(projectId: number, templateId: number): Promise<References> {
-    return { ...none(), templates: await this.templatesWhere(projectId, 'build_template_id', templateId) };
+    return {
+      ...none(),
+      templates: await this.templatesWhere(projectId, 'build_template_id', templateId),
+      schedules: await this.db.selectFrom('schedule').select(['id', 'name']).where('project_id', '=', projectId).where('template_id', '=', templateId).orderBy('name').execute(),
+    };
   }
 
   private templatesWhere(projectId: number, column: 'repository_id' | 'inventory_id' | 'environment_id' | 'build_template_id', id: number) {

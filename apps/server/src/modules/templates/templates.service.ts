@@ -67,7 +67,8 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
     const row = await this.get(projectId, id);
     const refs = await this.refs(projectId, id);
-    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('template'), { references: refs });
+    // A template's own schedules go with it; deploys built on it and integrations keep it.
+    if (hasReferences({ ...refs, schedules: [] })) throw new ConflictError(cannotDeleteMessage('template'), { references: refs });
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Template ${row.name} deleted`);
   }

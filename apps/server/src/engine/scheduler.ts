@@ -1,0 +1,98 @@
+import path from 'node:path';
+import type { Clock } from '../platform/clock.js';
+import type { KeysService } from '../modules/keys/keys.service.js';
+import type { RepositoriesService } from '../modules/repositories/repositories.service.js';
+import { latestDue } from '../modules/schedules/cron.js';
+import type { ScheduleRow, SchedulesRepository } from '../modules/schedules/schedules.repository.js';
+import { Git } from './git.js';
+import { gitEnvironment } from './git-credentials.js';
+import type { ProcessLauncher } from './process.js';
+import { Workspace } from './workspace.js';
+
+export interface SchedulerDeps {
+  schedules: SchedulesRepository;
+  repositories: RepositoriesService;
+  keys: KeysService;
+  launcher: ProcessLauncher;
+  clock: Clock;
+  workRoot: string;
+  knownHostsDir: string;
+  systemPath: string;
+  /** Starts the schedule's template (commitHash for "run on new commit"). */
+  fire(schedule: ScheduleRow, commitHash: string | null): Promise<void>;
+  onError(schedule: ScheduleRow, err: unknown): void;
+}
+
+/**
+ * Fires schedules in UTC. Each due time is claimed in the database first (last_fired moves
+ * forward atomically), so it fires exactly once however many servers share the database and
+ * however often they restart. A schedule with a repository is a "run on new commit" check: at
+ * each due time it reads the branch head with `git ls-remote` and starts the template only when
+ * the commit changed since the last check.
+ */
+export class Scheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly d: SchedulerDeps) {}
+
+  start(): void {
+    this.stopped = false;
+    this.arm();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  /** One pass at `now`; public so tests (and a start-up catch-up) can drive it. */
+  async tick(now: Date = this.d.clock.now()): Promise<number> {
+    let fired = 0;
+    for (const s of await this.d.schedules.allActive()) {
+      try {
+        const since = new Date(Math.max(Date.parse(s.active_since), s.last_fired ? Date.parse(s.last_fired) : 0));
+        const due = latestDue(s.cron_format, since, now);
+        if (!due || !(await this.d.schedules.claim(s.id, due.toISOString()))) continue;
+        if (s.repository_id) {
+          const head = await this.head(s.project_id, s.repository_id);
+          if (!head || head === s.last_commit_hash) continue;
+          if (!(await this.d.schedules.setCommit(s.id, s.last_commit_hash, head))) continue;
+          // The first check only learns where the branch is.
+          if (s.last_commit_hash === null) continue;
+          await this.d.fire(s, head);
+        } else {
+          await this.d.fire(s, null);
+        }
+        fired += 1;
+      } catch (e) {
+        this.d.onError(s, e);
+      }
+    }
+    return fired;
+  }
+
+  private arm(): void {
+    if (this.stopped) return;
+    const now = this.d.clock.now().getTime();
+    // Cron's finest unit is the minute: wake just after each minute starts.
+    const wait = 60_000 - (now % 60_000) + 200;
+    this.timer = setTimeout(() => {
+      void this.tick().finally(() => this.arm());
+    }, wait);
+    this.timer.unref();
+  }
+
+  private async head(projectId: number, repositoryId: number): Promise<string | null> {
+    const repo = await this.d.repositories.get(projectId, repositoryId);
+    const key = await this.d.keys.secretOf(projectId, repo.ssh_key_id);
+    const ws = new Workspace(this.d.workRoot, `ls-remote-${repositoryId}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+    const access = await gitEnvironment(ws, 'check', key, path.join(this.d.knownHostsDir, `project_${projectId}`), this.d.launcher, this.d.systemPath);
+    try {
+      return await new Git(this.d.launcher, () => undefined).remoteHead(repo.git_url, repo.git_url.startsWith('/') ? null : repo.git_branch || null, ws.dir, access.env);
+    } finally {
+      access.stop();
+      ws.dispose();
+    }
+  }
+}

@@ -1,0 +1,16 @@
+import type { Schedule } from '@gantry/contracts';
+import type { ScheduleWithTemplate } from './schedules.repository.js';
+
+export function presentSchedule(r: ScheduleWithTemplate): Schedule {
+  return {
+    id: r.id,
+    project_id: r.project_id,
+    template_id: r.template_id,
+    name: r.name,
+    cron_format: r.cron_format,
+    repository_id: r.repository_id,
+    active: r.active === 1,
+    tpl_name: r.tpl_name,
+    last_commit_hash: r.last_commit_hash,
+  };
+}

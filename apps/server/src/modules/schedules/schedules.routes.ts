@@ -1,0 +1,42 @@
+import { Permission, cronValidateSchema, idParamSchema, scheduleSchema } from '@gantry/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../../platform/auth.js';
+import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
+import { cronProblem } from './cron.js';
+import { presentSchedule } from './schedules.presenter.js';
+import type { SchedulesService } from './schedules.service.js';
+
+const params = z.object({ projectId: idParamSchema });
+const itemParams = z.object({ projectId: idParamSchema, id: idParamSchema });
+
+/** Beside the resource routes: the active toggle, cron validation and a template's schedules. */
+export function schedulesExtraRoutes(schedules: SchedulesService, members: ProjectMembership): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['schedules'];
+    app.put(
+      '/project/:projectId/schedules/:id/active',
+      { preValidation: projectGuard(members, Permission.manageProjectResources), schema: { tags, params: itemParams, body: z.object({ active: z.boolean({ error: 'Active is required' }) }) } },
+      async (request, reply) => {
+        const u = requireUser(request);
+        await schedules.setActive({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.params.id, request.body.active);
+        return reply.status(204).send();
+      },
+    );
+
+    app.post(
+      '/project/:projectId/schedules/validate',
+      { preValidation: projectGuard(members, 0), schema: { tags, params, body: cronValidateSchema, response: { 200: z.object({ valid: z.boolean(), error: z.string().optional() }) } } },
+      async (request) => {
+        const problem = cronProblem(request.body.cron_format);
+        return problem ? { valid: false, error: problem } : { valid: true };
+      },
+    );
+
+    app.get(
+      '/project/:projectId/templates/:id/schedules',
+      { preValidation: projectGuard(members, 0), schema: { tags, params: itemParams, response: { 200: z.array(scheduleSchema) } } },
+      async (request) => (await schedules.list(request.params.projectId, { template_id: String(request.params.id) })).map(presentSchedule),
+    );
+  };
+}

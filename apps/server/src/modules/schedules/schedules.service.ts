@@ -1,0 +1,86 @@
+import type { References, scheduleInputSchema } from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
+import type { EventsService } from '../events/events.service.js';
+import type { RepositoriesService } from '../repositories/repositories.service.js';
+import type { TemplatesService } from '../templates/templates.service.js';
+import { cronProblem } from './cron.js';
+import type { SchedulesRepository, ScheduleWithTemplate } from './schedules.repository.js';
+
+type Input = z.output<typeof scheduleInputSchema>;
+
+export class SchedulesService implements ProjectResourceService<ScheduleWithTemplate, Input, Input> {
+  constructor(
+    private readonly repo: SchedulesRepository,
+    private readonly templates: TemplatesService,
+    private readonly repositories: RepositoriesService,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+  ) {}
+
+  list(projectId: number, query: Record<string, string | undefined> = {}): Promise<ScheduleWithTemplate[]> {
+    const templateId = query.template_id ? Number(query.template_id) : undefined;
+    return this.repo.list(projectId, Number.isInteger(templateId) ? templateId : undefined);
+  }
+
+  async get(projectId: number, id: number): Promise<ScheduleWithTemplate> {
+    const row = await this.repo.find(projectId, id);
+    if (!row) throw new NotFoundError('Schedule not found');
+    return row;
+  }
+
+  async create(actor: Actor, projectId: number, input: Input): Promise<ScheduleWithTemplate> {
+    await this.check(projectId, input);
+    const row = await this.repo.insert(projectId, this.values(input), this.clock.now().toISOString());
+    await this.log(actor, projectId, row.id, `Schedule ${row.name} created`);
+    return this.get(projectId, row.id);
+  }
+
+  async update(actor: Actor, projectId: number, id: number, input: Input): Promise<void> {
+    const before = await this.get(projectId, id);
+    await this.check(projectId, input);
+    // A new expression or repository starts counting from now: no catch-up of old due times.
+    const reset = before.cron_format !== input.cron_format || before.repository_id !== (input.repository_id ?? null);
+    await this.repo.update(projectId, id, {
+      ...this.values(input),
+      ...(reset ? { active_since: this.clock.now().toISOString(), last_fired: null, last_commit_hash: null } : {}),
+    });
+    await this.log(actor, projectId, id, `Schedule ${input.name} updated`);
+  }
+
+  async setActive(actor: Actor, projectId: number, id: number, active: boolean): Promise<void> {
+    const row = await this.get(projectId, id);
+    await this.repo.update(projectId, id, { active: +active, ...(active && !row.active ? { active_since: this.clock.now().toISOString(), last_fired: null } : {}) });
+    await this.log(actor, projectId, id, `Schedule ${row.name} ${active ? 'activated' : 'deactivated'}`);
+  }
+
+  async delete(actor: Actor, projectId: number, id: number): Promise<void> {
+    const row = await this.get(projectId, id);
+    await this.repo.delete(projectId, id);
+    await this.log(actor, projectId, id, `Schedule ${row.name} deleted`);
+  }
+
+  async refs(projectId: number, id: number): Promise<References> {
+    await this.get(projectId, id);
+    return { templates: [], inventories: [], repositories: [], schedules: [], integrations: [] };
+  }
+
+  private async check(projectId: number, input: Input): Promise<void> {
+    const problem = cronProblem(input.cron_format);
+    if (problem) throw new ValidationError(problem);
+    await this.templates.get(projectId, input.template_id).catch(() => {
+      throw new ValidationError('Template not found in this project');
+    });
+    if (input.repository_id) await this.repositories.assertInProject(projectId, input.repository_id);
+  }
+
+  private values(i: Input) {
+    return { name: i.name, template_id: i.template_id, cron_format: i.cron_format.trim(), repository_id: i.repository_id ?? null, active: +i.active };
+  }
+
+  private log(actor: Actor, projectId: number, id: number, description: string): Promise<void> {
+    return this.events.record({ projectId, userId: actor.id, objectType: 'schedule', objectId: id, description });
+  }
+}

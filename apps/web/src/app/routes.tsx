@@ -12,6 +12,7 @@ import { TeamPage } from '../features/team/team-page';
 import { ActiveTasksPage } from '../features/tasks/active-tasks-page';
 import { TemplatePage } from '../features/templates/template-page';
 import { TemplatesPage } from '../features/templates/templates-page';
+import { SchedulesPage } from '../features/schedules/schedules-page';
 import { NotFound } from './not-found';
 import { RootRedirect } from './root-redirect';
 import { SessionGate } from './session-gate';
@@ -37,6 +38,8 @@ export function AppRoutes() {
             <Route path="inventory/:id?" element={<InventoriesPage />} />
             <Route path="environment/:id?" element={<EnvironmentsPage />} />
             <Route path="team" element={<TeamPage />} />
+            <Route path="schedules/:id?" element={<SchedulesPage />} />
+            <Route path="schedule" element={<SchedulesPage />} />
             <Route path="templates" element={<TemplatesPage />} />
             <Route path="views/:viewId/templates" element={<TemplatesPage />} />
             <Route path="templates/new" element={<Navigate to="../templates" replace />} />

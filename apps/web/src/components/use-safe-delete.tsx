@@ -12,7 +12,22 @@ import { useSnackbar } from './snackbar';
  * Delete with care: first ask what still uses the item (GET {item}/refs); if anything does, show
  * the references dialog and offer no delete; otherwise ask for confirmation, then DELETE.
  */
-export function useSafeDelete({ projectId, object, baseUrl, invalidate, onDeleted }: { projectId: number; object: string; baseUrl: string; invalidate: readonly unknown[]; onDeleted?(item: { id: number; name: string }): void }) {
+export function useSafeDelete({
+  projectId,
+  object,
+  baseUrl,
+  invalidate,
+  onDeleted,
+  blocks = hasReferences,
+}: {
+  projectId: number;
+  object: string;
+  baseUrl: string;
+  invalidate: readonly unknown[];
+  onDeleted?(item: { id: number; name: string }): void;
+  /** Which references stop the delete (default: any). */
+  blocks?(refs: References): boolean;
+}) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const snackbar = useSnackbar();
@@ -23,7 +38,7 @@ export function useSafeDelete({ projectId, object, baseUrl, invalidate, onDelete
   const request = async (item: { id: number; name: string }) => {
     try {
       const r = await api.get<References>(`${baseUrl}/${item.id}/refs`);
-      if (hasReferences(r)) setRefs(r);
+      if (blocks(r)) setRefs(r);
       else setTarget(item);
     } catch (e) {
       snackbar.error(errorText(e));

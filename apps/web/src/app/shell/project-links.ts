@@ -1,5 +1,6 @@
 import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import TemplatesIcon from '@mui/icons-material/PlaylistPlay';
+import ScheduleIcon from '@mui/icons-material/ScheduleOutlined';
 import InventoryIcon from '@mui/icons-material/DnsOutlined';
 import KeyIcon from '@mui/icons-material/VpnKeyOutlined';
 import RepositoryIcon from '@mui/icons-material/AccountTreeOutlined';
@@ -23,6 +24,7 @@ export interface ProjectLink {
 export const PROJECT_LINKS: ProjectLink[] = [
   { key: 'dashboard', labelKey: 'shell.dashboard', icon: DashboardIcon, section: 'history', requiresNormalProject: false },
   { key: 'templates', labelKey: 'templates.title', icon: TemplatesIcon, section: 'templates', requiresNormalProject: true },
+  { key: 'schedules', labelKey: 'schedules.title', icon: ScheduleIcon, section: 'schedules', requiresNormalProject: true },
   { key: 'inventory', labelKey: 'inventories.title', icon: InventoryIcon, section: 'inventory', requiresNormalProject: true },
   { key: 'environment', labelKey: 'environments.title', icon: VariablesIcon, section: 'environment', requiresNormalProject: true },
   { key: 'keys', labelKey: 'keys.title', icon: KeyIcon, section: 'keys', requiresNormalProject: true },

@@ -43,6 +43,8 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
     object: t('templates.object'),
     baseUrl: `/project/${projectId}/templates`,
     invalidate: projectKeys.templates(projectId),
+    // Its own schedules go with it; deploys built on it and integrations keep it.
+    blocks: (r) => r.templates.length > 0 || r.integrations.length > 0,
     onDeleted: (x) => {
       snackbar.success(t('templates.deleted', { name: x.name }));
       void navigate(base);

@@ -1,0 +1,56 @@
+import { expect, test } from '@playwright/test';
+import { createProject, signIn, unique } from './helpers';
+import { gitRepo } from './repo';
+import { shot } from './shots';
+
+const H = { 'x-gantry-request': '1' };
+
+test('create a schedule with the cron builder, toggle it, then delete it', async ({ page }) => {
+  await signIn(page);
+  const p = await createProject(page, unique('Cron'));
+  const key = await (await page.request.post(`/api/project/${p}/keys`, { data: { name: 'none', type: 'none' }, headers: H })).json();
+  const repo = await (await page.request.post(`/api/project/${p}/repositories`, { data: { name: 'r', git_url: gitRepo({ 'a.sh': 'echo a\n' }), ssh_key_id: key.id }, headers: H })).json();
+  const env = await (await page.request.post(`/api/project/${p}/environment`, { data: { name: 'e' }, headers: H })).json();
+  await page.request.post(`/api/project/${p}/templates`, { data: { name: 'Nightly job', app: 'bash', playbook: 'a.sh', repository_id: repo.id, environment_id: env.id }, headers: H });
+
+  await page.getByRole('link', { name: 'Schedule' }).click();
+  await page.getByRole('button', { name: 'New schedule' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel('Cron (UTC)')).toHaveValue('* * * * *');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog.getByText('Name is required')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Weekly report');
+  await dialog.getByLabel('Template').click();
+  await page.getByRole('option', { name: 'Nightly job' }).click();
+  await dialog.getByRole('button', { name: 'Builder' }).click();
+  const builder = dialog.getByTestId('cron-builder');
+  await builder.getByLabel('Every').click();
+  await page.getByRole('option', { name: 'Week' }).click();
+  await builder.getByLabel('Weekday').click();
+  await page.getByRole('option', { name: 'Monday' }).click();
+  await builder.getByLabel('Hour (UTC)').click();
+  await page.getByRole('option', { name: '09', exact: true }).click();
+  await builder.getByLabel('Minute').click();
+  await page.getByRole('option', { name: '30', exact: true }).click();
+  await expect(dialog.getByLabel('Cron (UTC)')).toHaveValue('30 9 * * 1');
+  await shot(page, 'schedule');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+
+  const row = page.getByRole('row', { name: /Weekly report/ });
+  await expect(row).toContainText('30 9 * * 1');
+  await expect(row).toContainText('Nightly job');
+  const toggle = page.getByRole('switch', { name: 'Active: Weekly report' });
+  await expect(toggle).toBeChecked();
+  await toggle.click();
+  await expect(toggle).not.toBeChecked();
+  await expect.poll(async () => (await (await page.request.get(`/api/project/${p}/schedules`)).json())[0].active).toBe(false);
+
+  await page.getByRole('button', { name: 'Edit Weekly report' }).click();
+  await dialog.getByLabel('Cron (UTC)').fill('61 * * * *');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText(/Invalid cron/)).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('button', { name: 'Delete Weekly report' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('No schedules yet')).toBeVisible();
+});

@@ -1,0 +1,104 @@
+import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
+import { COMMIT_CHECK_INTERVALS, DEFAULT_CRON, scheduleInputSchema, type CronBuild, type Schedule, type ScheduleInput } from '@gantry/contracts';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormError } from '../../../components/form-error';
+import { api } from '../../../lib/api-client';
+import { projectQueries } from '../../../lib/project-queries';
+import { CronBuilder } from './cron-builder';
+
+const DEFAULT_BUILD: CronBuild = { timing: 'daily', minute: 0, hour: 0, day: 1, month: 1, weekday: 1 };
+
+/** New or edit schedule: name, template, and a cron from the builder, raw, or a commit-check interval. */
+export function ScheduleDialog({ projectId, item, templateId, onClose }: { projectId: number; item: Schedule | null; templateId?: number; onClose(): void }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const templates = useQuery(projectQueries.templates(projectId)).data ?? [];
+  const repositories = useQuery(projectQueries.repositories(projectId)).data ?? [];
+  const [name, setName] = useState(item?.name ?? '');
+  const [template, setTemplate] = useState<number | ''>(item?.template_id ?? templateId ?? '');
+  const [cron, setCron] = useState(item?.cron_format ?? DEFAULT_CRON);
+  const [mode, setMode] = useState<'raw' | 'builder'>('raw');
+  const [build, setBuild] = useState<CronBuild>(DEFAULT_BUILD);
+  const [onCommit, setOnCommit] = useState(!!item?.repository_id);
+  const [repository, setRepository] = useState<number | ''>(item?.repository_id ?? '');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  /** An edited field's message goes away until the next save attempt. */
+  const clear = (field: string) => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== field)));
+  const save = useMutation({
+    mutationFn: async (body: ScheduleInput) => {
+      if (item) await api.put(`/project/${projectId}/schedules/${item.id}`, body);
+      else await api.post(`/project/${projectId}/schedules`, body);
+    },
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['project', projectId, 'schedules'] }),
+  });
+  const submit = async () => {
+    const body = { name, template_id: template || undefined, cron_format: cron, repository_id: onCommit ? repository || undefined : null, active: item?.active ?? true };
+    const r = scheduleInputSchema.safeParse(body);
+    const errs: Record<string, string> = {};
+    if (!r.success) for (const i of r.error.issues) errs[String(i.path[0])] ??= i.message;
+    if (onCommit && !repository) errs.repository_id = t('schedules.repositoryRequired');
+    if (!errs.cron_format) {
+      const v = await api.post<{ valid: boolean; error?: string }>(`/project/${projectId}/schedules/validate`, { cron_format: cron });
+      if (!v.valid) errs.cron_format = v.error ?? t('schedules.invalidCron');
+    }
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    if (await save.mutateAsync(body as ScheduleInput).then(() => true, () => false)) onClose();
+  };
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
+      <DialogTitle>{item ? t('schedules.editTitle') : t('schedules.newTitle')}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={1.5} sx={{ pt: 1 }}>
+          <FormError error={save.error} />
+          <TextField label={t('common.name')} required value={name} onChange={(e) => { setName(e.target.value); clear('name'); }} error={!!errors.name} helperText={errors.name ?? ' '} />
+          <TextField select label={t('schedules.template')} required value={template} onChange={(e) => { setTemplate(Number(e.target.value)); clear('template_id'); }} error={!!errors.template_id} helperText={errors.template_id ?? ' '}>
+            {templates.map((x) => (
+              <MenuItem key={x.id} value={x.id}>
+                {x.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <FormControlLabel control={<Checkbox checked={onCommit} onChange={(e) => { setOnCommit(e.target.checked); if (e.target.checked) setCron(COMMIT_CHECK_INTERVALS[1].cron); }} />} label={t('schedules.onCommit')} />
+          {onCommit ? (
+            <>
+              <TextField select label={t('schedules.repository')} required value={repository} onChange={(e) => { setRepository(Number(e.target.value)); clear('repository_id'); }} error={!!errors.repository_id} helperText={errors.repository_id ?? ' '}>
+                {repositories.map((r) => (
+                  <MenuItem key={r.id} value={r.id}>
+                    {r.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <TextField select label={t('schedules.checkEvery')} value={cron} onChange={(e) => setCron(e.target.value)}>
+                {COMMIT_CHECK_INTERVALS.map((c) => (
+                  <MenuItem key={c.key} value={c.cron}>
+                    {t(`schedules.intervals.${c.key}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </>
+          ) : (
+            <>
+              <ToggleButtonGroup size="small" exclusive value={mode} onChange={(_e, v: 'raw' | 'builder' | null) => v && setMode(v)}>
+                <ToggleButton value="builder">{t('schedules.builder')}</ToggleButton>
+                <ToggleButton value="raw">{t('schedules.raw')}</ToggleButton>
+              </ToggleButtonGroup>
+              {mode === 'builder' ? (
+                <CronBuilder value={build} onChange={(b, c) => { setBuild(b); setCron(c); clear('cron_format'); }} />
+              ) : null}
+              <TextField label={t('schedules.cronUtc')} required value={cron} onChange={(e) => { setCron(e.target.value); clear('cron_format'); }} disabled={mode === 'builder'} error={!!errors.cron_format} helperText={errors.cron_format ?? t('schedules.cronHelp')} slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }} />
+            </>
+          )}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button variant="contained" onClick={() => void submit()} disabled={save.isPending}>
+          {item ? t('common.save') : t('common.create')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,54 @@
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import { Box, IconButton, Link as MuiLink, Switch } from '@mui/material';
+import type { Schedule } from '@gantry/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { PagedTable } from '../../../components/paged-table';
+import { useSnackbar } from '../../../components/snackbar';
+import { api } from '../../../lib/api-client';
+import { errorText } from '../../../lib/error-text';
+
+/** Schedules with the active switch (applied at once), cron and template. */
+export function ScheduleTable({ projectId, rows, canManage, onEdit, onDelete, pageSize }: { projectId: number; rows: Schedule[]; canManage: boolean; onEdit(s: Schedule): void; onDelete(s: Schedule): void; pageSize?: number }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const snackbar = useSnackbar();
+  const toggle = useMutation({
+    mutationFn: (s: Schedule) => api.put(`/project/${projectId}/schedules/${s.id}/active`, { active: !s.active }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['project', projectId, 'schedules'] }),
+    onError: (e) => snackbar.error(errorText(e)),
+  });
+  return (
+    <PagedTable<Schedule>
+      rows={rows}
+      pageSize={pageSize}
+      paged={!!pageSize}
+      rowKey={(s) => s.id}
+      label={t('schedules.title')}
+      columns={[
+        { key: 'active', header: t('schedules.active'), render: (s) => <Switch size="small" checked={s.active} disabled={!canManage} onChange={() => toggle.mutate(s)} slotProps={{ input: { 'aria-label': t('schedules.activeNamed', { name: s.name }) } }} /> },
+        { key: 'name', header: t('common.name'), render: (s) => s.name },
+        { key: 'cron', header: t('schedules.cronUtc'), render: (s) => <code>{s.cron_format}</code> },
+        { key: 'template', header: t('schedules.template'), render: (s) => <MuiLink component={Link} to={`/project/${projectId}/templates/${s.template_id}`}>{s.tpl_name}</MuiLink> },
+        {
+          key: 'actions',
+          header: '',
+          align: 'right',
+          render: (s) =>
+            canManage ? (
+              <Box sx={{ whiteSpace: 'nowrap' }}>
+                <IconButton size="small" aria-label={t('common.editNamed', { name: s.name })} onClick={() => onEdit(s)}>
+                  <EditIcon fontSize="small" />
+                </IconButton>
+                <IconButton size="small" aria-label={t('common.deleteNamed', { name: s.name })} onClick={() => onDelete(s)}>
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
+              </Box>
+            ) : null,
+        },
+      ]}
+    />
+  );
+}

@@ -56,6 +56,9 @@ import { presentSchedule } from './modules/schedules/schedules.presenter.js';
 import { SchedulesRepository } from './modules/schedules/schedules.repository.js';
 import { schedulesExtraRoutes } from './modules/schedules/schedules.routes.js';
 import { SchedulesService } from './modules/schedules/schedules.service.js';
+import { StatsRepository } from './modules/stats/stats.repository.js';
+import { statsRoutes } from './modules/stats/stats.routes.js';
+import { StatsService } from './modules/stats/stats.service.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { AppsService } from './modules/apps/apps.service.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
@@ -338,6 +341,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
         }),
       );
       await api.register(schedulesExtraRoutes(services.schedules, services.projects));
+      await api.register(statsRoutes(new StatsService(new StatsRepository(deps.db.db)), services.projects, (p, id) => services.templates.get(p, id)));
       await api.register(
         resourceRoutes({
           path: 'views',

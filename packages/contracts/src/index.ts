@@ -18,3 +18,4 @@ export * from './apps.js';
 export * from './tasks.js';
 export * from './templates.js';
 export * from './schedules.js';
+export * from './stats.js';

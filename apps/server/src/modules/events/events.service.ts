@@ -29,16 +29,23 @@ export class EventsService {
   }
 
   async last(projectId: number, limit = 200): Promise<GantryEvent[]> {
-    const rows = await this.repo.lastForProject(projectId, limit);
-    return rows.map((r) => ({
-      id: r.id,
-      project_id: r.project_id,
-      user_id: r.user_id,
-      username: r.username ?? null,
-      object_type: r.object_type,
-      object_id: r.object_id,
-      description: r.description,
-      created: r.created,
-    }));
+    return (await this.repo.lastForProject(projectId, limit)).map(present);
   }
+
+  async lastForUser(user: { id: number; admin: boolean }, limit = 200): Promise<GantryEvent[]> {
+    return (await this.repo.lastForUser(user.id, user.admin, limit)).map(present);
+  }
+}
+
+function present(r: Awaited<ReturnType<EventsRepository['lastForProject']>>[number]): GantryEvent {
+  return {
+    id: r.id,
+    project_id: r.project_id,
+    user_id: r.user_id,
+    username: r.username ?? null,
+    object_type: r.object_type,
+    object_id: r.object_id,
+    description: r.description,
+    created: r.created,
+  };
 }

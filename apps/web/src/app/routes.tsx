@@ -33,6 +33,7 @@ export function AppRoutes() {
             <Route path="history" element={<ProjectDashboard tab="history" />} />
             <Route path="settings" element={<ProjectDashboard tab="settings" />} />
             <Route path="activity" element={<ProjectDashboard tab="activity" />} />
+            <Route path="stats" element={<ProjectDashboard tab="stats" />} />
             <Route path="keys/:id?" element={<KeysPage />} />
             <Route path="repositories/:id?" element={<RepositoriesPage />} />
             <Route path="inventory/:id?" element={<InventoriesPage />} />

@@ -5,11 +5,14 @@ import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { paths } from '../../lib/paths';
 import { useProjects, useRole } from '../../lib/session';
+import { useQuery } from '@tanstack/react-query';
+import { StatsChart } from '../../components/stats-chart';
+import { projectQueries } from '../../lib/project-queries';
 import { ActivityList } from '../activity/activity-list';
 import { ProjectHistory } from './components/project-history';
 import { ProjectSettings } from './components/project-settings';
 
-export type DashboardTab = 'history' | 'settings' | 'activity';
+export type DashboardTab = 'history' | 'settings' | 'activity' | 'stats';
 
 /** /project/{id}/history and its sibling tabs. */
 export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
@@ -17,6 +20,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
   const id = Number(useParams().projectId);
   const project = useProjects().find((p) => p.id === id);
   const role = useRole(id).data;
+  const team = useQuery(projectQueries.team(id)).data ?? [];
   if (!project) return null;
   const canUpdate = role ? can(role.permissions, Permission.updateProject) : false;
   const canRun = role ? can(role.permissions, Permission.runProjectTasks) : false;
@@ -25,6 +29,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
       <PageHeader title={project.name} />
       <Tabs value={tab} sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
         <Tab label={t('projects.history')} value="history" component={Link} to={paths.history(id)} />
+        {project.type === '' ? <Tab label={t('projects.stats')} value="stats" component={Link} to={paths.projectSection(id, 'stats')} /> : null}
         <Tab label={t('projects.activity')} value="activity" component={Link} to={paths.activity(id)} />
         {canUpdate ? <Tab label={t('projects.settings')} value="settings" component={Link} to={paths.settings(id)} /> : null}
       </Tabs>
@@ -35,6 +40,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
       ) : null}
       {tab === 'history' ? <ProjectHistory projectId={id} /> : null}
       {tab === 'activity' ? <ActivityList projectId={id} /> : null}
+      {tab === 'stats' ? <StatsChart baseUrl={`/project/${id}`} users={team} /> : null}
       {tab === 'settings' && canUpdate ? <ProjectSettings project={project} /> : null}
     </Box>
   );

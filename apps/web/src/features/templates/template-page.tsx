@@ -13,10 +13,12 @@ import { useLiveTasks } from '../../components/tasks/use-live-tasks';
 import { useSafeDelete } from '../../components/use-safe-delete';
 import { errorText } from '../../lib/error-text';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
-import { projectKeys } from '../../lib/project-queries';
+import { projectKeys, projectQueries } from '../../lib/project-queries';
+import { StatsChart } from '../../components/stats-chart';
 import { launchTask } from '../../lib/task-launcher';
 import { templateQuery, templateTasksQuery, useSetDescription } from './api/templates-api';
 import { DescriptionEditor } from './components/description-editor';
+import { TemplateSchedules } from './components/template-schedules';
 import { TemplateDetails, TemplateState } from './components/template-details';
 import { TemplateDialog } from './components/template-dialog';
 import { TemplateReferences } from './components/template-references';
@@ -36,6 +38,7 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
   const tasks = useQuery(tasksQuery).data ?? [];
   useLiveTasks(tasksQuery.queryKey, projectId, templateId);
   const setDescription = useSetDescription(projectId, templateId);
+  const team = useQuery(projectQueries.team(projectId)).data ?? [];
   const [dialog, setDialog] = useState<'edit' | 'copy' | null>(null);
   const base = `/project/${projectId}/templates`;
   const del = useSafeDelete({
@@ -95,7 +98,13 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
         {terraform ? <Tab value="state" label={t('templates.stateTab')} component={Link} to={`${base}/${templateId}/state`} /> : null}
       </Tabs>
       {tab === 'tasks' ? <TaskTable tasks={tasks} showTemplate={false} pageSize={5} /> : null}
-      {tab === 'details' ? <TemplateDetails projectId={projectId} template={template} /> : null}
+      {tab === 'details' ? (
+        <Stack spacing={2}>
+          <TemplateDetails projectId={projectId} template={template} />
+          <TemplateSchedules projectId={projectId} templateId={templateId} canManage={access.canManage} />
+          <StatsChart baseUrl={`/project/${projectId}/templates/${templateId}`} users={team} />
+        </Stack>
+      ) : null}
       {tab === 'state' && terraform ? <TemplateState projectId={projectId} templateId={templateId} /> : null}
       {dialog ? (
         <TemplateDialog

@@ -54,3 +54,37 @@ test('create a schedule with the cron builder, toggle it, then delete it', async
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No schedules yet')).toBeVisible();
 });
+
+test("a template's cron is checked by the server first, then becomes its schedule", async ({ page }) => {
+  await signIn(page);
+  const p = await createProject(page, unique('Tpl cron'));
+  const key = await (await page.request.post(`/api/project/${p}/keys`, { data: { name: 'none', type: 'none' }, headers: H })).json();
+  const repo = await (await page.request.post(`/api/project/${p}/repositories`, { data: { name: 'r', git_url: gitRepo({ 'a.sh': 'echo a\n' }), ssh_key_id: key.id }, headers: H })).json();
+  const env = await (await page.request.post(`/api/project/${p}/environment`, { data: { name: 'e' }, headers: H })).json();
+  const tpl = await (await page.request.post(`/api/project/${p}/templates`, { data: { name: 'Backup', app: 'bash', playbook: 'a.sh', repository_id: repo.id, environment_id: env.id }, headers: H })).json();
+  const schedules = async () => (await (await page.request.get(`/api/project/${p}/templates/${tpl.id}/schedules`)).json()) as Array<{ cron_format: string }>;
+
+  await page.goto(`/project/${p}/templates/${tpl.id}/details`);
+  await expect(page.getByTestId('template-schedules')).toContainText('No schedules run this template');
+  await page.getByRole('button', { name: 'Edit template' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Cron (UTC)').fill('61 * * * *');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText(/Invalid cron/)).toBeVisible();
+  expect(await schedules()).toHaveLength(0);
+
+  await dialog.getByLabel('Cron (UTC)').fill('0 3 * * *');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('template-schedules')).toContainText('0 3 * * *');
+  expect((await schedules()).map((s) => s.cron_format)).toEqual(['0 3 * * *']);
+
+  // Emptying the field removes the template's schedule.
+  await page.getByRole('button', { name: 'Edit template' }).click();
+  await expect(dialog.getByLabel('Cron (UTC)')).toHaveValue('0 3 * * *');
+  await dialog.getByLabel('Cron (UTC)').fill('');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('template-schedules')).toContainText('No schedules run this template');
+  expect(await schedules()).toHaveLength(0);
+});

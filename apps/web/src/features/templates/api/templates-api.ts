@@ -1,4 +1,4 @@
-import type { App, Task, Template, TemplateInput, View } from '@gantry/contracts';
+import type { App, Schedule, Task, Template, TemplateInput, View } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { projectKeys } from '../../../lib/project-queries';
@@ -53,4 +53,25 @@ export function useSaveViews(p: number) {
     },
     onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.views(p) }),
   });
+}
+
+/** The schedules that run a template (the first is the one its form edits). */
+export const templateSchedulesQuery = (p: number, id: number) =>
+  queryOptions({ queryKey: ['project', p, 'schedules', 'template', id], queryFn: () => api.get<Schedule[]>(`/project/${p}/templates/${id}/schedules`) });
+
+/** Asks the server whether a cron expression is valid; answers its error text, or null. */
+export async function cronError(p: number, cron: string): Promise<string | null> {
+  const r = await api.post<{ valid: boolean; error?: string }>(`/project/${p}/schedules/validate`, { cron_format: cron });
+  return r.valid ? null : (r.error ?? '');
+}
+
+/**
+ * Keeps the template's own schedule in step with the form's cron field: creates it, changes its
+ * cron, or deletes it when the field is emptied.
+ */
+export async function syncTemplateSchedule(p: number, templateId: number, name: string, cron: string, existing: Schedule | undefined): Promise<void> {
+  if (existing && !cron) await api.delete(`/project/${p}/schedules/${existing.id}`);
+  else if (existing && cron !== existing.cron_format) {
+    await api.put(`/project/${p}/schedules/${existing.id}`, { name: existing.name, template_id: templateId, cron_format: cron, repository_id: existing.repository_id, active: existing.active });
+  } else if (!existing && cron) await api.post(`/project/${p}/schedules`, { name, template_id: templateId, cron_format: cron });
 }

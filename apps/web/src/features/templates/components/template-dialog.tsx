@@ -1,11 +1,12 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Divider, Stack, Tab, Tabs } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Divider, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { templateInputSchema, type Template, type TemplateType } from '@gantry/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '../../../components/form-error';
 import { projectQueries } from '../../../lib/project-queries';
-import { appsQuery, useSaveTemplate } from '../api/templates-api';
+import { errorText } from '../../../lib/error-text';
+import { appsQuery, cronError, syncTemplateSchedule, templateSchedulesQuery, useSaveTemplate } from '../api/templates-api';
 import { SurveyVarsEditor } from './survey-vars-editor';
 import { draftBody, draftFrom, type TemplateDraft } from './template-draft';
 import { TemplateFields } from './template-fields';
@@ -18,6 +19,12 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
   const [d, setD] = useState<TemplateDraft>(() => draftFrom(template, copy));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useSaveTemplate(projectId, template && !copy ? template.id : null);
+  const qc = useQueryClient();
+  const ownSchedule = useQuery({ ...templateSchedulesQuery(projectId, template?.id ?? 0), enabled: !!template && !copy }).data?.[0];
+  // Null until edited: the field shows the template's schedule as it loads.
+  const [cron, setCron] = useState<string | null>(null);
+  const cronValue = cron ?? ownSchedule?.cron_format ?? '';
+  const [scheduleError, setScheduleError] = useState<string | null>(null);
   const choices = {
     apps: useQuery(appsQuery).data ?? [],
     repositories: useQuery(projectQueries.repositories(projectId)).data ?? [],
@@ -41,9 +48,25 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
       setErrors(errs);
       return;
     }
+    // The server checks the cron before anything is saved.
+    const cronText = cronValue.trim();
+    const cronProblem = cronText ? await cronError(projectId, cronText).catch((e: unknown) => errorText(e)) : null;
+    if (cronProblem !== null) {
+      setErrors({ cron: cronProblem || t('templates.cronInvalid') });
+      return;
+    }
     setErrors({});
     const id = await save.mutateAsync(draftBody(d)).catch(() => null);
-    if (id) onSaved(id);
+    if (!id) return;
+    try {
+      await syncTemplateSchedule(projectId, id, d.name.trim(), cronText, copy ? undefined : ownSchedule);
+    } catch (e) {
+      setScheduleError(errorText(e));
+      return;
+    } finally {
+      await qc.invalidateQueries({ queryKey: ['project', projectId, 'schedules'] });
+    }
+    onSaved(id);
   };
   const listError = errors.survey_vars ?? errors.vaults ?? errors.task_params;
   return (
@@ -56,8 +79,21 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
       </Tabs>
       <DialogContent>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <FormError error={save.error ?? (listError ? new Error(listError) : null)} />
+          <FormError error={save.error ?? (listError ? new Error(listError) : scheduleError ? new Error(scheduleError) : null)} />
           <TemplateFields d={d} set={set} errors={errors} choices={choices} />
+          <TextField
+            size="small"
+            label={t('templates.cron')}
+            placeholder="0 3 * * *"
+            value={cronValue}
+            onChange={(e) => {
+              setCron(e.target.value);
+              setErrors(({ cron: _gone, ...rest }) => rest);
+            }}
+            error={!!errors.cron}
+            helperText={errors.cron ?? t('templates.cronHelp')}
+            sx={{ maxWidth: 400 }}
+          />
           <TemplateParams d={d} set={set} />
           <Divider />
           <SurveyVarsEditor vars={d.survey_vars} onChange={(survey_vars) => set({ survey_vars })} />

@@ -14,6 +14,9 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
+import { createChannels, channelSecrets } from './modules/notifications/channels/channels.js';
+import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { ProjectsRepository } from './modules/projects/projects.repository.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { ProjectsService } from './modules/projects/projects.service.js';
@@ -30,6 +33,12 @@ import { EnvironmentsService } from './modules/environments/environments.service
 import { EventsRepository } from './modules/events/events.repository.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { EventsService } from './modules/events/events.service.js';
+import { IntegrationRulesService } from './modules/integrations/integration-rules.service.js';
+import { IntegrationsRepository } from './modules/integrations/integrations.repository.js';
+import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
+import { IntegrationsService } from './modules/integrations/integrations.service.js';
+import { webhookRoutes } from './modules/integrations/webhook.routes.js';
+import { WebhookService } from './modules/integrations/webhook.service.js';
 import { InventoriesRepository } from './modules/inventories/inventories.repository.js';
 import { presentInventory } from './modules/inventories/inventories.presenter.js';
 import { InventoriesService } from './modules/inventories/inventories.service.js';
@@ -43,7 +52,7 @@ import { RepositoriesService } from './modules/repositories/repositories.service
 import { TeamRepository } from './modules/team/team.repository.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { TeamService } from './modules/team/team.service.js';
-import { SecretBox } from './platform/crypto.js';
+import { SecretBox, randomUrlToken } from './platform/crypto.js';
 import { resolveNodeId } from './config/node-id.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { nodeProcessLauncher, type ProcessLauncher } from './engine/process.js';
@@ -124,12 +133,16 @@ export interface Services {
   templates: TemplatesService;
   views: ViewsService;
   tasks: TasksService;
+  notifications: NotificationsService;
   apps: AppsService;
   bus: EventBus;
   dispatcher: Dispatcher;
   terraformState: TerraformStateStore;
   schedules: SchedulesService;
   scheduler: Scheduler;
+  integrations: IntegrationsService;
+  integrationRules: IntegrationRulesService;
+  webhooks: WebhookService;
 }
 
 /** Wires repositories, services and routes; never listens (main.ts does). */
@@ -167,6 +180,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node);
   const apps = new AppsService(config.systemPath);
+  const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
   const runnerDeps = {
     templates,
     repositories,
@@ -183,7 +197,11 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     terraformState,
     systemPath: config.systemPath,
     executables: apps.executables(),
-    onFinished: (t: Parameters<TasksService['finished']>[0]) => tasks.finished(t),
+    onFinished: (t: Parameters<TasksService['finished']>[0]) => {
+      notifications.dispatch(t);
+      return tasks.finished(t);
+    },
+    onWaitingConfirmation: (t: Parameters<TasksService['finished']>[0]) => notifications.dispatch(t),
   };
   const dispatcher = new Dispatcher(tasksRepo, bus, clock, node, config.maxParallelTasks, async (id) => {
     const task = await tasksRepo.findById(id);
@@ -205,7 +223,11 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     },
     onError: (s, err) => void events.record({ projectId: s.project_id, userId: null, objectType: 'schedule', objectId: s.id, description: `Schedule ${s.name} could not run: ${(err as Error).message}` }).catch(() => undefined),
   });
-  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, apps, bus, dispatcher, terraformState, schedules, scheduler };
+  const integrationsRepo = new IntegrationsRepository(db.db);
+  const integrations = new IntegrationsService(integrationsRepo, templates, keys, events, clock, () => randomUrlToken(24));
+  const integrationRules = new IntegrationRulesService(integrationsRepo, integrations, events);
+  const webhooks = new WebhookService(integrationsRepo, keys, tasks, events);
+  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, schedules, scheduler, integrations, integrationRules, webhooks };
 }
 
 export type GantryApp = FastifyInstance & { services: Services };
@@ -341,6 +363,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
         }),
       );
       await api.register(schedulesExtraRoutes(services.schedules, services.projects));
+      await api.register(integrationsRoutes({ integrations: services.integrations, rules: services.integrationRules, members, webHost: config.webHost }));
+      await api.register(webhookRoutes(services.webhooks));
       await api.register(statsRoutes(new StatsService(new StatsRepository(deps.db.db)), services.projects, (p, id) => services.templates.get(p, id)));
       await api.register(
         resourceRoutes({

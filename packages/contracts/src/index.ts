@@ -19,3 +19,5 @@ export * from './tasks.js';
 export * from './templates.js';
 export * from './schedules.js';
 export * from './stats.js';
+export * from './integrations.js';
+export * from './variables.js';

@@ -52,6 +52,79 @@ describe('config', () => {
     }
     expect(() => loadConfig({ GANTRY_DB_URL: 'mysql://x' })).toThrow(/GANTRY_DB_URL/);
   });
+
+  it('has every notification channel off by default', () => {
+    expect(loadConfig({}).notifications).toEqual({});
+    // A host alone does not send mail: GANTRY_EMAIL_ALERT is the switch.
+    expect(loadConfig({ GANTRY_EMAIL_HOST: 'smtp.example.com', GANTRY_SLACK_URL: '' }).notifications).toEqual({});
+  });
+
+  it('reads the notification channels', () => {
+    const c = loadConfig({
+      GANTRY_EMAIL_ALERT: 'yes',
+      GANTRY_EMAIL_HOST: 'smtp.example.com',
+      GANTRY_EMAIL_PORT: '465',
+      GANTRY_EMAIL_SECURE: 'true',
+      GANTRY_EMAIL_USERNAME: 'mailer',
+      GANTRY_EMAIL_PASSWORD: 'mail-pw',
+      GANTRY_EMAIL_SENDER: 'ci@example.com',
+      GANTRY_SLACK_URL: 'https://hooks.slack.example/services/T/B/x',
+      GANTRY_TELEGRAM_TOKEN: '123:abc',
+      GANTRY_TELEGRAM_CHAT: '-1001',
+      GANTRY_TELEGRAM_API: 'http://127.0.0.1:9000/',
+      GANTRY_TEAMS_URL: 'https://teams.example/webhook/1',
+      GANTRY_WEBHOOK_URL: 'http://hooks.example/gantry',
+    });
+    expect(c.notifications).toEqual({
+      email: {
+        host: 'smtp.example.com',
+        port: 465,
+        secure: true,
+        username: 'mailer',
+        password: 'mail-pw',
+        sender: 'ci@example.com',
+      },
+      slackUrl: 'https://hooks.slack.example/services/T/B/x',
+      telegram: { token: '123:abc', chat: '-1001', api: 'http://127.0.0.1:9000' },
+      teamsUrl: 'https://teams.example/webhook/1',
+      webhookUrl: 'http://hooks.example/gantry',
+    });
+    const defaults = loadConfig({
+      GANTRY_EMAIL_ALERT: 'on',
+      GANTRY_EMAIL_HOST: 'mx',
+      GANTRY_TELEGRAM_TOKEN: 't',
+    }).notifications;
+    expect(defaults.email).toEqual({
+      host: 'mx',
+      port: 25,
+      secure: false,
+      username: undefined,
+      password: undefined,
+      sender: 'gantry@localhost',
+    });
+    expect(defaults.telegram).toEqual({ token: 't', chat: undefined, api: 'https://api.telegram.org' });
+  });
+
+  it('lists bad notification values without repeating them', () => {
+    const bad = {
+      GANTRY_EMAIL_PORT: '0',
+      GANTRY_EMAIL_SECURE: 'sometimes',
+      GANTRY_SLACK_URL: 'hooks/secret-path',
+      GANTRY_TEAMS_URL: 'ftp://x/secret-teams',
+      GANTRY_WEBHOOK_URL: 'nope',
+    };
+    expect(() => loadConfig(bad)).toThrow(ConfigError);
+    let message = '';
+    try {
+      loadConfig(bad);
+    } catch (e) {
+      message = String(e);
+    }
+    for (const name of Object.keys(bad)) expect(message).toContain(name);
+    expect(message).not.toContain('secret-path');
+    expect(message).not.toContain('secret-teams');
+    expect(() => loadConfig({ GANTRY_EMAIL_ALERT: 'true' })).toThrow(/GANTRY_EMAIL_HOST is required/);
+  });
 });
 
 describe('secret key', () => {

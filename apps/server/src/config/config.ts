@@ -12,6 +12,15 @@ const bool = z
     return z.NEVER;
   });
 
+/** Optional text: empty means unset. */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() || undefined);
+
+/** Optional http(s) URL; the message never repeats the value (webhook URLs are secrets). */
+const optionalHttpUrl = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional());
+
 const envSchema = z.object({
   GANTRY_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   GANTRY_HOST: z.string().default('0.0.0.0'),
@@ -27,6 +36,19 @@ const envSchema = z.object({
   GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
+  GANTRY_EMAIL_ALERT: bool,
+  GANTRY_EMAIL_HOST: optionalText,
+  GANTRY_EMAIL_PORT: z.coerce.number().int().min(1).max(65535).default(25),
+  GANTRY_EMAIL_SECURE: bool,
+  GANTRY_EMAIL_USERNAME: optionalText,
+  GANTRY_EMAIL_PASSWORD: z.string().optional(),
+  GANTRY_EMAIL_SENDER: optionalText,
+  GANTRY_SLACK_URL: optionalHttpUrl,
+  GANTRY_TELEGRAM_TOKEN: optionalText,
+  GANTRY_TELEGRAM_CHAT: optionalText,
+  GANTRY_TELEGRAM_API: optionalHttpUrl,
+  GANTRY_TEAMS_URL: optionalHttpUrl,
+  GANTRY_WEBHOOK_URL: optionalHttpUrl,
   PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
 });
 
@@ -48,6 +70,17 @@ export interface Config {
   maxParallelTasks: number;
   /** PATH given to task processes (the only variable of the server's environment they get). */
   systemPath: string;
+  notifications: NotificationsConfig;
+}
+
+/** Where task notifications go; a channel left undefined is off. */
+export interface NotificationsConfig {
+  email?: { host: string; port: number; secure: boolean; username?: string; password?: string; sender: string };
+  slackUrl?: string;
+  /** `chat` is the default chat; a project's alert_chat overrides it. */
+  telegram?: { token: string; chat?: string; api: string };
+  teamsUrl?: string;
+  webhookUrl?: string;
 }
 
 export class ConfigError extends Error {}
@@ -64,6 +97,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dbUrl = e.GANTRY_DB_URL?.trim() || `sqlite:${path.join(dataDir, 'gantry.sqlite')}`;
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(dbUrl)) {
     throw new ConfigError('Invalid configuration: GANTRY_DB_URL must start with sqlite: or postgres://');
+  }
+  if (e.GANTRY_EMAIL_ALERT && !e.GANTRY_EMAIL_HOST) {
+    throw new ConfigError('Invalid configuration: GANTRY_EMAIL_HOST is required when GANTRY_EMAIL_ALERT is on');
   }
   return {
     port: e.GANTRY_PORT,
@@ -86,6 +122,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     version,
     maxParallelTasks: e.GANTRY_MAX_PARALLEL_TASKS,
     systemPath: e.PATH,
+    notifications: {
+      email:
+        e.GANTRY_EMAIL_ALERT && e.GANTRY_EMAIL_HOST
+          ? {
+              host: e.GANTRY_EMAIL_HOST,
+              port: e.GANTRY_EMAIL_PORT,
+              secure: e.GANTRY_EMAIL_SECURE,
+              username: e.GANTRY_EMAIL_USERNAME,
+              password: e.GANTRY_EMAIL_PASSWORD || undefined,
+              sender: e.GANTRY_EMAIL_SENDER ?? 'gantry@localhost',
+            }
+          : undefined,
+      slackUrl: e.GANTRY_SLACK_URL,
+      telegram: e.GANTRY_TELEGRAM_TOKEN
+        ? {
+            token: e.GANTRY_TELEGRAM_TOKEN,
+            chat: e.GANTRY_TELEGRAM_CHAT,
+            api: (e.GANTRY_TELEGRAM_API ?? 'https://api.telegram.org').replace(/\/+$/, ''),
+          }
+        : undefined,
+      teamsUrl: e.GANTRY_TEAMS_URL,
+      webhookUrl: e.GANTRY_WEBHOOK_URL,
+    },
   };
 }
 

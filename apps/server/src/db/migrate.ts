@@ -4,6 +4,7 @@ import * as m001 from './migrations/001-initial.js';
 import * as m002 from './migrations/002-project-resources.js';
 import * as m003 from './migrations/003-templates-tasks.js';
 import * as m004 from './migrations/004-schedules.js';
+import * as m005 from './migrations/005-integrations.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '002-project-resources': m002,
   '003-templates-tasks': m003,
   '004-schedules': m004,
+  '005-integrations': m005,
 };
 
 class StaticProvider implements MigrationProvider {

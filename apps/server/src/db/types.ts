@@ -191,6 +191,8 @@ export interface TaskTable {
   end: string | null;
   runner_id: number | null;
   node_id: string | null;
+  /** JSON object of environment variables added to the run's (from an integration's extracted values). */
+  env: string | null;
 }
 
 export interface TaskOutputTable {
@@ -215,6 +217,54 @@ export interface ScheduleTable {
   created: string;
 }
 
+export interface IntegrationTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  template_id: number;
+  auth_method: string;
+  auth_header: string | null;
+  /** A login_password key whose password (or login and password, for basic) is the secret. */
+  auth_secret_id: number | null;
+  searchable: number;
+  /** JSON object of the run options given to every task it starts. */
+  task_params: string;
+  created: string;
+}
+
+export interface IntegrationAliasTable {
+  id: Generated<number>;
+  project_id: number;
+  /** Null for a project-level alias. */
+  integration_id: number | null;
+  alias: string;
+  created: string;
+}
+
+export interface IntegrationMatcherTable {
+  id: Generated<number>;
+  project_id: number;
+  integration_id: number;
+  name: string;
+  match_type: string;
+  body_data_type: string | null;
+  key: string;
+  method: string;
+  value: string;
+}
+
+export interface IntegrationExtractValueTable {
+  id: Generated<number>;
+  project_id: number;
+  integration_id: number;
+  name: string;
+  value_source: string;
+  body_data_type: string | null;
+  key: string;
+  variable_type: string;
+  variable: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -234,4 +284,8 @@ export interface Database {
   task: TaskTable;
   task_output: TaskOutputTable;
   schedule: ScheduleTable;
+  integration: IntegrationTable;
+  integration_alias: IntegrationAliasTable;
+  integration_matcher: IntegrationMatcherTable;
+  integration_extract_value: IntegrationExtractValueTable;
 }

@@ -97,6 +97,7 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<
   const envVars: Record<string, string> = {
     ...Object.fromEntries(Object.entries(parseObject(environment.env)).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
     ...Object.fromEntries(groupSecrets.filter((s) => s.type === 'env').map((s) => [s.name, s.value])),
+    ...Object.fromEntries(Object.entries(parseObject(task.env)).filter((e): e is [string, string] => typeof e[1] === 'string')),
   };
 
   return {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEBUG_LEVEL_DEFAULT, type AppId } from '@gantry/contracts';
+import { DEBUG_LEVEL_DEFAULT, reservedVariableProblem, type AppId } from '@gantry/contracts';
 import type { Clock } from '../platform/clock.js';
 import type { EventBus, TaskControl } from '../realtime/bus.js';
 import type { TaskRow, TasksRepository } from '../modules/tasks/tasks.repository.js';
@@ -28,6 +28,8 @@ export interface RunnerDeps extends RunContextDeps {
   executables: Record<AppId, string>;
   /** Called once the final status is stored (events, deploy autorun, notifications). */
   onFinished(task: TaskRow): Promise<void>;
+  /** Called when a task starts waiting for confirmation (notifications); must not throw. */
+  onWaitingConfirmation?(task: TaskRow): void;
 }
 
 class Stopped extends Error {}
@@ -230,7 +232,7 @@ export class TaskRun {
     if (p.plan) return;
     const autoApprove = ctx.templateParams.auto_approve || (!!p.auto_approve && ctx.templateParams.allow_auto_approve);
     if (!autoApprove) {
-      await this.setStatus(['running'], 'waiting_confirmation');
+      if (await this.setStatus(['running'], 'waiting_confirmation')) this.d.onWaitingConfirmation?.({ ...this.task, status: 'waiting_confirmation' });
       const answer = await new Promise<'confirm' | 'reject' | 'stop'>((resolve) => {
         this.confirmation = resolve;
         if (this.stopRequested) resolve('stop');
@@ -260,13 +262,15 @@ export class TaskRun {
     if (r.code !== 0) throw new Error(`${path.basename(command)} exited with ${r.code ?? r.signal}`);
   }
 
-  private async setStatus(from: string[], to: string): Promise<void> {
+  /** Moves the task on; answers whether it moved. */
+  private async setStatus(from: string[], to: string): Promise<boolean> {
     await this.log.sync();
     if (await this.d.tasks.transition(this.task.id, from, to)) {
       this.d.bus.publish({ type: 'update', project_id: this.task.project_id, task_id: this.task.id, template_id: this.task.template_id, status: to });
-    } else if (this.stopRequested) {
-      throw new Stopped();
+      return true;
     }
+    if (this.stopRequested) throw new Stopped();
+    return false;
   }
 }
 
@@ -282,7 +286,8 @@ export function inside(base: string, rel: string): string {
 function scalarEnv(vars: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(vars)) {
-    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && ['string', 'number', 'boolean'].includes(typeof v)) out[k] = String(v);
+    // Extra variables come from task input: they may not steer the process (PATH, LD_*, GANTRY_*...).
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !reservedVariableProblem(k) && ['string', 'number', 'boolean'].includes(typeof v)) out[k] = String(v);
   }
   return out;
 }

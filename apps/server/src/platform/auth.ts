@@ -17,6 +17,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without signing in. */
     public?: boolean;
+    /**
+     * Called by other servers (incoming webhooks): no caller identity is resolved (an Authorization
+     * header belongs to the webhook, not to us) and the browser cross-site check does not apply.
+     */
+    webhook?: boolean;
   }
 }
 
@@ -32,6 +37,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
   app.decorateRequest('authKind', null);
 
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.webhook) return;
     const header = request.headers.authorization;
     const bearer = header?.match(/^bearer\s+(\S+)\s*$/i)?.[1];
     if (bearer) {
@@ -50,6 +56,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
   app.addHook('preValidation', async (request) => {
     // The console's files are public; everything under /api is private unless marked public.
     if (!request.url.startsWith('/api/') && request.url !== '/api') return;
+    if (request.routeOptions.config.webhook) return;
     if (UNSAFE.has(request.method) && request.authKind !== 'token' && isCrossSite(request, webHost)) {
       throw new ForbiddenError(Messages.crossSite);
     }

@@ -60,6 +60,11 @@ export function randomToken(length: number): string {
   return out;
 }
 
+/** URL-safe random text (base64url) from `bytes` random bytes: 24 bytes make 32 characters. */
+export function randomUrlToken(bytes: number): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
 export function safeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a);
   const bb = Buffer.from(b);

@@ -32,19 +32,22 @@ export interface ResourceRoutesOptions<Row, Out, CreateIn, UpdateIn> {
   createSchema: ZodType<CreateIn>;
   updateSchema: ZodType<UpdateIn>;
   querySchema?: ZodType<Record<string, string | undefined>>;
+  /** The permission bit for create/update/delete; manageProjectResources unless the spec says otherwise. */
+  changePermission?: number;
 }
 
 /**
  * The six routes of a project resource: list and read for any member, create/update/delete with
- * manageProjectResources, and `refs` for the references dialog. Every id lookup goes through the
- * service with the project id, so another project's rows are never reachable.
+ * manageProjectResources (or `changePermission`), and `refs` for the references dialog. Every id
+ * lookup goes through the service with the project id, so another project's rows are never
+ * reachable.
  */
 export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
   o: ResourceRoutesOptions<Row, Out, CreateIn, UpdateIn>,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const read = projectGuard(o.members, 0);
-    const manage = projectGuard(o.members, Permission.manageProjectResources);
+    const manage = projectGuard(o.members, o.changePermission ?? Permission.manageProjectResources);
     const listParams = z.object({ projectId: idParamSchema });
     const itemParams = z.object({ projectId: idParamSchema, id: idParamSchema });
     const base = `/project/:projectId/${o.path}`;

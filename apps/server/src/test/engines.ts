@@ -49,6 +49,13 @@ export const engines: EngineFactory[] = [
               drop: async () => {
                 const c = new pg.Client({ connectionString: pgBase });
                 await c.connect();
+                // pg's Pool.end() resolves before its clients' sockets close; a FORCE drop racing
+                // them makes a closing client report an error nobody listens to. Let them go first.
+                for (let i = 0; i < 40; i++) {
+                  const r = await c.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+                  if (r.rows[0].n === 0) break;
+                  await new Promise((resolve) => setTimeout(resolve, 50));
+                }
                 await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
                 await c.end();
                 fs.rmSync(dataDir, { recursive: true, force: true });

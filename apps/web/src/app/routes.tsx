@@ -13,6 +13,8 @@ import { ActiveTasksPage } from '../features/tasks/active-tasks-page';
 import { TemplatePage } from '../features/templates/template-page';
 import { TemplatesPage } from '../features/templates/templates-page';
 import { SchedulesPage } from '../features/schedules/schedules-page';
+import { IntegrationPage } from '../features/integrations/integration-page';
+import { IntegrationsPage } from '../features/integrations/integrations-page';
 import { NotFound } from './not-found';
 import { RootRedirect } from './root-redirect';
 import { SessionGate } from './session-gate';
@@ -41,6 +43,8 @@ export function AppRoutes() {
             <Route path="team" element={<TeamPage />} />
             <Route path="schedules/:id?" element={<SchedulesPage />} />
             <Route path="schedule" element={<SchedulesPage />} />
+            <Route path="integrations" element={<IntegrationsPage />} />
+            <Route path="integrations/:integrationId" element={<IntegrationPage />} />
             <Route path="templates" element={<TemplatesPage />} />
             <Route path="views/:viewId/templates" element={<TemplatesPage />} />
             <Route path="templates/new" element={<Navigate to="../templates" replace />} />

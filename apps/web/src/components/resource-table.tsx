@@ -21,6 +21,8 @@ export interface ResourceTableProps<T extends { id: number; name: string }> {
   onEdit(row: T): void;
   onDelete(row: T): void;
   label: string;
+  /** How the name cell shows a row, e.g. as a link to its page (default: the plain name). */
+  renderName?(row: T): ReactNode;
 }
 
 function loadHidden(tableId: string): string[] {
@@ -36,7 +38,7 @@ function loadHidden(tableId: string): string[] {
  * A project resource list: name first, then the resource's columns (each can be hidden from the
  * column menu, remembered per table), and edit/delete icons for those who may manage it.
  */
-export function ResourceTable<T extends { id: number; name: string }>({ tableId, rows, columns, canManage, onEdit, onDelete, label }: ResourceTableProps<T>) {
+export function ResourceTable<T extends { id: number; name: string }>({ tableId, rows, columns, canManage, onEdit, onDelete, label, renderName }: ResourceTableProps<T>) {
   const { t } = useTranslation();
   const [hidden, setHidden] = useState<string[]>(() => loadHidden(tableId));
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -70,7 +72,7 @@ export function ResourceTable<T extends { id: number; name: string }>({ tableId,
           <TableBody>
             {rows.map((row) => (
               <TableRow key={row.id} hover>
-                <TableCell sx={{ fontWeight: 500 }}>{row.name}</TableCell>
+                <TableCell sx={{ fontWeight: 500 }}>{renderName ? renderName(row) : row.name}</TableCell>
                 {visible.map((c) => (
                   <TableCell key={c.key}>{c.render(row)}</TableCell>
                 ))}

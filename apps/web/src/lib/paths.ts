@@ -8,6 +8,8 @@ export const paths = {
   settings: (id: number | string) => `/project/${id}/settings`,
   activity: (id: number | string) => `/project/${id}/activity`,
   projectSection: (id: number | string, section: string) => `/project/${id}/${section}`,
+  integrations: (id: number | string) => `/project/${id}/integrations`,
+  integration: (id: number | string, integrationId: number | string) => `/project/${id}/integrations/${integrationId}`,
   users: '/users',
   tokens: '/tokens',
   tasks: '/tasks',

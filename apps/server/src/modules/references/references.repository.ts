@@ -7,8 +7,8 @@ const none = (): References => ({ templates: [], inventories: [], repositories: 
 /**
  * The one place that knows which rows point at which: keys are used by repositories, inventories
  * (login and become) and template vaults; repositories by file inventories and templates;
- * inventories and variable groups by templates; build templates by deploy templates. Later
- * features (schedules, integrations) add their lists here.
+ * inventories and variable groups by templates; build templates by deploy templates; templates
+ * by schedules and integrations; keys by integrations (their secret).
  */
 export class ReferencesRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -36,6 +36,7 @@ export class ReferencesRepository {
       .where('id', 'in', (eb) => eb.selectFrom('template_vault').select('template_id').where('project_id', '=', projectId).where('vault_key_id', '=', keyId))
       .orderBy('name')
       .execute();
+    refs.integrations = await this.integrationsWhere(projectId, 'auth_secret_id', keyId);
     return refs;
   }
 
@@ -61,13 +62,18 @@ export class ReferencesRepository {
     return { ...none(), templates: await this.templatesWhere(projectId, 'environment_id', environmentId) };
   }
 
-  /** Deploy templates built on this one, and its schedules (integrations join here later). */
+  /** Deploy templates built on this one, its schedules and the integrations that start it. */
   async forTemplate(projectId: number, templateId: number): Promise<References> {
     return {
       ...none(),
       templates: await this.templatesWhere(projectId, 'build_template_id', templateId),
       schedules: await this.db.selectFrom('schedule').select(['id', 'name']).where('project_id', '=', projectId).where('template_id', '=', templateId).orderBy('name').execute(),
+      integrations: await this.integrationsWhere(projectId, 'template_id', templateId),
     };
+  }
+
+  private integrationsWhere(projectId: number, column: 'template_id' | 'auth_secret_id', id: number) {
+    return this.db.selectFrom('integration').select(['id', 'name']).where('project_id', '=', projectId).where(column, '=', id).orderBy('name').orderBy('id').execute();
   }
 
   private templatesWhere(projectId: number, column: 'repository_id' | 'inventory_id' | 'environment_id' | 'build_template_id', id: number) {

@@ -40,6 +40,22 @@ describe.each(engines)('tasks: bash and python ($name)', (engine) => {
     expect(raw.body).toContain('hello hi from repository\n');
   });
 
+  it('gives extra variables to scripts as environment variables, but never ones that steer the process', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const repo = gitRepo({ 'env.sh': 'echo "ok=$OK_VAR path=$PATH preload=$LD_PRELOAD bashenv=$BASH_ENV id=$GANTRY_TASK_ID"\n' });
+    const s = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'env.sh' });
+    const environment = JSON.stringify({ OK_VAR: 'yes', PATH: '/nowhere', LD_PRELOAD: '/tmp/evil.so', BASH_ENV: '/tmp/evil.sh', GANTRY_TASK_ID: '999999' });
+    const id = await runTask(admin, p, { template_id: s.templateId, environment });
+    const task = await waitForTask(admin, p, id);
+    expect(task.status).toBe('success');
+    const line = (await taskLog(admin, p, id)).find((l) => l.startsWith('ok='))!;
+    expect(line).toContain('ok=yes');
+    expect(line).not.toContain('/nowhere');
+    expect(line).toContain('preload= bashenv= ');
+    expect(line).toContain(`id=${id}`);
+  });
+
   it('fails the task when the script exits non-zero, and runs python', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);

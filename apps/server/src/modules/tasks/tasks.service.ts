@@ -23,6 +23,8 @@ export type TaskInput = z.output<typeof taskCreateSchema>;
 export interface TaskOrigin {
   integrationId?: number;
   scheduleId?: number;
+  /** Environment variables for the run on top of the variable group's (an integration's extracted values). */
+  env?: Record<string, string>;
 }
 
 export class TasksService {
@@ -90,6 +92,7 @@ export class TasksService {
       inventory_id: inventoryId,
       arguments: template.allow_override_args_in_task ? checkArguments(input.arguments) : null,
       created: this.clock.now().toISOString(),
+      env: origin.env && Object.keys(origin.env).length ? JSON.stringify(origin.env) : null,
     });
     await this.events.record({ projectId, userId: actor?.id ?? null, objectType: 'task', objectId: row.id, description: `Task #${row.id} of ${template.name} queued` });
     this.bus.publish({ type: 'update', project_id: projectId, task_id: row.id, template_id: template.id, status: 'waiting' });

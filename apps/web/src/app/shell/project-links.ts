@@ -6,6 +6,7 @@ import KeyIcon from '@mui/icons-material/VpnKeyOutlined';
 import RepositoryIcon from '@mui/icons-material/AccountTreeOutlined';
 import TeamIcon from '@mui/icons-material/GroupsOutlined';
 import VariablesIcon from '@mui/icons-material/DataObjectOutlined';
+import IntegrationIcon from '@mui/icons-material/WebhookOutlined';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /**
@@ -29,5 +30,6 @@ export const PROJECT_LINKS: ProjectLink[] = [
   { key: 'environment', labelKey: 'environments.title', icon: VariablesIcon, section: 'environment', requiresNormalProject: true },
   { key: 'keys', labelKey: 'keys.title', icon: KeyIcon, section: 'keys', requiresNormalProject: true },
   { key: 'repositories', labelKey: 'repositories.title', icon: RepositoryIcon, section: 'repositories', requiresNormalProject: true },
+  { key: 'integrations', labelKey: 'integrations.title', icon: IntegrationIcon, section: 'integrations', requiresNormalProject: true },
   { key: 'team', labelKey: 'team.title', icon: TeamIcon, section: 'team', requiresNormalProject: false },
 ];

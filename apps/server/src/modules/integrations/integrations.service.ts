@@ -1,0 +1,141 @@
+import {
+  AUTH_METHODS_WITH_HEADER,
+  type IntegrationTaskParams,
+  type References,
+  type integrationInputSchema,
+} from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
+import type { EventsService } from '../events/events.service.js';
+import type { KeysService } from '../keys/keys.service.js';
+import type { TemplatesService } from '../templates/templates.service.js';
+import type { AliasRow, IntegrationsRepository, IntegrationWithTemplate } from './integrations.repository.js';
+
+export type IntegrationInput = z.output<typeof integrationInputSchema>;
+
+/**
+ * Integrations (incoming webhooks) and their aliases. Changes need updateProject (spec 02 §6);
+ * the template and the secret key must be this project's, and the secret a login with password
+ * key (its password is the shared secret; basic auth checks its login too).
+ */
+export class IntegrationsService implements ProjectResourceService<
+  IntegrationWithTemplate,
+  IntegrationInput,
+  IntegrationInput
+> {
+  constructor(
+    private readonly repo: IntegrationsRepository,
+    private readonly templates: TemplatesService,
+    private readonly keys: KeysService,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+    /** Random alias text (URL-safe); an adapter so tests can pin it. */
+    private readonly newAlias: () => string,
+  ) {}
+
+  list(projectId: number): Promise<IntegrationWithTemplate[]> {
+    return this.repo.list(projectId);
+  }
+
+  async get(projectId: number, id: number): Promise<IntegrationWithTemplate> {
+    const row = await this.repo.find(projectId, id);
+    if (!row) throw new NotFoundError('Integration not found');
+    return row;
+  }
+
+  async create(actor: Actor, projectId: number, input: IntegrationInput): Promise<IntegrationWithTemplate> {
+    const values = await this.values(projectId, input);
+    const row = await this.repo.insert(projectId, values, this.clock.now().toISOString());
+    await this.log(actor, projectId, row.id, `Integration ${row.name} created`);
+    return this.get(projectId, row.id);
+  }
+
+  async update(actor: Actor, projectId: number, id: number, input: IntegrationInput): Promise<void> {
+    await this.get(projectId, id);
+    await this.repo.update(projectId, id, await this.values(projectId, input));
+    await this.log(actor, projectId, id, `Integration ${input.name} updated`);
+  }
+
+  /** Its aliases, matchers and extracted values go with it; tasks it started stay. */
+  async delete(actor: Actor, projectId: number, id: number): Promise<void> {
+    const row = await this.get(projectId, id);
+    await this.repo.delete(projectId, id);
+    await this.log(actor, projectId, id, `Integration ${row.name} deleted`);
+  }
+
+  /** Nothing points at an integration. */
+  async refs(projectId: number, id: number): Promise<References> {
+    await this.get(projectId, id);
+    return { templates: [], inventories: [], repositories: [], schedules: [], integrations: [] };
+  }
+
+  /** Aliases of an integration, or the project-level ones when `integrationId` is null. */
+  async aliases(projectId: number, integrationId: number | null): Promise<AliasRow[]> {
+    if (integrationId !== null) await this.get(projectId, integrationId);
+    return this.repo.aliases(projectId, integrationId);
+  }
+
+  async createAlias(actor: Actor, projectId: number, integrationId: number | null): Promise<AliasRow> {
+    const owner = integrationId === null ? null : await this.get(projectId, integrationId);
+    const row = await this.repo.insertAlias(projectId, integrationId, this.newAlias(), this.clock.now().toISOString());
+    await this.log(
+      actor,
+      projectId,
+      integrationId,
+      owner ? `Alias created for integration ${owner.name}` : 'Project integration alias created',
+    );
+    return row;
+  }
+
+  async deleteAlias(actor: Actor, projectId: number, integrationId: number | null, aliasId: number): Promise<void> {
+    const owner = integrationId === null ? null : await this.get(projectId, integrationId);
+    if (!(await this.repo.findAlias(projectId, integrationId, aliasId))) throw new NotFoundError('Alias not found');
+    await this.repo.deleteAlias(projectId, aliasId);
+    await this.log(
+      actor,
+      projectId,
+      integrationId,
+      owner ? `Alias deleted from integration ${owner.name}` : 'Project integration alias deleted',
+    );
+  }
+
+  private async values(projectId: number, input: IntegrationInput) {
+    await this.templates.get(projectId, input.template_id).catch(() => {
+      throw new ValidationError('Template not found in this project');
+    });
+    const secretId = input.auth_method === 'none' ? null : (input.auth_secret_id ?? null);
+    if (secretId !== null) {
+      const type = await this.keys.typeInProject(projectId, secretId, 'Secret');
+      if (type !== 'login_password') throw new ValidationError('The secret must be a login with password key');
+    }
+    return {
+      name: input.name,
+      template_id: input.template_id,
+      auth_method: input.auth_method,
+      auth_header: AUTH_METHODS_WITH_HEADER.includes(input.auth_method) ? (input.auth_header ?? null) : null,
+      auth_secret_id: secretId,
+      searchable: +input.searchable,
+      task_params: JSON.stringify(checkTaskParams(input.task_params)),
+    };
+  }
+
+  private log(actor: Actor, projectId: number, id: number | null, description: string): Promise<void> {
+    return this.events.record({ projectId, userId: actor.id, objectType: 'integration', objectId: id, description });
+  }
+}
+
+/** Extra variables, when given, must be a JSON object. */
+function checkTaskParams(p: IntegrationTaskParams): IntegrationTaskParams {
+  if (p.environment === undefined || p.environment.trim() === '') return { ...p, environment: undefined };
+  let vars: unknown;
+  try {
+    vars = JSON.parse(p.environment);
+  } catch {
+    vars = null;
+  }
+  if (!vars || typeof vars !== 'object' || Array.isArray(vars))
+    throw new ValidationError('Extra variables must be a JSON object');
+  return p;
+}

@@ -1,0 +1,89 @@
+/** Why a notification is sent: a task reached a final status, or it waits for someone to confirm it. */
+export type NotificationEvent = 'task_finished' | 'task_waiting_confirmation';
+
+/** Final statuses that notify; `rejected` does not, as the person who rejected the task already knows. */
+export const NOTIFYING_FINAL_STATUSES: readonly string[] = ['success', 'error', 'stopped'];
+
+/** The event a task status gives rise to, or null when that status notifies nobody. */
+export function notificationEventFor(status: string): NotificationEvent | null {
+  if (status === 'waiting_confirmation') return 'task_waiting_confirmation';
+  return NOTIFYING_FINAL_STATUSES.includes(status) ? 'task_finished' : null;
+}
+
+export interface MessageInput {
+  projectId: number;
+  projectName: string;
+  templateId: number;
+  templateName: string;
+  taskId: number;
+  status: string;
+  /** Who started the task (a user's name, or what started it); null when unknown. */
+  author: string | null;
+  /** Public URL of the console without a trailing slash; empty gives a relative link. */
+  webHost: string;
+}
+
+/** One notification, already worded: every channel picks the fields it needs. */
+export interface NotificationMessage {
+  event: NotificationEvent;
+  projectId: number;
+  projectName: string;
+  templateId: number;
+  templateName: string;
+  taskId: number;
+  status: string;
+  author: string | null;
+  /** Link to the task in the console. */
+  url: string;
+  /** One line: what happened (email subject, card title). */
+  title: string;
+  /** Plain text: the title, the details and the link. */
+  text: string;
+  /** Hex colour without `#` for cards (green success, red error, amber waiting, grey otherwise). */
+  color: string;
+}
+
+const HEADLINES: Record<string, string> = {
+  success: 'succeeded',
+  error: 'failed',
+  stopped: 'was stopped',
+  rejected: 'was rejected',
+  waiting_confirmation: 'is waiting for confirmation',
+};
+
+const COLORS: Record<string, string> = {
+  success: '2EB886',
+  error: 'D9534F',
+  waiting_confirmation: 'F0AD4E',
+};
+
+/** Builds the words of a notification from a task's facts; pure. */
+export function buildMessage(i: MessageInput): NotificationMessage {
+  const event: NotificationEvent = i.status === 'waiting_confirmation' ? 'task_waiting_confirmation' : 'task_finished';
+  const url = `${i.webHost}/project/${i.projectId}/templates/${i.templateId}?t=${i.taskId}`;
+  const title = `[${i.projectName}] Task #${i.taskId} of ${i.templateName} ${HEADLINES[i.status] ?? `ended: ${i.status}`}`;
+  const lines = [
+    title,
+    `Project: ${i.projectName}`,
+    `Template: ${i.templateName}`,
+    `Task: #${i.taskId}`,
+    `Status: ${i.status}`,
+  ];
+  if (i.author) lines.push(`Started by: ${i.author}`);
+  if (event === 'task_waiting_confirmation') lines.push('The plan is ready: confirm or reject the task in Gantry.');
+  lines.push(url);
+  return {
+    event,
+    projectId: i.projectId,
+    projectName: i.projectName,
+    templateId: i.templateId,
+    templateName: i.templateName,
+    taskId: i.taskId,
+    status: i.status,
+    author: i.author,
+    url,
+    title,
+    text: lines.join('\n'),
+    color: COLORS[i.status] ?? '888888',
+  };
+}

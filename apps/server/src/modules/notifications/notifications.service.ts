@@ -1,0 +1,115 @@
+import type { EventsService } from '../events/events.service.js';
+import type { Audience, ChannelName, NotificationChannel } from './channels/channel.js';
+import { buildMessage, notificationEventFor, type NotificationEvent } from './notification-message.js';
+import type { NotificationsRepository, TaskNotificationContext } from './notifications.repository.js';
+
+/** The facts of a task a notification needs; `status` is the one to notify about. */
+export interface NotifiableTask {
+  id: number;
+  status: string;
+}
+
+export type DeliveryResult = 'sent' | 'skipped' | 'failed';
+
+/** What became of one task event: skipped as a whole (and why), or each channel's result. */
+export interface NotifyOutcome {
+  taskId: number;
+  status: string;
+  event: NotificationEvent | null;
+  skipped: 'no channel' | 'status' | 'task gone' | 'project alert off' | 'success suppressed' | null;
+  channels: Partial<Record<ChannelName, DeliveryResult>>;
+}
+
+/**
+ * Decides whether a task event is worth telling and tells every configured channel. Email goes to
+ * each project member whose alert is on; chat and webhooks get one message per event. A failed
+ * delivery never reaches the task: it becomes an activity event with every secret masked.
+ */
+export class NotificationsService {
+  private readonly listeners = new Set<(o: NotifyOutcome) => void>();
+
+  constructor(
+    private readonly repo: Pick<NotificationsRepository, 'context' | 'alertEmails'>,
+    private readonly channels: NotificationChannel[],
+    private readonly events: Pick<EventsService, 'record'>,
+    /** Public URL of the console (links); empty for relative links. */
+    private readonly webHost: string,
+    /** Configured secrets, masked out of any error text. */
+    private readonly secrets: string[],
+  ) {}
+
+  /** Fire and forget: the task pipeline goes on at once; listeners hear the outcome. */
+  dispatch(task: NotifiableTask): void {
+    void this.notify(task)
+      .then((o) => {
+        for (const l of this.listeners) l(o);
+      })
+      .catch(() => undefined);
+  }
+
+  /** Hears the outcome of every dispatched notification (tests wait on it). */
+  onSettled(fn: (o: NotifyOutcome) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Notifies about the task's status when it should; resolves once every channel is done. */
+  async notify(task: NotifiableTask): Promise<NotifyOutcome> {
+    const event = notificationEventFor(task.status);
+    const outcome: NotifyOutcome = { taskId: task.id, status: task.status, event, skipped: null, channels: {} };
+    if (this.channels.length === 0) return { ...outcome, skipped: 'no channel' };
+    if (!event) return { ...outcome, skipped: 'status' };
+    const ctx = await this.repo.context(task.id);
+    if (!ctx) return { ...outcome, skipped: 'task gone' };
+    if (ctx.project_alert !== 1) return { ...outcome, skipped: 'project alert off' };
+    if (task.status === 'success' && ctx.suppress_success_alerts === 1)
+      return { ...outcome, skipped: 'success suppressed' };
+
+    const message = buildMessage({
+      projectId: ctx.project_id,
+      projectName: ctx.project_name,
+      templateId: ctx.template_id,
+      templateName: ctx.template_name,
+      taskId: task.id,
+      status: task.status,
+      author: authorOf(ctx),
+      webHost: this.webHost,
+    });
+    const audience: Audience = {
+      emails: this.channels.some((c) => c.name === 'email') ? await this.repo.alertEmails(ctx.project_id) : [],
+      chat: ctx.alert_chat,
+    };
+    await Promise.all(
+      this.channels.map(async (c) => {
+        try {
+          outcome.channels[c.name] = (await c.send(message, audience)) ? 'sent' : 'skipped';
+        } catch (e) {
+          outcome.channels[c.name] = 'failed';
+          await this.events
+            .record({
+              projectId: ctx.project_id,
+              userId: null,
+              objectType: 'task',
+              objectId: task.id,
+              description: `Notification via ${c.name} failed: ${this.mask(String((e as Error)?.message ?? e))}`,
+            })
+            .catch(() => undefined);
+        }
+      }),
+    );
+    return outcome;
+  }
+
+  private mask(text: string): string {
+    let out = text;
+    for (const s of this.secrets) out = out.split(s).join('***');
+    return out.slice(0, 500);
+  }
+}
+
+function authorOf(ctx: TaskNotificationContext): string | null {
+  if (ctx.user_name) return ctx.user_name;
+  if (ctx.schedule_id !== null) return 'a schedule';
+  if (ctx.integration_id !== null) return 'an integration';
+  return null;
+}

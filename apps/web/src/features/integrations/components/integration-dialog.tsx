@@ -1,0 +1,212 @@
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  FormHelperText,
+  MenuItem,
+  Stack,
+  TextField,
+} from '@mui/material';
+import {
+  AUTH_METHODS_WITH_HEADER,
+  INTEGRATION_AUTH_METHODS,
+  integrationInputSchema,
+  type Integration,
+  type IntegrationAuthMethod,
+} from '@gantry/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { FormError } from '../../../components/form-error';
+import { KeySelect } from '../../../components/key-select';
+import { contractResolver } from '../../../lib/contract-resolver';
+import { projectQueries } from '../../../lib/project-queries';
+import { useSaveIntegration } from '../api/integrations-api';
+
+interface Values {
+  name: string;
+  template_id: number | '';
+  auth_method: IntegrationAuthMethod;
+  auth_header: string;
+  auth_secret_id: number | '';
+  searchable: boolean;
+}
+
+/** The request body the form's values stand for: fields the chosen auth method does not use are cleared. */
+function toBody(v: Values, item: Integration | null) {
+  return {
+    ...v,
+    template_id: v.template_id === '' ? undefined : v.template_id,
+    auth_header: AUTH_METHODS_WITH_HEADER.includes(v.auth_method) ? v.auth_header : null,
+    auth_secret_id: v.auth_method === 'none' || v.auth_secret_id === '' ? null : v.auth_secret_id,
+    task_params: item?.task_params ?? {},
+  };
+}
+
+/**
+ * New or edit integration: name, template to run, how the sender authenticates (header only for
+ * token and hmac, a secret key for every method but none) and whether project aliases reach it.
+ */
+export function IntegrationDialog({
+  projectId,
+  item,
+  onClose,
+}: {
+  projectId: number;
+  item: Integration | null;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const templates = useQuery(projectQueries.templates(projectId)).data ?? [];
+  // The secret is a key's password (basic auth also uses its login).
+  const keys = (useQuery(projectQueries.keys(projectId)).data ?? []).filter(
+    (k) => k.type === 'login_password' || k.id === item?.auth_secret_id,
+  );
+  const save = useSaveIntegration(projectId, item?.id ?? null);
+  const form = useForm<Values>({
+    resolver: contractResolver<Values>(integrationInputSchema, (v) => toBody(v, item)),
+    defaultValues: {
+      name: item?.name ?? '',
+      template_id: item?.template_id ?? '',
+      auth_method: item?.auth_method ?? 'none',
+      auth_header: item?.auth_header ?? '',
+      auth_secret_id: item?.auth_secret_id ?? '',
+      searchable: item?.searchable ?? false,
+    },
+  });
+  const method = form.watch('auth_method');
+  const e = form.formState.errors;
+  const submit = form.handleSubmit(async (v) => {
+    if (
+      await save.mutateAsync(integrationInputSchema.parse(toBody(v, item))).then(
+        () => true,
+        () => false,
+      )
+    )
+      onClose();
+  });
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
+      <DialogTitle>{item ? t('integrations.editTitle') : t('integrations.newTitle')}</DialogTitle>
+      <DialogContent>
+        <Stack
+          spacing={1}
+          component="form"
+          id="integration-form"
+          noValidate
+          onSubmit={(ev) => void submit(ev)}
+          sx={{ pt: 1 }}
+        >
+          <FormError error={save.error} />
+          <Controller
+            name="name"
+            control={form.control}
+            render={({ field: f }) => (
+              <TextField
+                {...f}
+                label={t('common.name')}
+                required
+                autoFocus
+                error={!!e.name}
+                helperText={e.name?.message ?? ' '}
+              />
+            )}
+          />
+          <Controller
+            name="template_id"
+            control={form.control}
+            render={({ field: f }) => (
+              <TextField
+                {...f}
+                select
+                label={t('integrations.template')}
+                required
+                error={!!e.template_id}
+                helperText={e.template_id?.message ?? ' '}
+              >
+                {templates.map((x) => (
+                  <MenuItem key={x.id} value={x.id}>
+                    {x.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+          <Controller
+            name="auth_method"
+            control={form.control}
+            render={({ field: f }) => (
+              <TextField
+                {...f}
+                select
+                label={t('integrations.authMethod')}
+                helperText={t(`integrations.authHelp.${method}`)}
+              >
+                {INTEGRATION_AUTH_METHODS.map((m) => (
+                  <MenuItem key={m} value={m}>
+                    {t(`integrations.authMethods.${m}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+          {AUTH_METHODS_WITH_HEADER.includes(method) ? (
+            <Controller
+              name="auth_header"
+              control={form.control}
+              render={({ field: f }) => (
+                <TextField
+                  {...f}
+                  label={t('integrations.authHeader')}
+                  required
+                  error={!!e.auth_header}
+                  helperText={e.auth_header?.message ?? t('integrations.authHeaderHelp')}
+                  slotProps={{ htmlInput: { autoComplete: 'off' } }}
+                />
+              )}
+            />
+          ) : null}
+          {method !== 'none' ? (
+            <Controller
+              name="auth_secret_id"
+              control={form.control}
+              render={({ field: f }) => (
+                <KeySelect
+                  {...f}
+                  keys={keys}
+                  label={t('integrations.authSecret')}
+                  required
+                  error={!!e.auth_secret_id}
+                  helperText={e.auth_secret_id?.message ?? t('integrations.authSecretHelp')}
+                />
+              )}
+            />
+          ) : null}
+          <Controller
+            name="searchable"
+            control={form.control}
+            render={({ field: f }) => (
+              <div>
+                <FormControlLabel
+                  control={<Checkbox checked={f.value} onChange={(ev) => f.onChange(ev.target.checked)} />}
+                  label={t('integrations.searchable')}
+                />
+                <FormHelperText sx={{ mt: 0, ml: 4 }}>{t('integrations.searchableHelp')}</FormHelperText>
+              </div>
+            )}
+          />
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button type="submit" form="integration-form" variant="contained" disabled={save.isPending}>
+          {item ? t('common.save') : t('common.create')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

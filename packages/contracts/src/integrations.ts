@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { requiredString } from './fields.js';
+import { taskParamsSchema } from './tasks.js';
+
+/** How an incoming webhook proves who sent it (spec 02 §9). */
+export const INTEGRATION_AUTH_METHODS = ['none', 'github', 'bitbucket', 'token', 'hmac', 'basic'] as const;
+export const integrationAuthMethodSchema = z.enum(INTEGRATION_AUTH_METHODS);
+export type IntegrationAuthMethod = z.infer<typeof integrationAuthMethodSchema>;
+
+/** Only these methods read a header whose name the user chooses. */
+export const AUTH_METHODS_WITH_HEADER: readonly IntegrationAuthMethod[] = ['token', 'hmac'];
+
+export const MATCH_TYPES = ['body', 'header'] as const;
+export const BODY_DATA_TYPES = ['json', 'string'] as const;
+export const MATCH_METHODS = ['equals', 'unequals', 'contains'] as const;
+export const VALUE_SOURCES = ['body', 'header'] as const;
+export const VARIABLE_TYPES = ['environment', 'task'] as const;
+
+/** Largest webhook body the receiver reads. */
+export const INTEGRATION_BODY_LIMIT = 256 * 1024;
+
+/** Random part of an alias URL `/api/integrations/{alias}`. */
+export const INTEGRATION_ALIAS_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** What a task started by the integration carries: the same run options as a task. */
+export const integrationTaskParamsSchema = z
+  .object({
+    message: z.string().trim().max(2000).optional(),
+    params: taskParamsSchema.optional(),
+    /** JSON object text of extra variables given to every run. */
+    environment: z.string().optional(),
+  })
+  .default({});
+export type IntegrationTaskParams = z.output<typeof integrationTaskParamsSchema>;
+
+const optionalId = z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish());
+
+export const integrationInputSchema = z
+  .object({
+    name: requiredString('Name'),
+    template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
+    auth_method: integrationAuthMethodSchema.default('none'),
+    auth_header: z.string().trim().max(200).nullish(),
+    auth_secret_id: optionalId,
+    searchable: z.boolean().default(false),
+    task_params: integrationTaskParamsSchema,
+  })
+  .superRefine((v, ctx) => {
+    if (AUTH_METHODS_WITH_HEADER.includes(v.auth_method) && !v.auth_header) {
+      ctx.addIssue({ code: 'custom', path: ['auth_header'], message: 'Auth header is required' });
+    }
+    if (v.auth_method !== 'none' && !v.auth_secret_id) {
+      ctx.addIssue({ code: 'custom', path: ['auth_secret_id'], message: 'Secret is required' });
+    }
+    if (v.auth_header && !/^[A-Za-z0-9-]+$/.test(v.auth_header)) {
+      ctx.addIssue({ code: 'custom', path: ['auth_header'], message: 'Auth header must be a valid header name' });
+    }
+  });
+export type IntegrationInput = z.input<typeof integrationInputSchema>;
+
+export const integrationSchema = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  name: z.string(),
+  template_id: z.number().int(),
+  tpl_name: z.string(),
+  auth_method: integrationAuthMethodSchema,
+  auth_header: z.string().nullable(),
+  auth_secret_id: z.number().int().nullable(),
+  searchable: z.boolean(),
+  task_params: integrationTaskParamsSchema,
+});
+export type Integration = z.infer<typeof integrationSchema>;
+
+export const integrationAliasSchema = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  /** Null for a project-level alias, which reaches every searchable integration of the project. */
+  integration_id: z.number().int().nullable(),
+  alias: z.string(),
+  /** Absolute when GANTRY_WEB_HOST is set, else `/api/integrations/{alias}`. */
+  url: z.string(),
+});
+export type IntegrationAlias = z.infer<typeof integrationAliasSchema>;
+
+export const matcherInputSchema = z
+  .object({
+    integration_id: z.coerce.number().int().positive().optional(),
+    name: requiredString('Name'),
+    match_type: z.enum(MATCH_TYPES, { error: 'Match source is required' }),
+    body_data_type: z.enum(BODY_DATA_TYPES).nullish(),
+    key: requiredString('Key'),
+    method: z.enum(MATCH_METHODS, { error: 'Comparison method is required' }),
+    value: requiredString('Value'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.match_type === 'body' && !v.body_data_type) {
+      ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: 'Body data format is required' });
+    }
+  });
+export type MatcherInput = z.input<typeof matcherInputSchema>;
+
+export const matcherSchema = z.object({
+  id: z.number().int(),
+  integration_id: z.number().int(),
+  name: z.string(),
+  match_type: z.enum(MATCH_TYPES),
+  body_data_type: z.enum(BODY_DATA_TYPES).nullable(),
+  key: z.string(),
+  method: z.enum(MATCH_METHODS),
+  value: z.string(),
+});
+export type Matcher = z.infer<typeof matcherSchema>;
+
+export const extractValueInputSchema = z
+  .object({
+    integration_id: z.coerce.number().int().positive().optional(),
+    name: requiredString('Name'),
+    value_source: z.enum(VALUE_SOURCES, { error: 'Value source is required' }),
+    body_data_type: z.enum(BODY_DATA_TYPES).nullish(),
+    key: requiredString('Key'),
+    variable_type: z.enum(VARIABLE_TYPES, { error: 'Variable type is required' }),
+    variable: requiredString('Variable'),
+  })
+  .superRefine((v, ctx) => {
+    if (v.value_source === 'body' && !v.body_data_type) {
+      ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: 'Body data type is required' });
+    }
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.variable)) {
+      ctx.addIssue({ code: 'custom', path: ['variable'], message: 'Variable must be letters, digits and underscores' });
+    }
+  });
+export type ExtractValueInput = z.input<typeof extractValueInputSchema>;
+
+export const extractValueSchema = z.object({
+  id: z.number().int(),
+  integration_id: z.number().int(),
+  name: z.string(),
+  value_source: z.enum(VALUE_SOURCES),
+  body_data_type: z.enum(BODY_DATA_TYPES).nullable(),
+  key: z.string(),
+  variable_type: z.enum(VARIABLE_TYPES),
+  variable: z.string(),
+});
+export type ExtractValue = z.infer<typeof extractValueSchema>;

@@ -41,6 +41,8 @@ export default defineConfig({
       GANTRY_ADMIN_EMAIL: 'admin@example.com',
       GANTRY_ADMIN_NAME: E2E_ADMIN.name,
       GANTRY_LOG_LEVEL: 'warn',
+      // Two-factor sign-in is offered; users who do not enable it sign in as before.
+      GANTRY_TOTP_ENABLED: 'true',
       PATH: process.env.PATH ?? '/usr/bin:/bin',
     },
   },

@@ -14,12 +14,14 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
+import { TotpRepository } from './modules/auth/totp.repository.js';
+import { totpRoutes } from './modules/auth/totp.routes.js';
+import { TotpService } from './modules/auth/totp.service.js';
 import { createChannels, channelSecrets } from './modules/notifications/channels/channels.js';
 import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
-import { ProjectsRepository } from './modules/projects/projects.repository.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
-import { ProjectsService } from './modules/projects/projects.service.js';
+import type { ProjectsService } from './modules/projects/projects.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { TokensRepository } from './modules/tokens/tokens.repository.js';
 import { tokensRoutes } from './modules/tokens/tokens.routes.js';
@@ -27,32 +29,25 @@ import { TokensService } from './modules/tokens/tokens.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
-import { EnvironmentsRepository } from './modules/environments/environments.repository.js';
 import { presentEnvironment } from './modules/environments/environments.presenter.js';
-import { EnvironmentsService } from './modules/environments/environments.service.js';
-import { EventsRepository } from './modules/events/events.repository.js';
+import type { EnvironmentsService } from './modules/environments/environments.service.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
-import { EventsService } from './modules/events/events.service.js';
-import { IntegrationRulesService } from './modules/integrations/integration-rules.service.js';
-import { IntegrationsRepository } from './modules/integrations/integrations.repository.js';
+import type { EventsService } from './modules/events/events.service.js';
+import type { IntegrationRulesService } from './modules/integrations/integration-rules.service.js';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
-import { IntegrationsService } from './modules/integrations/integrations.service.js';
+import type { IntegrationsService } from './modules/integrations/integrations.service.js';
 import { webhookRoutes } from './modules/integrations/webhook.routes.js';
 import { WebhookService } from './modules/integrations/webhook.service.js';
-import { InventoriesRepository } from './modules/inventories/inventories.repository.js';
 import { presentInventory } from './modules/inventories/inventories.presenter.js';
-import { InventoriesService } from './modules/inventories/inventories.service.js';
-import { KeysRepository } from './modules/keys/keys.repository.js';
+import type { InventoriesService } from './modules/inventories/inventories.service.js';
 import { presentKey } from './modules/keys/keys.presenter.js';
-import { KeysService } from './modules/keys/keys.service.js';
-import { ReferencesRepository } from './modules/references/references.repository.js';
-import { RepositoriesRepository } from './modules/repositories/repositories.repository.js';
+import type { KeysService } from './modules/keys/keys.service.js';
 import { presentRepository } from './modules/repositories/repositories.presenter.js';
-import { RepositoriesService } from './modules/repositories/repositories.service.js';
+import type { RepositoriesService } from './modules/repositories/repositories.service.js';
 import { TeamRepository } from './modules/team/team.repository.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { TeamService } from './modules/team/team.service.js';
-import { SecretBox, randomUrlToken } from './platform/crypto.js';
+import { SecretBox } from './platform/crypto.js';
 import { resolveNodeId } from './config/node-id.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { nodeProcessLauncher, type ProcessLauncher } from './engine/process.js';
@@ -62,24 +57,30 @@ import { createDemoRepository } from './engine/demo-repo.js';
 import { seedDemoProject } from './modules/projects/demo-seeder.js';
 import { Scheduler } from './engine/scheduler.js';
 import { presentSchedule } from './modules/schedules/schedules.presenter.js';
-import { SchedulesRepository } from './modules/schedules/schedules.repository.js';
 import { schedulesExtraRoutes } from './modules/schedules/schedules.routes.js';
-import { SchedulesService } from './modules/schedules/schedules.service.js';
+import type { SchedulesService } from './modules/schedules/schedules.service.js';
 import { StatsRepository } from './modules/stats/stats.repository.js';
 import { statsRoutes } from './modules/stats/stats.routes.js';
 import { StatsService } from './modules/stats/stats.service.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
+import { AppsRepository } from './modules/apps/apps.repository.js';
 import { AppsService } from './modules/apps/apps.service.js';
+import { pathExecutableFinder } from './modules/apps/executable-finder.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
 import { templatesExtraRoutes } from './modules/templates/templates.routes.js';
 import { presentTemplate } from './modules/templates/templates.presenter.js';
-import { TemplatesRepository } from './modules/templates/templates.repository.js';
-import { TemplatesService } from './modules/templates/templates.service.js';
-import { ViewsRepository } from './modules/views/views.repository.js';
+import type { TemplatesService } from './modules/templates/templates.service.js';
 import { viewsExtraRoutes } from './modules/views/views.routes.js';
-import { ViewsService } from './modules/views/views.service.js';
+import type { ViewsService } from './modules/views/views.service.js';
+import { backupRoutes } from './modules/backup/backup.routes.js';
+import { BackupService } from './modules/backup/backup.service.js';
+import { restoreUnit } from './modules/backup/backup.transaction.js';
+import { createResourceServices } from './resource-services.js';
+import { ProjectCacheRepository } from './modules/backup/project-cache.repository.js';
+import { ProjectCacheService } from './modules/backup/project-cache.service.js';
+import { taskWorkspaceStore } from './engine/workspace.js';
 import { EventBus } from './realtime/bus.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { wsRoutes } from './realtime/ws.routes.js';
@@ -122,6 +123,7 @@ export interface AppDeps {
 export interface Services {
   users: UsersService;
   auth: AuthService;
+  totp: TotpService;
   tokens: TokensService;
   projects: ProjectsService;
   events: EventsService;
@@ -143,6 +145,8 @@ export interface Services {
   integrations: IntegrationsService;
   integrationRules: IntegrationRulesService;
   webhooks: WebhookService;
+  backup: BackupService;
+  projectCache: ProjectCacheService;
 }
 
 /** Wires repositories, services and routes; never listens (main.ts does). */
@@ -150,26 +154,17 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const bus = new EventBus();
   const node = nodeId ?? resolveNodeId(config.dataDir);
   const box = new SecretBox(secretKey);
-  const events = new EventsService(new EventsRepository(db.db), clock);
-  const refs = new ReferencesRepository(db.db);
+  const resourceDeps = { box, clock, nonAdminCanCreateProject: config.nonAdminCanCreateProject };
+  // Apps live outside the resource services; templates ask them lazily, once both exist.
+  const resources = createResourceServices(db.db, { ...resourceDeps, appExists: (id) => apps.exists(id) });
+  const { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules } = resources;
   const users = new UsersService(new UsersRepository(db.db), clock);
   const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), clock, sleep);
-  const auth = new AuthService(users, new SessionsRepository(db.db), throttle, clock);
+  const totp = new TotpService(new TotpRepository(db.db), users, box, events, clock, config.totp);
+  const auth = new AuthService(users, new SessionsRepository(db.db), throttle, totp, clock);
   const tokens = new TokensService(new TokensRepository(db.db), clock);
-  const projects = new ProjectsService(new ProjectsRepository(db.db), events, clock, config.nonAdminCanCreateProject);
-  const keys = new KeysService(new KeysRepository(db.db), refs, box, events, clock);
-  const repositories = new RepositoriesService(new RepositoriesRepository(db.db), keys, refs, events, clock);
-  const inventories = new InventoriesService(new InventoriesRepository(db.db), keys, repositories, refs, events, clock);
-  const environments = new EnvironmentsService(new EnvironmentsRepository(db.db), refs, box, events, clock);
   const team = new TeamService(new TeamRepository(db.db), users, events, clock);
-  const views = new ViewsService(new ViewsRepository(db.db), events);
-  const templates = new TemplatesService(
-    new TemplatesRepository(db.db),
-    { keys, repositories, inventories, environments, viewExists: (p, id) => views.exists(p, id) },
-    refs,
-    events,
-    clock,
-  );
+  const apps = new AppsService(new AppsRepository(db.db), refs, events, clock, pathExecutableFinder(config.systemPath));
   projects.seedDemo = (actor, projectId) =>
     seedDemoProject(
       { keys, repositories, environments, inventories, templates, createRepository: (id) => createDemoRepository(path.join(config.dataDir, 'demo'), id, config.systemPath) },
@@ -178,8 +173,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     );
   const tasksRepo = new TasksRepository(db.db);
   const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
-  const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node);
-  const apps = new AppsService(config.systemPath);
+  const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps);
   const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
   const runnerDeps = {
     templates,
@@ -196,7 +190,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
     terraformState,
     systemPath: config.systemPath,
-    executables: apps.executables(),
+    apps,
     onFinished: (t: Parameters<TasksService['finished']>[0]) => {
       notifications.dispatch(t);
       return tasks.finished(t);
@@ -207,8 +201,6 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     const task = await tasksRepo.findById(id);
     if (task) await new TaskRun(runnerDeps, task).run();
   });
-  const schedulesRepo = new SchedulesRepository(db.db);
-  const schedules = new SchedulesService(schedulesRepo, templates, repositories, events, clock);
   const scheduler = new Scheduler({
     schedules: schedulesRepo,
     repositories,
@@ -223,11 +215,15 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     },
     onError: (s, err) => void events.record({ projectId: s.project_id, userId: null, objectType: 'schedule', objectId: s.id, description: `Schedule ${s.name} could not run: ${(err as Error).message}` }).catch(() => undefined),
   });
-  const integrationsRepo = new IntegrationsRepository(db.db);
-  const integrations = new IntegrationsService(integrationsRepo, templates, keys, events, clock, () => randomUrlToken(24));
-  const integrationRules = new IntegrationRulesService(integrationsRepo, integrations, events);
   const webhooks = new WebhookService(integrationsRepo, keys, tasks, events);
-  return { users, auth, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, schedules, scheduler, integrations, integrationRules, webhooks };
+  const backup = new BackupService(
+    { projects, keys, repositories, inventories, environments, views, templates, schedules, integrations, integrationRules, events },
+    restoreUnit(db.db, (trx, appExists) => createResourceServices(trx, { ...resourceDeps, appExists: async (id) => appExists(id) })),
+    (id) => apps.exists(id),
+    clock,
+  );
+  const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(path.join(config.dataDir, 'tasks')), events);
+  return { users, auth, totp, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache };
 }
 
 export type GantryApp = FastifyInstance & { services: Services };
@@ -244,7 +240,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   registerErrorHandler(app);
 
   const services = createServices(deps);
-  const authMethods: AuthMethods = { totp: { enabled: false, allow_recovery: false } };
+  const { totp } = config;
+  const authMethods: AuthMethods = { totp: { enabled: totp.enabled, allow_recovery: totp.enabled && totp.allowRecovery } };
 
   await app.register(cookie);
   await app.register(websocket);
@@ -280,6 +277,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
         }),
       );
       await api.register(usersRoutes(services.users));
+      await api.register(totpRoutes(services.totp));
       await api.register(tokensRoutes(services.tokens));
       await api.register(projectsRoutes(services.projects));
       await api.register(teamRoutes(services.team, services.projects));
@@ -365,6 +363,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(schedulesExtraRoutes(services.schedules, services.projects));
       await api.register(integrationsRoutes({ integrations: services.integrations, rules: services.integrationRules, members, webHost: config.webHost }));
       await api.register(webhookRoutes(services.webhooks));
+      await api.register(backupRoutes(services.backup, services.projectCache, services.projects));
       await api.register(statsRoutes(new StatsService(new StatsRepository(deps.db.db)), services.projects, (p, id) => services.templates.get(p, id)));
       await api.register(
         resourceRoutes({

@@ -1,8 +1,23 @@
 import { z } from 'zod';
+import { hasControlCharacters, requiredString } from './fields.js';
 
+/** The built-in ("default") apps; admins may reconfigure them but never delete them. */
 export const APP_IDS = ['ansible', 'terraform', 'tofu', 'bash', 'python', 'powershell', 'pulumi'] as const;
-export const appIdSchema = z.enum(APP_IDS, { error: 'App is required' });
-export type AppId = z.infer<typeof appIdSchema>;
+export type AppId = (typeof APP_IDS)[number];
+
+export function isBuiltinApp(id: string): id is AppId {
+  return (APP_IDS as readonly string[]).includes(id);
+}
+
+/** An app id: a lowercase letter, then 1 to 30 lowercase letters, digits, '-' or '_'. */
+export const APP_ID_PATTERN = /^[a-z][a-z0-9_-]{1,30}$/;
+
+/** A template's app: a built-in or a custom app's id (the server checks that it exists). */
+export const appIdSchema = z
+  .string({ error: 'App is required' })
+  .trim()
+  .min(1, { error: 'App is required' })
+  .regex(APP_ID_PATTERN, { error: 'App not found' });
 
 /** The executable each app runs, looked up on PATH unless the app's path says otherwise. */
 export const APP_EXECUTABLES: Record<AppId, string> = {
@@ -25,16 +40,98 @@ export const APP_TITLES: Record<AppId, string> = {
   pulumi: 'Pulumi Code',
 };
 
+/**
+ * Whether an app's configured arguments are used: script apps (built-in or custom) get them
+ * before the script; ansible, terraform and tofu build their own command lines.
+ */
+export function appTakesArgs(id: string): boolean {
+  return id !== 'ansible' && id !== 'terraform' && id !== 'tofu';
+}
+
 export const appSchema = z.object({
   id: z.string(),
   title: z.string(),
   icon: z.string(),
+  /** An executable name looked up on the server's PATH, or an absolute path. */
   path: z.string(),
-  priority: z.number(),
-  args: z.string(),
+  priority: z.number().int(),
+  /** Extra argv given before the script (script apps only). */
+  args: z.array(z.string()),
+  /** Whether templates of this app may run: set by an admin, or else whether `path` is found. */
   active: z.boolean(),
+  /** A default app: it cannot be deleted. */
+  builtin: z.boolean(),
+  /** Whether `path` names an executable on this server. */
+  found: z.boolean(),
 });
 export type App = z.infer<typeof appSchema>;
+
+export const APP_PRIORITY_LIMIT = 1_000_000;
+
+/** Why an app path is unusable, or null: a plain executable name, or an absolute path. */
+export function appPathProblem(p: string): string | null {
+  const bad = 'Path must be an executable name or an absolute path';
+  if (p.length > 1024 || hasControlCharacters(p) || p.startsWith('-')) return bad;
+  if (p.includes('/')) {
+    if (!p.startsWith('/') || p.endsWith('/')) return bad;
+    const parts = p.split('/').slice(1);
+    if (parts.some((s) => s === '' || s === '.' || s === '..')) return bad;
+    return null;
+  }
+  return p === '.' || p === '..' ? bad : null;
+}
+
+const argsMessage = 'Arguments must be a JSON list of strings';
+
+/** Editable fields of an app (POST /apps/{id}); the id never changes. */
+export const appUpdateSchema = z.object({
+  title: requiredString('Title').max(100, { error: 'Title is too long' }),
+  icon: z
+    .string()
+    .trim()
+    .max(40, { error: 'Icon is too long' })
+    .regex(/^[a-z0-9-]*$/, { error: 'Icon must be a name of lowercase letters, digits and -' })
+    .default(''),
+  path: requiredString('Path').superRefine((p, ctx) => {
+    const problem = appPathProblem(p);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  priority: z.preprocess(
+    (v) => {
+      if (v === '' || v === null || v === undefined) return 0;
+      if (typeof v === 'string') return /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
+      return v;
+    },
+    z
+      .number({ error: 'Priority must be an integer' })
+      .int({ error: 'Priority must be an integer' })
+      .min(-APP_PRIORITY_LIMIT, { error: `Priority must be between -${APP_PRIORITY_LIMIT} and ${APP_PRIORITY_LIMIT}` })
+      .max(APP_PRIORITY_LIMIT, { error: `Priority must be between -${APP_PRIORITY_LIMIT} and ${APP_PRIORITY_LIMIT}` }),
+  ),
+  args: z
+    .array(
+      z
+        .string({ error: argsMessage })
+        .refine((a) => !hasControlCharacters(a), { error: 'Arguments must not contain control characters' }),
+      { error: argsMessage },
+    )
+    .max(50, { error: 'At most 50 arguments' })
+    .default([]),
+});
+export type AppUpdate = z.input<typeof appUpdateSchema>;
+
+/** A custom app (POST /apps). */
+export const appCreateSchema = z.object({
+  id: z
+    .string({ error: 'ID is required' })
+    .trim()
+    .min(1, { error: 'ID is required' })
+    .regex(APP_ID_PATTERN, { error: 'ID must be 2 to 31 lowercase letters, digits, - or _, starting with a letter' }),
+  ...appUpdateSchema.shape,
+});
+export type AppCreate = z.input<typeof appCreateSchema>;
+
+export const appActiveSchema = z.object({ active: z.boolean({ error: 'Active must be true or false' }) });
 
 /** Apps whose templates run a plan that may wait for confirmation. */
 export function isTerraformApp(app: string): app is 'terraform' | 'tofu' {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VERIFICATION_CODE_LENGTH } from './constants.js';
 import { requiredString } from './fields.js';
 
 export const loginBodySchema = z.object({
@@ -6,6 +7,19 @@ export const loginBodySchema = z.object({
   password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
+
+/** The second sign-in step: the 6-digit code of the user's authenticator app. */
+export const verifyBodySchema = z.object({
+  passcode: z
+    .string({ error: 'Verification code is required' })
+    .trim()
+    .length(VERIFICATION_CODE_LENGTH, { error: `Verification code must be ${VERIFICATION_CODE_LENGTH} characters` }),
+});
+export type VerifyBody = z.infer<typeof verifyBodySchema>;
+
+/** The second sign-in step without the app: the recovery code shown when two-factor was enabled. */
+export const recoveryBodySchema = z.object({ recovery_code: requiredString('Recovery code') });
+export type RecoveryBody = z.infer<typeof recoveryBodySchema>;
 
 export const oidcProviderSchema = z.object({
   id: z.string(),

@@ -21,3 +21,4 @@ export * from './schedules.js';
 export * from './stats.js';
 export * from './integrations.js';
 export * from './variables.js';
+export * from './backup.js';

@@ -6,6 +6,17 @@ const email = () =>
 const username = () =>
   requiredString('Username').refine((v) => !/\s/.test(v), { error: 'Username must not contain spaces' });
 
+/**
+ * A user's two-factor (TOTP) method as the API shows it: never the secret; the recovery code only
+ * in the answer that enables it (it is shown once).
+ */
+export const userTotpSchema = z.object({ id: z.number().int(), recovery_code: z.string().optional() });
+export type UserTotp = z.infer<typeof userTotpSchema>;
+
+/** The answer to enabling two-factor sign-in. */
+export const totpCreatedSchema = z.object({ id: z.number().int(), recovery_code: z.string() });
+export type TotpCreated = z.infer<typeof totpCreatedSchema>;
+
 /** A user as the API shows it. */
 export const userSchema = z.object({
   id: z.number().int(),
@@ -16,6 +27,7 @@ export const userSchema = z.object({
   admin: z.boolean(),
   external: z.boolean(),
   created: z.string(),
+  totp: userTotpSchema.nullable(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -33,6 +33,29 @@ describe('gantry CLI (built)', () => {
     expect((await gantry('user', 'list')).stdout).not.toMatch(/\tops\t/);
   });
 
+  it('imports a backup as a new project and exports it again', async () => {
+    await gantry('migrate');
+    await gantry('user', 'add', '--login', 'owner1', '--name', 'Owner', '--email', 'owner1@example.com', '--password', 'pw-o');
+    const file = path.join(dataDir, 'in.json');
+    const doc = {
+      meta: { format: 'gantry-project-backup', version: 1, name: 'From file' },
+      keys: [{ id: 1, name: 'deploy', type: 'ssh', ssh: { login: 'git' } }],
+      repositories: [{ id: 1, name: 'r', git_url: '/srv/r', ssh_key_id: 1 }],
+    };
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const imported = await gantry('project', 'import', '--file', file, '--owner', 'owner1');
+    const id = /id (\d+)/.exec(imported.stdout)?.[1];
+    expect(imported.stdout).toMatch(/^Project From file restored \(id \d+, owner owner1, 1 empty keys\)/);
+    const out = path.join(dataDir, 'out.json');
+    await gantry('project', 'export', '--id', id!, '--out', out);
+    const exported = JSON.parse(fs.readFileSync(out, 'utf8'));
+    expect(exported).toMatchObject({ meta: { name: 'From file' }, keys: [{ name: 'deploy', type: 'ssh' }], repositories: [{ name: 'r', ssh_key_id: 1 }] });
+    expect(JSON.parse((await gantry('project', 'export', '--id', id!)).stdout).meta.name).toBe('From file');
+    fs.writeFileSync(file, JSON.stringify({ ...doc, meta: { ...doc.meta, version: 7 } }));
+    await expect(gantry('project', 'import', '--file', file, '--owner', 'owner1')).rejects.toMatchObject({ stderr: expect.stringMatching(/Invalid backup: meta.version/) });
+    await expect(gantry('project', 'export', '--id', '9999')).rejects.toMatchObject({ stderr: expect.stringMatching(/Project not found/) });
+  });
+
   it('fails with a clear message and a non-zero exit', async () => {
     await expect(gantry('user', 'add', '--login', 'x', '--email', 'x@e.io', '--password', 'p')).rejects.toMatchObject({
       code: 1,

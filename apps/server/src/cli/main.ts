@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { userCreateSchema } from '@gantry/contracts';
 import { createServices } from '../app.js';
@@ -5,6 +6,7 @@ import { loadConfig } from '../config/config.js';
 import { resolveSecretKey } from '../config/secret-key.js';
 import { createDb } from '../db/db.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { parseBackup } from '../modules/backup/backup.parse.js';
 import { ZodError } from 'zod';
 import { startServer } from '../server.js';
 import { VERSION } from '../version.js';
@@ -17,6 +19,8 @@ const USAGE = `Usage: gantry <command>
   user list
   user change-by-login --login L --password P
   user delete --login L
+  project export --id N [--out FILE]       write a project backup (no secrets) to FILE or stdout
+  project import --file FILE --owner L     restore a backup as a new project owned by user L
   version
 `;
 
@@ -31,6 +35,7 @@ export async function main(argv: string[]): Promise<void> {
       process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date\n');
     });
     if (command === 'user' && sub) return await userCommand(sub, rest);
+    if (command === 'project' && sub) return await projectCommand(sub, rest);
     fail(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`);
   } catch (err) {
     fail(err instanceof ZodError ? (err.issues[0]?.message ?? 'Invalid input') : err instanceof Error ? err.message : String(err));
@@ -86,6 +91,40 @@ async function userCommand(sub: string, args: string[]): Promise<void> {
       }
       default:
         fail(`Unknown user command: ${sub}\n\n${USAGE}`);
+    }
+  });
+}
+
+async function projectCommand(sub: string, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { id: { type: 'string' }, out: { type: 'string' }, file: { type: 'string' }, owner: { type: 'string' } } });
+  await withServices(async ({ backup, users }) => {
+    switch (sub) {
+      case 'export': {
+        const id = Number(values.id);
+        if (!Number.isInteger(id) || id <= 0) fail('--id is required (a project id)');
+        const text = `${JSON.stringify((await backup.export(null, id)).backup, null, 2)}\n`;
+        if (!values.out) return void process.stdout.write(text);
+        fs.writeFileSync(values.out, text);
+        process.stderr.write(`Project ${id} exported to ${values.out}\n`);
+        return;
+      }
+      case 'import': {
+        if (!values.file || !values.owner) fail('--file and --owner are required');
+        const owner = await users.findByLogin(values.owner!);
+        if (!owner) fail(`No user with login ${values.owner}`);
+        let raw: unknown;
+        try {
+          raw = JSON.parse(fs.readFileSync(values.file!, 'utf8'));
+        } catch (err) {
+          fail(`Cannot read ${values.file}: ${(err as Error).message}`);
+        }
+        // The operator of the server decides here: the project-creation setting does not apply.
+        const result = await backup.restore({ id: owner!.id, admin: true }, parseBackup(raw));
+        process.stdout.write(`Project ${result.projectName} restored (id ${result.id}, owner ${owner!.username}, ${result.emptyKeys} empty keys)\n`);
+        return;
+      }
+      default:
+        fail(`Unknown project command: ${sub}\n\n${USAGE}`);
     }
   });
 }

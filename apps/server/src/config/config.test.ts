@@ -13,6 +13,7 @@ describe('config', () => {
     expect(c.dataDir).toBe(path.resolve('./data'));
     expect(c.dbUrl).toBe(`sqlite:${path.resolve('./data/gantry.sqlite')}`);
     expect(c.nonAdminCanCreateProject).toBe(false);
+    expect(c.totp).toEqual({ enabled: false, allowRecovery: true });
     expect(c.admin).toBeUndefined();
   });
 
@@ -29,6 +30,8 @@ describe('config', () => {
       GANTRY_ADMIN_EMAIL: 'r@e.io',
       GANTRY_ADMIN_NAME: 'Root',
       GANTRY_NON_ADMIN_CAN_CREATE_PROJECT: 'true',
+      GANTRY_TOTP_ENABLED: 'true',
+      GANTRY_TOTP_ALLOW_RECOVERY: 'false',
     });
     expect(c).toMatchObject({
       port: 8080,
@@ -39,6 +42,7 @@ describe('config', () => {
       webHost: 'https://g.example',
       admin: { login: 'root', password: 'pw', email: 'r@e.io', name: 'Root' },
       nonAdminCanCreateProject: true,
+      totp: { enabled: true, allowRecovery: false },
     });
   });
 
@@ -51,6 +55,8 @@ describe('config', () => {
       expect(String(e)).toMatch(/GANTRY_NON_ADMIN_CAN_CREATE_PROJECT/);
     }
     expect(() => loadConfig({ GANTRY_DB_URL: 'mysql://x' })).toThrow(/GANTRY_DB_URL/);
+    expect(() => loadConfig({ GANTRY_TOTP_ENABLED: 'sometimes' })).toThrow(/GANTRY_TOTP_ENABLED/);
+    expect(() => loadConfig({ GANTRY_TOTP_ALLOW_RECOVERY: '2' })).toThrow(/GANTRY_TOTP_ALLOW_RECOVERY/);
   });
 
   it('has every notification channel off by default', () => {

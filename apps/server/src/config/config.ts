@@ -1,16 +1,20 @@
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v === '') return false;
-    if (/^(1|true|yes|on)$/i.test(v)) return true;
-    if (/^(0|false|no|off)$/i.test(v)) return false;
-    ctx.addIssue({ code: 'custom', message: `expected true or false, got "${v}"` });
-    return z.NEVER;
-  });
+/** A true/false switch; unset or empty means `fallback`. */
+const boolDefault = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      if (/^(1|true|yes|on)$/i.test(v)) return true;
+      if (/^(0|false|no|off)$/i.test(v)) return false;
+      ctx.addIssue({ code: 'custom', message: `expected true or false, got "${v}"` });
+      return z.NEVER;
+    });
+
+const bool = boolDefault(false);
 
 /** Optional text: empty means unset. */
 const optionalText = z
@@ -33,6 +37,8 @@ const envSchema = z.object({
   GANTRY_ADMIN_EMAIL: z.string().optional(),
   GANTRY_ADMIN_NAME: z.string().optional(),
   GANTRY_NON_ADMIN_CAN_CREATE_PROJECT: bool,
+  GANTRY_TOTP_ENABLED: boolDefault(false),
+  GANTRY_TOTP_ALLOW_RECOVERY: boolDefault(true),
   GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
@@ -62,6 +68,8 @@ export interface Config {
   webHost: string;
   admin: { login: string; password?: string; email?: string; name?: string } | undefined;
   nonAdminCanCreateProject: boolean;
+  /** Two-factor sign-in with a one-time code; `allowRecovery` lets a recovery code stand in for it. */
+  totp: { enabled: boolean; allowRecovery: boolean };
   logLevel: string;
   /** Folder with the built console; served at /. */
   webDist: string;
@@ -117,6 +125,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : undefined,
     nonAdminCanCreateProject: e.GANTRY_NON_ADMIN_CAN_CREATE_PROJECT,
+    totp: { enabled: e.GANTRY_TOTP_ENABLED, allowRecovery: e.GANTRY_TOTP_ALLOW_RECOVERY },
     logLevel: e.GANTRY_LOG_LEVEL,
     webDist: path.resolve(e.GANTRY_WEB_DIST ?? defaultWebDist()),
     version,

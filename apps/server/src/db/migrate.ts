@@ -5,6 +5,8 @@ import * as m002 from './migrations/002-project-resources.js';
 import * as m003 from './migrations/003-templates-tasks.js';
 import * as m004 from './migrations/004-schedules.js';
 import * as m005 from './migrations/005-integrations.js';
+import * as m006 from './migrations/006-apps.js';
+import * as m007 from './migrations/007-totp.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -17,6 +19,8 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '003-templates-tasks': m003,
   '004-schedules': m004,
   '005-integrations': m005,
+  '006-apps': m006,
+  '007-totp': m007,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -24,6 +24,20 @@ export interface SessionTable {
   last_active: string;
   ip: string;
   user_agent: string;
+  /** 0 while the session waits for the second sign-in step (TOTP), else 1. */
+  verified: number;
+}
+
+export interface UserTotpTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Sealed base32 TOTP secret (SecretBox). */
+  secret: string;
+  /** sha256 of the recovery code. */
+  recovery_hash: string;
+  /** The last 30-second step whose code was accepted (replay guard). */
+  last_step: number;
+  created: string;
 }
 
 export interface ApiTokenTable {
@@ -265,9 +279,23 @@ export interface IntegrationExtractValueTable {
   variable: string;
 }
 
+export interface AppTable {
+  id: string;
+  title: string;
+  icon: string;
+  path: string;
+  priority: number;
+  /** JSON list of extra argv strings. */
+  args: string;
+  /** Null: active when the executable is found. */
+  active: number | null;
+  created: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
+  user_totp: UserTotpTable;
   api_token: ApiTokenTable;
   project: ProjectTable;
   project_user: ProjectUserTable;
@@ -288,4 +316,5 @@ export interface Database {
   integration_alias: IntegrationAliasTable;
   integration_matcher: IntegrationMatcherTable;
   integration_extract_value: IntegrationExtractValueTable;
+  app: AppTable;
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEBUG_LEVEL_DEFAULT, reservedVariableProblem, type AppId } from '@gantry/contracts';
+import { DEBUG_LEVEL_DEFAULT, reservedVariableProblem, type App } from '@gantry/contracts';
 import type { Clock } from '../platform/clock.js';
 import type { EventBus, TaskControl } from '../realtime/bus.js';
 import type { TaskRow, TasksRepository } from '../modules/tasks/tasks.repository.js';
@@ -25,7 +25,8 @@ export interface RunnerDeps extends RunContextDeps {
   knownHostsDir: string;
   terraformState: TerraformStateStore;
   systemPath: string;
-  executables: Record<AppId, string>;
+  /** The apps as configured now: read when each task starts, so a change applies to the next one. */
+  apps: { find(id: string): Promise<App | null> };
   /** Called once the final status is stored (events, deploy autorun, notifications). */
   onFinished(task: TaskRow): Promise<void>;
   /** Called when a task starts waiting for confirmation (notifications); must not throw. */
@@ -97,6 +98,9 @@ export class TaskRun {
   }
 
   private async execute(ctx: RunContext): Promise<void> {
+    const app = await this.d.apps.find(ctx.template.app);
+    if (!app) throw new Error(`App ${ctx.template.app} not found`);
+    if (!app.active) throw new Error(`App ${app.title} is not active`);
     const ws = new Workspace(this.d.workRoot, this.task.id);
     this.cleanups.push(() => ws.dispose());
     fs.mkdirSync(this.d.knownHostsDir, { recursive: true, mode: 0o700 });
@@ -116,22 +120,20 @@ export class TaskRun {
       GANTRY_PROJECT_ID: String(this.task.project_id),
       GANTRY_TEMPLATE_ID: String(this.task.template_id),
     };
-    const app = ctx.template.app as AppId;
-    const exe = this.d.executables[app];
-    switch (app) {
+    const id = app.id;
+    switch (id) {
       case 'ansible':
-        return this.runAnsible(ctx, ws, repoDir, env, knownHosts, exe);
+        return this.runAnsible(ctx, ws, repoDir, env, knownHosts, app.path);
       case 'terraform':
       case 'tofu':
-        return this.runTerraform(ctx, ws, repoDir, env, exe);
-      case 'bash':
-      case 'python':
-      case 'powershell':
-      case 'pulumi': {
+        return this.runTerraform(ctx, ws, repoDir, env, app.path);
+      default: {
+        // Built-in script apps and custom apps: the app's own arguments, then the script and its arguments.
         const scriptEnv = { ...env, ...scalarEnv(ctx.extraVars), GANTRY_EXTRA_VARS: JSON.stringify(ctx.extraVars) };
-        const cwd = app === 'pulumi' ? inside(repoDir, ctx.template.playbook || '.') : repoDir;
-        const script = app === 'pulumi' ? '' : inside(repoDir, ctx.template.playbook);
-        return this.exec(exe, scriptArgv(app, script, ctx.args), cwd, scriptEnv);
+        const cwd = id === 'pulumi' ? inside(repoDir, ctx.template.playbook || '.') : repoDir;
+        const script = id === 'pulumi' ? '' : inside(repoDir, ctx.template.playbook);
+        const argv = id === 'bash' || id === 'python' || id === 'powershell' || id === 'pulumi' ? scriptArgv(id, script, ctx.args) : [script, ...ctx.args];
+        return this.exec(app.path, [...app.args, ...argv], cwd, scriptEnv);
       }
     }
   }

@@ -38,3 +38,28 @@ export class Workspace {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/** The task folders a work root holds, for removing the ones crashed runs left behind. */
+export interface TaskWorkspaceStore {
+  /** Ids of the `task_<id>` folders present now. */
+  taskIds(): number[];
+  remove(taskId: number): void;
+}
+
+export function taskWorkspaceStore(root: string): TaskWorkspaceStore {
+  return {
+    taskIds: () => {
+      let names: string[];
+      try {
+        names = fs.readdirSync(root);
+      } catch {
+        return [];
+      }
+      return names.flatMap((n) => {
+        const m = /^task_(\d+)$/.exec(n);
+        return m ? [Number(m[1])] : [];
+      });
+    },
+    remove: (taskId) => fs.rmSync(path.join(root, `task_${taskId}`), { recursive: true, force: true }),
+  };
+}

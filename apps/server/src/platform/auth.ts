@@ -5,7 +5,8 @@ import { ForbiddenError, UnauthorizedError } from './errors.js';
 
 /** Resolves credentials to a user; provided by the auth and tokens modules. */
 export interface Authenticator {
-  fromSession(value: string): Promise<UserRow | null>;
+  /** `verified` is false while the session still waits for the second sign-in step. */
+  fromSession(value: string): Promise<{ user: UserRow; verified: boolean } | null>;
   fromToken(value: string): Promise<UserRow | null>;
 }
 
@@ -13,6 +14,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: UserRow | null;
     authKind: 'session' | 'token' | null;
+    /** The session cookie is valid but waits for the second sign-in step (TOTP): no user yet. */
+    secondFactorPending: boolean;
   }
   interface FastifyContextConfig {
     /** Reachable without signing in. */
@@ -22,6 +25,8 @@ declare module 'fastify' {
      * header belongs to the webhook, not to us) and the browser cross-site check does not apply.
      */
     webhook?: boolean;
+    /** Also reachable by a session that still waits for the second sign-in step. */
+    secondFactorPending?: boolean;
   }
 }
 
@@ -31,10 +36,16 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * Who is calling: a bearer token (scheme case-insensitive) or the session cookie. Routes are
  * private unless their config says `public`; cookie calls that change state must come from our
  * own origin (the console also sends a header that a cross-site form cannot).
+ *
+ * A session waiting for its second sign-in step (TOTP) gets 401 TOTP_REQUIRED on every private
+ * route except those marked `secondFactorPending`. Bearer tokens never ask for the code: a token is
+ * created only by a fully signed-in session, so it already stands for both factors, and the
+ * scripts that hold one cannot answer a prompt.
  */
 export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost: string): void {
   app.decorateRequest('user', null);
   app.decorateRequest('authKind', null);
+  app.decorateRequest('secondFactorPending', false);
 
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.webhook) return;
@@ -48,8 +59,13 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
     }
     const cookie = request.cookies[SESSION_COOKIE];
     if (cookie) {
-      request.user = await auth.fromSession(cookie);
-      if (request.user) request.authKind = 'session';
+      const session = await auth.fromSession(cookie);
+      if (session?.verified) {
+        request.user = session.user;
+        request.authKind = 'session';
+      } else if (session) {
+        request.secondFactorPending = true;
+      }
     }
   });
 
@@ -60,7 +76,14 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
     if (UNSAFE.has(request.method) && request.authKind !== 'token' && isCrossSite(request, webHost)) {
       throw new ForbiddenError(Messages.crossSite);
     }
-    if (!request.routeOptions.config.public && !request.user) throw new UnauthorizedError();
+    const { config } = request.routeOptions;
+    if (config.public || request.user) return;
+    // The console shows the code screen on this error (spec: "unverified when a 401 carries TOTP_REQUIRED").
+    if (request.secondFactorPending) {
+      if (config.secondFactorPending) return;
+      throw new UnauthorizedError(Messages.totpRequired);
+    }
+    throw new UnauthorizedError();
   });
 }
 

@@ -15,6 +15,8 @@ export interface TestContext {
   app: GantryApp;
   db: Db;
   config: Config;
+  /** The app's master key for secrets at rest (tests may open what it sealed). */
+  secretKey: Buffer;
   /** Delays the sign-in throttle asked for (it does not really wait in tests). */
   sleeps: number[];
 }
@@ -41,8 +43,9 @@ export function useTestApp(
     const db = createDb(config.dbUrl);
     await migrateToLatest(db);
     const sleeps: number[] = [];
-    const app = await buildApp({ config, db, secretKey: randomBytes(32), sleep: async (ms) => void sleeps.push(ms) });
-    ctx = { app, db, config, sleeps };
+    const secretKey = randomBytes(32);
+    const app = await buildApp({ config, db, secretKey, sleep: async (ms) => void sleeps.push(ms) });
+    ctx = { app, db, config, secretKey, sleeps };
   });
   afterAll(async () => {
     await ctx?.app.close();

@@ -1,9 +1,11 @@
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import { LoginPage } from '../features/auth/login-page';
 import { NewProjectPage } from '../features/projects/new-project-page';
+import { RestoreProjectPage } from '../features/backup/restore-project-page';
 import { ProjectDashboard } from '../features/projects/project-dashboard';
 import { TokensPage } from '../features/tokens/tokens-page';
 import { UsersPage } from '../features/users/users-page';
+import { AppsPage } from '../features/apps/apps-page';
 import { EnvironmentsPage } from '../features/environments/environments-page';
 import { InventoriesPage } from '../features/inventories/inventories-page';
 import { KeysPage } from '../features/keys/keys-page';
@@ -30,6 +32,7 @@ export function AppRoutes() {
           <Route index element={<RootRedirect />} />
           <Route path="project" element={<RootRedirect />} />
           <Route path="project/new" element={<NewProjectPage />} />
+          <Route path="project/restore" element={<RestoreProjectPage />} />
           <Route path="project/:projectId" element={<ProjectRoute />}>
             <Route index element={<ProjectIndexRedirect />} />
             <Route path="history" element={<ProjectDashboard tab="history" />} />
@@ -57,6 +60,7 @@ export function AppRoutes() {
           <Route path="users" element={<UsersPage />} />
           <Route path="tokens" element={<TokensPage />} />
           <Route path="tasks" element={<ActiveTasksPage />} />
+          <Route path="apps" element={<AppsPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Route>

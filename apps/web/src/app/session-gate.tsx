@@ -2,6 +2,8 @@ import { Box, CircularProgress } from '@mui/material';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
+import { Messages } from '@gantry/contracts';
+import type { LoginLocationState } from '../features/auth/login-page';
 import { ApiError, onUnauthorized } from '../lib/api-client';
 import { infoQuery, projectsQuery, userQuery } from '../lib/session';
 import { paths } from '../lib/paths';
@@ -10,8 +12,9 @@ import { RealtimeBridge } from './realtime-bridge';
 
 /**
  * Loads the user, system info and projects before showing the app (spec 4 "Application flow"):
- * loading shows a spinner, a 401 goes to sign-in keeping the query string, other failures show
- * the error view. Any later 401 also leads to sign-in.
+ * loading shows a spinner, a 401 goes to sign-in keeping the query string (to its code step when
+ * the 401 says TOTP_REQUIRED), other failures show the error view. Any later 401 also leads to
+ * sign-in.
  */
 export function SessionGate() {
   const navigate = useNavigate();
@@ -28,8 +31,16 @@ export function SessionGate() {
   );
 
   const failure = [user, info, projects].find((q) => q.error)?.error;
+  const unverified = failure instanceof ApiError && failure.status === 401 && failure.body?.error === Messages.totpRequired;
+  useEffect(() => {
+    if (!unverified) return;
+    qc.removeQueries();
+    const state: LoginLocationState = { step: 'verify' };
+    void navigate(`${paths.login}${window.location.search}`, { replace: true, state });
+  }, [unverified, navigate, qc]);
+
   if (failure instanceof ApiError && failure.status === 401) {
-    // The listener above navigates; render nothing meanwhile.
+    // The effects above navigate; render nothing meanwhile.
     return null;
   }
   if (failure) return <ErrorView error={failure} />;

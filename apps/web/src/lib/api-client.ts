@@ -52,7 +52,25 @@ async function request<T>(method: string, url: string, body?: unknown, opts: Req
   return data as T;
 }
 
+/** A file the server sends as an attachment: its bytes and the name from Content-Disposition. */
+async function download(url: string): Promise<{ blob: Blob; fileName: string | null }> {
+  const res = await fetch(`/api${url}`, { credentials: 'same-origin' });
+  if (!res.ok) {
+    let body: { error?: string } | null = null;
+    try {
+      body = (await res.json()) as { error?: string };
+    } catch {
+      body = null;
+    }
+    if (res.status === 401) unauthorizedListeners.forEach((l) => l());
+    throw new ApiError(res.status, res.statusText, body);
+  }
+  const fileName = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? null;
+  return { blob: await res.blob(), fileName };
+}
+
 export const api = {
+  download,
   get: <T>(url: string, opts?: RequestOptions) => request<T>('GET', url, undefined, opts),
   post: <T = void>(url: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', url, body, opts),
   put: <T = void>(url: string, body?: unknown) => request<T>('PUT', url, body),

@@ -3,6 +3,7 @@ export const paths = {
   root: '/',
   login: '/auth/login',
   newProject: '/project/new',
+  restoreProject: '/project/restore',
   project: (id: number | string) => `/project/${id}`,
   history: (id: number | string) => `/project/${id}/history`,
   settings: (id: number | string) => `/project/${id}/settings`,
@@ -13,4 +14,5 @@ export const paths = {
   users: '/users',
   tokens: '/tokens',
   tasks: '/tasks',
+  apps: '/apps',
 } as const;

@@ -1,39 +1,130 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { APP_EXECUTABLES, APP_IDS, APP_TITLES, type App, type AppId } from '@gantry/contracts';
+import {
+  APP_IDS,
+  appTakesArgs,
+  cannotDeleteMessage,
+  hasReferences,
+  isBuiltinApp,
+  type App,
+  type appCreateSchema,
+  type appUpdateSchema,
+} from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Actor } from '../../platform/resource-routes.js';
+import type { EventsService } from '../events/events.service.js';
+import type { ReferencesRepository } from '../references/references.repository.js';
+import { builtinDefaults, presentApp } from './apps.presenter.js';
+import type { AppRow, AppsRepository, AppValues } from './apps.repository.js';
+import type { ExecutableFinder } from './executable-finder.js';
+
+export type AppCreateInput = z.output<typeof appCreateSchema>;
+export type AppUpdateInput = z.output<typeof appUpdateSchema>;
 
 /**
- * The task applications and whether each can run here: an app is active when its executable is
- * found on the server's PATH.
+ * The task applications: the built-ins merged with the rows admins saved (a row overrides a
+ * built-in's settings), plus custom apps. An app without an admin's on/off choice is active
+ * when its executable is found. Read on every call, so a change applies to the next task.
  */
 export class AppsService {
-  constructor(private readonly systemPath: string) {}
+  constructor(
+    private readonly repo: AppsRepository,
+    private readonly refsRepo: ReferencesRepository,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+    private readonly isFound: ExecutableFinder,
+  ) {}
 
-  list(): App[] {
-    return APP_IDS.map((id, i) => ({
+  /** Every app, highest priority first, then by title. */
+  async list(): Promise<App[]> {
+    const rows = new Map((await this.repo.list()).map((r) => [r.id, r]));
+    const apps = [
+      ...APP_IDS.map((id) => this.present(rows.get(id) ?? builtinDefaults(id))),
+      ...[...rows.values()].filter((r) => !isBuiltinApp(r.id)).map((r) => this.present(r)),
+    ];
+    return apps.sort((a, b) => b.priority - a.priority || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
+  }
+
+  /** One app as configured now, or null when there is no such app. */
+  async find(id: string): Promise<App | null> {
+    const row = await this.repo.find(id);
+    if (row) return this.present(row);
+    return isBuiltinApp(id) ? this.present(builtinDefaults(id)) : null;
+  }
+
+  async get(id: string): Promise<App> {
+    const app = await this.find(id);
+    if (!app) throw new NotFoundError('App not found');
+    return app;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.find(id)) !== null;
+  }
+
+  async create(actor: Actor, input: AppCreateInput): Promise<App> {
+    if (isBuiltinApp(input.id) || (await this.repo.find(input.id)))
+      throw new ConflictError(`App ${input.id} already exists`);
+    await this.repo.insert(input.id, { ...this.values(input.id, input), active: null }, this.now());
+    await this.log(actor, `App ${input.title} (${input.id}) created`);
+    return this.get(input.id);
+  }
+
+  async update(actor: Actor, id: string, input: AppUpdateInput): Promise<App> {
+    await this.get(id);
+    await this.save(id, this.values(id, input));
+    await this.log(actor, `App ${input.title} (${id}) updated`);
+    return this.get(id);
+  }
+
+  async setActive(actor: Actor, id: string, active: boolean): Promise<void> {
+    const app = await this.get(id);
+    await this.save(id, { active: active ? 1 : 0 });
+    await this.log(actor, `App ${app.title} (${id}) ${active ? 'activated' : 'deactivated'}`);
+  }
+
+  /** Custom apps only, and only while no template uses them. */
+  async delete(actor: Actor, id: string): Promise<void> {
+    if (isBuiltinApp(id)) throw new ValidationError('Default apps cannot be deleted');
+    const app = await this.get(id);
+    const refs = await this.refsRepo.forApp(id);
+    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('app'), { references: refs });
+    await this.repo.delete(id);
+    await this.log(actor, `App ${app.title} (${id}) deleted`);
+  }
+
+  /** A built-in gets its row on its first change, starting from its defaults. */
+  private async save(id: string, values: Partial<AppValues>): Promise<void> {
+    if (await this.repo.find(id)) return this.repo.update(id, values);
+    if (!isBuiltinApp(id)) throw new NotFoundError('App not found');
+    const d = builtinDefaults(id);
+    await this.repo.insert(
       id,
-      title: APP_TITLES[id],
-      icon: id,
-      path: APP_EXECUTABLES[id],
-      priority: APP_IDS.length - i,
-      args: '',
-      active: this.isInstalled(id),
-    }));
+      { title: d.title, icon: d.icon, path: d.path, priority: d.priority, args: d.args, active: d.active, ...values },
+      this.now(),
+    );
   }
 
-  executables(): Record<AppId, string> {
-    return { ...APP_EXECUTABLES };
+  private values(id: string, input: AppUpdateInput): Omit<AppValues, 'active'> {
+    if (input.args.length && !appTakesArgs(id)) throw new ValidationError('Only script apps take extra arguments');
+    return {
+      title: input.title,
+      icon: input.icon,
+      path: input.path,
+      priority: input.priority,
+      args: JSON.stringify(input.args),
+    };
   }
 
-  private isInstalled(id: AppId): boolean {
-    const exe = APP_EXECUTABLES[id];
-    return this.systemPath.split(path.delimiter).some((dir) => {
-      try {
-        fs.accessSync(path.join(dir, exe), fs.constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    });
+  private present(row: Omit<AppRow, 'created'>): App {
+    return presentApp(row, isBuiltinApp(row.id), this.isFound(row.path));
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+
+  private log(actor: Actor, description: string): Promise<void> {
+    return this.events.record({ projectId: null, userId: actor.id, objectType: 'app', objectId: null, description });
   }
 }

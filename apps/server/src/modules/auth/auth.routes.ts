@@ -1,6 +1,16 @@
-import { SESSION_COOKIE, currentUserSchema, loginBodySchema, loginInfoSchema, type AuthMethods } from '@gantry/contracts';
+import {
+  SESSION_COOKIE,
+  currentUserSchema,
+  loginBodySchema,
+  loginInfoSchema,
+  recoveryBodySchema,
+  verifyBodySchema,
+  type AuthMethods,
+} from '@gantry/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clearSessionCookie, requireUser, setSessionCookie } from '../../platform/auth.js';
+import { UnauthorizedError } from '../../platform/errors.js';
 import { presentCurrentUser } from '../users/users.presenter.js';
 import type { AuthService } from './auth.service.js';
 
@@ -22,11 +32,27 @@ export function authRoutes(auth: AuthService, opts: AuthRoutesOptions): FastifyP
       '/auth/login',
       { config: { public: true }, schema: { tags: ['auth'], body: loginBodySchema } },
       async (request, reply) => {
-        const value = await auth.login(request.body.auth, request.body.password, {
-          ip: request.ip,
-          userAgent: request.headers['user-agent'] ?? '',
-        });
+        const value = await auth.login(request.body.auth, request.body.password, clientOf(request));
         setSessionCookie(request, reply, value, opts.webHost);
+        return reply.status(204).send();
+      },
+    );
+
+    // The second sign-in step; reachable by a session that waits for it (see platform/auth.ts).
+    app.post(
+      '/auth/verify',
+      { config: { secondFactorPending: true }, schema: { tags: ['auth'], body: verifyBodySchema } },
+      async (request, reply) => {
+        await auth.verify(sessionCookie(request.cookies), request.body.passcode, clientOf(request));
+        return reply.status(204).send();
+      },
+    );
+
+    app.post(
+      '/auth/recovery',
+      { config: { secondFactorPending: true }, schema: { tags: ['auth'], body: recoveryBodySchema } },
+      async (request, reply) => {
+        await auth.recover(sessionCookie(request.cookies), request.body.recovery_code, clientOf(request));
         return reply.status(204).send();
       },
     );
@@ -42,4 +68,15 @@ export function authRoutes(auth: AuthService, opts: AuthRoutesOptions): FastifyP
       presentCurrentUser(requireUser(request), opts.nonAdminCanCreateProject),
     );
   };
+}
+
+function clientOf(request: FastifyRequest) {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
+}
+
+/** The session cookie's value; the second step belongs to a session, never to a token. */
+function sessionCookie(cookies: Record<string, string | undefined>): string {
+  const value = cookies[SESSION_COOKIE];
+  if (!value) throw new UnauthorizedError();
+  return value;
 }

@@ -9,22 +9,45 @@ import type { SessionsRepository } from './sessions.repository.js';
 
 /** A session idle this long is over. */
 export const SESSION_IDLE_MS = 7 * 24 * 3600_000;
+/** A session still waiting for its second sign-in step is over this long after the password. */
+export const PENDING_SESSION_MS = 15 * 60_000;
 /** last_active is written at most this often, so every request is not a write. */
 const TOUCH_EVERY_MS = 60_000;
+
+/** The second sign-in step, as the TOTP service provides it. */
+export interface SecondFactor {
+  /** Whether signing in as this user takes a code after the password. */
+  required(user: UserRow): boolean;
+  checkCode(userId: number, passcode: string): Promise<boolean>;
+  useRecoveryCode(user: UserRow, code: string): Promise<boolean>;
+}
+
+/** A signed-in session: `verified` is false while it still waits for the second step. */
+export interface SessionIdentity {
+  user: UserRow;
+  verified: boolean;
+}
+
+interface Client {
+  ip: string;
+  userAgent: string;
+}
 
 export class AuthService {
   constructor(
     private readonly users: UsersService,
     private readonly sessions: SessionsRepository,
     private readonly throttle: LoginThrottle,
+    private readonly secondFactor: SecondFactor,
     private readonly clock: Clock,
   ) {}
 
   /**
    * Checks the credentials and opens a session; answers the same 401 for an unknown user and
-   * a wrong password, and spends the same hashing time on both.
+   * a wrong password, and spends the same hashing time on both. A user with two-factor sign-in
+   * gets a session that only the code (or the recovery code) makes usable.
    */
-  async login(auth: string, password: string, client: { ip: string; userAgent: string }): Promise<string> {
+  async login(auth: string, password: string, client: Client): Promise<string> {
     const keys = [`account:${auth.trim().toLowerCase()}`, `ip:${client.ip}`];
     await this.throttle.before(keys);
     const user = await this.users.findByLogin(auth.trim());
@@ -35,10 +58,10 @@ export class AuthService {
       throw new UnauthorizedError(Messages.incorrectLogin);
     }
     await this.throttle.succeeded(keys[0]!);
-    return this.openSession(user.id, client);
+    return this.openSession(user.id, client, !this.secondFactor.required(user));
   }
 
-  async openSession(userId: number, client: { ip: string; userAgent: string }): Promise<string> {
+  async openSession(userId: number, client: Client, verified = true): Promise<string> {
     const value = randomToken(48);
     const now = this.clock.now().toISOString();
     await this.sessions.insert({
@@ -48,26 +71,68 @@ export class AuthService {
       last_active: now,
       ip: client.ip,
       user_agent: client.userAgent.slice(0, 300),
+      verified: verified ? 1 : 0,
     });
     return value;
   }
 
-  /** The user behind a session cookie, or null when it is unknown or idle too long. */
-  async resolveSession(value: string): Promise<UserRow | null> {
+  /** The session behind a cookie, or null when it is unknown or over. */
+  async resolveSession(value: string): Promise<SessionIdentity | null> {
     const id = sha256(value);
     const session = await this.sessions.find(id);
     if (!session) return null;
     const now = this.clock.now();
     const idle = now.getTime() - Date.parse(session.last_active);
-    if (idle > SESSION_IDLE_MS) {
+    const pendingTooLong = session.verified === 0 && now.getTime() - Date.parse(session.created) > PENDING_SESSION_MS;
+    if (idle > SESSION_IDLE_MS || pendingTooLong) {
       await this.sessions.delete(id);
       return null;
     }
     if (idle > TOUCH_EVERY_MS) await this.sessions.touch(id, now.toISOString());
-    return (await this.users.findById(session.user_id)) ?? null;
+    const user = await this.users.findById(session.user_id);
+    if (!user) return null;
+    // Two-factor turned off meanwhile (server setting, or the user's method removed): the
+    // password was checked, which is then all sign-in asks for.
+    return { user, verified: session.verified === 1 || !this.secondFactor.required(user) };
+  }
+
+  /**
+   * The second sign-in step with a code: marks the session verified. Throttled like passwords,
+   * per user and per address, so the million codes cannot be tried at speed.
+   */
+  async verify(value: string, passcode: string, client: Client): Promise<void> {
+    await this.secondStep(value, client, Messages.incorrectVerificationCode, (user) =>
+      this.secondFactor.checkCode(user.id, passcode),
+    );
+  }
+
+  /** The second step with the recovery code, which also removes the user's TOTP method. */
+  async recover(value: string, code: string, client: Client): Promise<void> {
+    await this.secondStep(value, client, Messages.incorrectRecoveryCode, (user) =>
+      this.secondFactor.useRecoveryCode(user, code),
+    );
   }
 
   async logout(value: string): Promise<void> {
     await this.sessions.delete(sha256(value));
+  }
+
+  private async secondStep(
+    value: string,
+    client: Client,
+    wrong: string,
+    check: (user: UserRow) => Promise<boolean>,
+  ): Promise<void> {
+    const session = await this.resolveSession(value);
+    if (!session) throw new UnauthorizedError();
+    if (session.verified) return;
+    const keys = [`second-factor:${session.user.id}`, `ip:${client.ip}`];
+    await this.throttle.before(keys);
+    if (!(await check(session.user))) {
+      await this.throttle.failed(keys);
+      throw new UnauthorizedError(wrong);
+    }
+    await this.throttle.succeeded(keys[0]!);
+    await this.sessions.markVerified(sha256(value));
   }
 }

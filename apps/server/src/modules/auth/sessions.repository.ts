@@ -16,6 +16,10 @@ export class SessionsRepository {
     await this.db.updateTable('session').set({ last_active: at }).where('id', '=', idHash).execute();
   }
 
+  async markVerified(idHash: string): Promise<void> {
+    await this.db.updateTable('session').set({ verified: 1 }).where('id', '=', idHash).execute();
+  }
+
   async delete(idHash: string): Promise<void> {
     await this.db.deleteFrom('session').where('id', '=', idHash).execute();
   }

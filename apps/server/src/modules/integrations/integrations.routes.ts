@@ -10,7 +10,7 @@ import {
   matcherSchema,
 } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
 import { resourceRoutes, type Actor } from '../../platform/resource-routes.js';
@@ -129,130 +129,115 @@ export function integrationsRoutes(o: IntegrationsRoutesOptions): FastifyPluginA
       },
     );
 
-    // Matchers.
-    app.get(
-      `${base}/:integrationId/matchers`,
-      { preValidation: read, schema: { tags, params: integrationParams, response: { 200: z.array(matcherSchema) } } },
-      async (request) =>
-        (await o.rules.matchers(request.params.projectId, request.params.integrationId)).map(presentMatcher),
+    const parts = { read, change, actor, tags, base };
+    await app.register(
+      partRoutes(parts, {
+        segment: 'matchers',
+        itemSchema: matcherSchema,
+        inputSchema: matcherInputSchema,
+        present: presentMatcher,
+        list: (p, i) => o.rules.matchers(p, i),
+        get: (p, i, id) => o.rules.getMatcher(p, i, id),
+        create: (a, p, i, body) => o.rules.createMatcher(a, p, i, body),
+        update: (a, p, i, id, body) => o.rules.updateMatcher(a, p, i, id, body),
+        remove: (a, p, i, id) => o.rules.deleteMatcher(a, p, i, id),
+      }),
     );
-    app.post(
-      `${base}/:integrationId/matchers`,
-      {
-        preValidation: change,
-        schema: { tags, params: integrationParams, body: matcherInputSchema, response: { 201: matcherSchema } },
-      },
-      async (request, reply) => {
-        const row = await o.rules.createMatcher(
-          actor(requireUser(request)),
-          request.params.projectId,
-          request.params.integrationId,
-          request.body,
-        );
-        return reply.status(201).send(presentMatcher(row));
-      },
+    await app.register(
+      partRoutes(parts, {
+        segment: 'values',
+        itemSchema: extractValueSchema,
+        inputSchema: extractValueInputSchema,
+        present: presentExtractValue,
+        list: (p, i) => o.rules.values(p, i),
+        get: (p, i, id) => o.rules.getValue(p, i, id),
+        create: (a, p, i, body) => o.rules.createValue(a, p, i, body),
+        update: (a, p, i, id, body) => o.rules.updateValue(a, p, i, id, body),
+        remove: (a, p, i, id) => o.rules.deleteValue(a, p, i, id),
+      }),
     );
-    app.get(
-      `${base}/:integrationId/matchers/:id`,
-      { preValidation: read, schema: { tags, params: partParams, response: { 200: matcherSchema } } },
-      async (request) =>
-        presentMatcher(
-          await o.rules.getMatcher(request.params.projectId, request.params.integrationId, request.params.id),
-        ),
-    );
-    app.put(
-      `${base}/:integrationId/matchers/:id`,
-      { preValidation: change, schema: { tags, params: partParams, body: matcherInputSchema } },
-      async (request, reply) => {
-        await o.rules.updateMatcher(
-          actor(requireUser(request)),
-          request.params.projectId,
-          request.params.integrationId,
-          request.params.id,
-          request.body,
-        );
-        return reply.status(204).send();
-      },
-    );
-    app.delete(
-      `${base}/:integrationId/matchers/:id`,
-      { preValidation: change, schema: { tags, params: partParams } },
-      async (request, reply) => {
-        await o.rules.deleteMatcher(
-          actor(requireUser(request)),
-          request.params.projectId,
-          request.params.integrationId,
-          request.params.id,
-        );
-        return reply.status(204).send();
-      },
-    );
+  };
+}
 
-    // Extracted values.
+interface PartGuards {
+  read: ReturnType<typeof projectGuard>;
+  change: ReturnType<typeof projectGuard>;
+  actor(u: { id: number; admin: number }): Actor;
+  tags: string[];
+  base: string;
+}
+
+/** What an integration's matchers and extracted values each offer. */
+interface PartRoutesOptions<Row, In, Out> {
+  segment: 'matchers' | 'values';
+  itemSchema: ZodType<Out>;
+  inputSchema: ZodType<In>;
+  present(row: Row): Out;
+  list(projectId: number, integrationId: number): Promise<Row[]>;
+  get(projectId: number, integrationId: number, id: number): Promise<Row>;
+  create(actor: Actor, projectId: number, integrationId: number, body: In): Promise<Row>;
+  update(actor: Actor, projectId: number, integrationId: number, id: number, body: In): Promise<void>;
+  remove(actor: Actor, projectId: number, integrationId: number, id: number): Promise<void>;
+}
+
+/** List, create, read, update and delete of one kind of an integration's parts. */
+function partRoutes<Row, In, Out>(g: PartGuards, o: PartRoutesOptions<Row, In, Out>): FastifyPluginAsyncZod {
+  return async (app) => {
+    const { read, change, tags } = g;
+    const list = `${g.base}/:integrationId/${o.segment}`;
+    const item = `${list}/:id`;
+    // Erased to ZodType: the generic Out defeats the type provider's reply inference, while the
+    // schema itself still shapes and checks every answer at run time.
+    const schema = o.itemSchema as ZodType;
     app.get(
-      `${base}/:integrationId/values`,
-      {
-        preValidation: read,
-        schema: { tags, params: integrationParams, response: { 200: z.array(extractValueSchema) } },
-      },
-      async (request) =>
-        (await o.rules.values(request.params.projectId, request.params.integrationId)).map(presentExtractValue),
+      list,
+      { preValidation: read, schema: { tags, params: integrationParams, response: { 200: z.array(schema) } } },
+      async (request) => (await o.list(request.params.projectId, request.params.integrationId)).map(o.present),
     );
     app.post(
-      `${base}/:integrationId/values`,
+      list,
       {
         preValidation: change,
-        schema: {
-          tags,
-          params: integrationParams,
-          body: extractValueInputSchema,
-          response: { 201: extractValueSchema },
-        },
+        schema: { tags, params: integrationParams, body: o.inputSchema, response: { 201: schema } },
       },
       async (request, reply) => {
-        const row = await o.rules.createValue(
-          actor(requireUser(request)),
+        const row = await o.create(
+          g.actor(requireUser(request)),
           request.params.projectId,
           request.params.integrationId,
-          request.body,
+          request.body as In,
         );
-        return reply.status(201).send(presentExtractValue(row));
+        return reply.status(201).send(o.present(row));
       },
     );
     app.get(
-      `${base}/:integrationId/values/:id`,
-      { preValidation: read, schema: { tags, params: partParams, response: { 200: extractValueSchema } } },
+      item,
+      { preValidation: read, schema: { tags, params: partParams, response: { 200: schema } } },
       async (request) =>
-        presentExtractValue(
-          await o.rules.getValue(request.params.projectId, request.params.integrationId, request.params.id),
-        ),
+        o.present(await o.get(request.params.projectId, request.params.integrationId, request.params.id)),
     );
     app.put(
-      `${base}/:integrationId/values/:id`,
-      { preValidation: change, schema: { tags, params: partParams, body: extractValueInputSchema } },
+      item,
+      { preValidation: change, schema: { tags, params: partParams, body: o.inputSchema } },
       async (request, reply) => {
-        await o.rules.updateValue(
-          actor(requireUser(request)),
+        await o.update(
+          g.actor(requireUser(request)),
           request.params.projectId,
           request.params.integrationId,
           request.params.id,
-          request.body,
+          request.body as In,
         );
         return reply.status(204).send();
       },
     );
-    app.delete(
-      `${base}/:integrationId/values/:id`,
-      { preValidation: change, schema: { tags, params: partParams } },
-      async (request, reply) => {
-        await o.rules.deleteValue(
-          actor(requireUser(request)),
-          request.params.projectId,
-          request.params.integrationId,
-          request.params.id,
-        );
-        return reply.status(204).send();
-      },
-    );
+    app.delete(item, { preValidation: change, schema: { tags, params: partParams } }, async (request, reply) => {
+      await o.remove(
+        g.actor(requireUser(request)),
+        request.params.projectId,
+        request.params.integrationId,
+        request.params.id,
+      );
+      return reply.status(204).send();
+    });
   };
 }

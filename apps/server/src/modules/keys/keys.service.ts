@@ -54,6 +54,13 @@ export class KeysService implements ProjectResourceService<KeyRow, KeyInput, Key
     return row;
   }
 
+  /** A key of the given type without material (restored from a backup); it shows as empty. */
+  async createEmpty(actor: Actor, projectId: number, input: { name: string; type: KeyType }): Promise<KeyRow> {
+    const row = await this.repo.insert({ project_id: projectId, name: input.name, type: input.type, secret: null, created: this.clock.now().toISOString() });
+    await this.log(actor, projectId, row.id, `Key ${row.name} created`);
+    return row;
+  }
+
   /** Without override_secret the stored material stays; changing the type needs new material. */
   async update(actor: Actor, projectId: number, id: number, input: KeyInput): Promise<void> {
     const row = await this.get(projectId, id);

@@ -42,9 +42,13 @@ export class ProjectsRepository {
     return r?.role ?? null;
   }
 
-  /** Creates the project and makes its creator the owner, in one transaction. */
+  /**
+   * Creates the project and makes its creator the owner, in one transaction (the caller's, when
+   * this repository already works inside one, as a restore does).
+   */
   async insertWithOwner(values: ProjectValues, ownerId: number, created: string): Promise<ProjectRow> {
-    return this.db.transaction().execute(async (trx) => {
+    const inTransaction = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => (this.db.isTransaction ? fn(this.db) : this.db.transaction().execute(fn));
+    return inTransaction(async (trx) => {
       const row = await trx
         .insertInto('project')
         .values({ ...values, alert: +values.alert, created })

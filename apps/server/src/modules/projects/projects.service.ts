@@ -23,8 +23,13 @@ export class ProjectsService implements ProjectMembership {
     return this.repo.listFor(user.id, user.admin);
   }
 
-  async create(user: { id: number; admin: boolean }, input: CreateInput): Promise<ProjectRow> {
+  /** Admins may create projects; others only when GANTRY_NON_ADMIN_CAN_CREATE_PROJECT is set. */
+  assertCanCreate(user: { admin: boolean }): void {
     if (!user.admin && !this.nonAdminCanCreateProject) throw new ForbiddenError('You cannot create projects');
+  }
+
+  async create(user: { id: number; admin: boolean }, input: CreateInput): Promise<ProjectRow> {
+    this.assertCanCreate(user);
     const row = await this.repo.insertWithOwner(
       {
         name: input.name,

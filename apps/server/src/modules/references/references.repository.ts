@@ -8,7 +8,7 @@ const none = (): References => ({ templates: [], inventories: [], repositories: 
  * The one place that knows which rows point at which: keys are used by repositories, inventories
  * (login and become) and template vaults; repositories by file inventories and templates;
  * inventories and variable groups by templates; build templates by deploy templates; templates
- * by schedules and integrations; keys by integrations (their secret).
+ * by schedules and integrations; keys by integrations (their secret); apps by templates.
  */
 export class ReferencesRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -70,6 +70,19 @@ export class ReferencesRepository {
       schedules: await this.db.selectFrom('schedule').select(['id', 'name']).where('project_id', '=', projectId).where('template_id', '=', templateId).orderBy('name').execute(),
       integrations: await this.integrationsWhere(projectId, 'template_id', templateId),
     };
+  }
+
+  /** Templates of every project that run this app; named with their project, as they span projects. */
+  async forApp(appId: string): Promise<References> {
+    const rows = await this.db
+      .selectFrom('template')
+      .innerJoin('project', 'project.id', 'template.project_id')
+      .select(['template.id as id', 'template.name as name', 'project.name as project'])
+      .where('template.app', '=', appId)
+      .orderBy('project.name')
+      .orderBy('template.name')
+      .execute();
+    return { ...none(), templates: rows.map((r) => ({ id: r.id, name: `${r.project} / ${r.name}` })) };
   }
 
   private integrationsWhere(projectId: number, column: 'template_id' | 'auth_secret_id', id: number) {

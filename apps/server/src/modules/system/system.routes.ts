@@ -14,7 +14,8 @@ export function systemRoutes(opts: SystemInfoOptions): FastifyPluginAsyncZod {
       reply.type('text/plain').send('pong'),
     );
 
-    app.get('/info', { schema: { tags: ['system'], response: { 200: systemInfoSchema } } }, async () => ({
+    // Reachable while the second sign-in step is pending too: nothing in it is the user's.
+    app.get('/info', { config: { secondFactorPending: true }, schema: { tags: ['system'], response: { 200: systemInfoSchema } } }, async () => ({
       version: opts.version,
       web_host: opts.webHost,
       use_remote_runner: false,

@@ -27,6 +27,11 @@ export interface TaskOrigin {
   env?: Record<string, string>;
 }
 
+/** What task creation needs to know of apps (the apps module). */
+export interface AppLookup {
+  find(id: string): Promise<{ title: string; active: boolean } | null>;
+}
+
 export class TasksService {
   constructor(
     private readonly repo: TasksRepository,
@@ -37,6 +42,7 @@ export class TasksService {
     private readonly events: EventsService,
     private readonly clock: Clock,
     private readonly nodeId: string,
+    private readonly apps: AppLookup,
   ) {}
 
   /** Queues a task in `waiting`; the dispatcher starts it as soon as a slot is free. */
@@ -46,6 +52,9 @@ export class TasksService {
         throw new ValidationError('Template not found in this project');
       }),
     );
+    const app = await this.apps.find(template.app);
+    if (!app) throw new ValidationError('App not found');
+    if (!app.active) throw new ValidationError(`App ${app.title} is not active`);
     const answers = parseJsonObject(input.environment, 'Environment');
     const secretAnswers = parseJsonObject(input.secret, 'Secret');
     checkSurvey(template.survey_vars, answers, secretAnswers);

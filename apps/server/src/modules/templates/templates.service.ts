@@ -20,6 +20,8 @@ export interface TemplateLinks {
   environments: EnvironmentsService;
   /** Views live in their own module; only existence in the project is checked here. */
   viewExists(projectId: number, viewId: number): Promise<boolean>;
+  /** Apps live in their own module (built-in or custom); only existence is checked here. */
+  appExists(appId: string): Promise<boolean>;
 }
 
 export class TemplatesService implements ProjectResourceService<TemplateWithExtras, TemplateInput, TemplateInput> {
@@ -80,6 +82,7 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
 
   /** Every id a template points at must be this project's; vault passwords are login keys. */
   private async checkLinks(projectId: number, t: TemplateInput, selfId: number | null): Promise<void> {
+    if (!(await this.links.appExists(t.app))) throw new ValidationError('App not found');
     await this.links.repositories.assertInProject(projectId, t.repository_id);
     await this.links.environments.get(projectId, t.environment_id).catch(() => {
       throw new ValidationError('Variable group not found in this project');

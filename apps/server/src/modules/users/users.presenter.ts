@@ -1,7 +1,7 @@
 import type { CurrentUser, User, UserSummary } from '@gantry/contracts';
 import type { UserRow } from './users.repository.js';
 
-/** The API shape of a user; the password hash never leaves here. */
+/** The API shape of a user; the password hash and the TOTP secret never leave here. */
 export function presentUser(row: UserRow): User {
   return {
     id: row.id,
@@ -12,6 +12,7 @@ export function presentUser(row: UserRow): User {
     admin: row.admin === 1,
     external: row.external === 1,
     created: row.created,
+    totp: row.totp_id === null ? null : { id: row.totp_id },
   };
 }
 

@@ -1,7 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, UserTable } from '../../db/types.js';
 
-export type UserRow = Selectable<UserTable>;
+/** A user with the id of their two-factor (TOTP) method, or null when they have none. */
+export type UserRow = Selectable<UserTable> & { totp_id: number | null };
 
 export interface NewUserRow {
   username: string;
@@ -18,20 +19,26 @@ export interface NewUserRow {
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Every read of users goes through here, so each row says whether the user has TOTP. */
+  private users() {
+    return this.db
+      .selectFrom('user')
+      .selectAll('user')
+      .select((eb) => eb.selectFrom('user_totp').select('user_totp.id').whereRef('user_totp.user_id', '=', 'user.id').as('totp_id'));
+  }
+
   list(): Promise<UserRow[]> {
-    return this.db.selectFrom('user').selectAll().orderBy('name').orderBy('id').execute();
+    return this.users().orderBy('name').orderBy('id').execute();
   }
 
   findById(id: number): Promise<UserRow | undefined> {
-    return this.db.selectFrom('user').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.users().where('id', '=', id).executeTakeFirst();
   }
 
   /** Sign-in accepts a username or an email, compared without case. */
   findByLogin(login: string): Promise<UserRow | undefined> {
     const l = login.toLowerCase();
-    return this.db
-      .selectFrom('user')
-      .selectAll()
+    return this.users()
       .where((eb) => eb.or([eb(eb.fn('lower', ['username']), '=', l), eb(eb.fn('lower', ['email']), '=', l)]))
       .orderBy('id')
       .executeTakeFirst();
@@ -56,11 +63,12 @@ export class UsersRepository {
   }
 
   async insert(u: NewUserRow): Promise<UserRow> {
-    return this.db
+    const row = await this.db
       .insertInto('user')
       .values({ ...u, admin: +u.admin, external: +u.external, alert: +u.alert })
       .returningAll()
       .executeTakeFirstOrThrow();
+    return { ...row, totp_id: null };
   }
 
   async update(

@@ -1,4 +1,5 @@
 import AddIcon from '@mui/icons-material/Add';
+import RestoreIcon from '@mui/icons-material/RestoreOutlined';
 import UnfoldMoreIcon from '@mui/icons-material/UnfoldMore';
 import { Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Typography } from '@mui/material';
 import type { Project } from '@gantry/contracts';
@@ -63,6 +64,12 @@ export function ProjectSwitcher({ current }: { current: Project | undefined }) {
               <AddIcon />
             </ListItemIcon>
             <ListItemText primary={t('shell.newProject')} />
+          </MenuItem>,
+          <MenuItem key="restore" onClick={() => go(paths.restoreProject)}>
+            <ListItemIcon>
+              <RestoreIcon />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.restoreProject')} />
           </MenuItem>,
         ] : null}
       </Menu>

@@ -5,6 +5,7 @@ import LockIcon from '@mui/icons-material/LockOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/PeopleOutlined';
 import TasksIcon from '@mui/icons-material/PendingActionsOutlined';
+import AppsIcon from '@mui/icons-material/AppsOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -74,6 +75,14 @@ export function UserMenu() {
               <TasksIcon fontSize="small" />
             </ListItemIcon>
             <ListItemText primary={t('shell.activeTasks')} />
+          </MenuItem>
+        ) : null}
+        {user.admin ? (
+          <MenuItem onClick={() => go(paths.apps)}>
+            <ListItemIcon>
+              <AppsIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.apps')} />
           </MenuItem>
         ) : null}
         <MenuItem onClick={() => { setAnchor(null); setDialog('account'); }}>

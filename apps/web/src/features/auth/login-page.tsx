@@ -4,13 +4,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { ApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/error-text';
-import { loginInfoQuery, useLogin } from './api/auth-api';
+import { abandonSession, loginInfoQuery, useLogin } from './api/auth-api';
 import { LoginHelpDialog } from './components/login-help-dialog';
 import { VerifyForm } from './components/verify-form';
 
 type Step = 'login' | 'verify' | 'recovery';
+
+/** Navigation state that opens the page on the code step (the app found a session waiting for it). */
+export interface LoginLocationState {
+  step?: 'verify';
+}
 
 /** Sign-in: password form (when allowed), provider buttons, then the second step if asked. */
 export function LoginPage() {
@@ -19,12 +23,21 @@ export function LoginPage() {
   const location = useLocation();
   const info = useQuery(loginInfoQuery).data;
   const login = useLogin();
-  const [step, setStep] = useState<Step>('login');
+  const [step, setStep] = useState<Step>((location.state as LoginLocationState | null)?.step ?? 'login');
   const [auth, setAuth] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const [help, setHelp] = useState(false);
   const enter = () => void navigate(`/${location.search}`, { replace: true });
+  const switchStep = (next: Step) => {
+    // Back to the password: the session waiting for the code is of no more use.
+    if (next === 'login') {
+      void abandonSession();
+      login.reset();
+      void navigate(`${location.pathname}${location.search}`, { replace: true, state: null });
+    }
+    setStep(next);
+  };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -33,10 +46,7 @@ export function LoginPage() {
     login.mutate(
       { auth: auth.trim(), password },
       {
-        onSuccess: enter,
-        onError: (err) => {
-          if (err instanceof ApiError && err.status === 401 && err.body?.error === 'TOTP_REQUIRED') setStep('verify');
-        },
+        onSuccess: (next) => (next === 'verify' ? setStep('verify') : enter()),
       },
     );
   };
@@ -50,7 +60,7 @@ export function LoginPage() {
           </Typography>
           {step === 'login' ? (
             <Stack spacing={2}>
-              {login.error && !(login.error instanceof ApiError && login.error.body?.error === 'TOTP_REQUIRED') ? (
+              {login.error ? (
                 <Alert severity="error" role="alert">
                   {errorText(login.error)}
                 </Alert>
@@ -91,7 +101,7 @@ export function LoginPage() {
               </Link>
             </Stack>
           ) : (
-            <VerifyForm mode={step} allowRecovery={!!info?.auth_methods.totp.allow_recovery} onDone={enter} onSwitch={setStep} />
+            <VerifyForm mode={step} allowRecovery={!!info?.auth_methods.totp.allow_recovery} onDone={enter} onSwitch={switchStep} />
           )}
         </CardContent>
       </Card>

@@ -1,6 +1,6 @@
 import { Box, Button, Paper, Stack } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { FormError } from '../../components/form-error';
 import { PageHeader } from '../../components/page-header';
 import { useSnackbar } from '../../components/snackbar';
@@ -9,7 +9,7 @@ import { useCreateProject } from './api/projects-api';
 import { ProjectFormFields } from './components/project-form-fields';
 import { toProjectBody, useProjectForm } from './components/use-project-form';
 
-/** /project/new: create a project (or a demo one) and open it. */
+/** /project/new: create a project (or a demo one) and open it; or go restore one from a backup. */
 export function NewProjectPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -35,6 +35,10 @@ export function NewProjectPage() {
           </Button>
           <Button onClick={(e) => void submit(true)(e)} disabled={create.isPending}>
             {t('projects.createDemo')}
+          </Button>
+          <Box sx={{ flexGrow: 1 }} />
+          <Button component={Link} to={paths.restoreProject}>
+            {t('projects.restoreFromBackup')}
           </Button>
         </Stack>
       </Paper>

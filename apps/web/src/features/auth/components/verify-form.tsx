@@ -1,55 +1,107 @@
-import { Alert, Button, Link, Stack, TextField } from '@mui/material';
-import { VERIFICATION_CODE_LENGTH } from '@gantry/contracts';
-import { useState } from 'react';
+import { Alert, Button, Link, Stack, TextField, Typography } from '@mui/material';
+import { Messages, VERIFICATION_CODE_LENGTH } from '@gantry/contracts';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/error-text';
 import { useRecovery, useVerify } from '../api/auth-api';
 
+type Step = 'login' | 'verify' | 'recovery';
+
+interface VerifyFormProps {
+  mode: 'verify' | 'recovery';
+  /** The server accepts a recovery code in place of a code (auth_methods.totp.allow_recovery). */
+  allowRecovery: boolean;
+  onDone(): void;
+  onSwitch(step: Step): void;
+}
+
 /** The second sign-in step: a 6-character code sent as soon as it is complete, or a recovery code. */
-export function VerifyForm({ mode, allowRecovery, onDone, onSwitch }: { mode: 'verify' | 'recovery'; allowRecovery: boolean; onDone(): void; onSwitch(step: 'login' | 'verify' | 'recovery'): void }) {
+export function VerifyForm(props: VerifyFormProps) {
+  return props.mode === 'verify' ? <CodeStep {...props} /> : <RecoveryStep {...props} />;
+}
+
+function CodeStep({ allowRecovery, onDone, onSwitch }: VerifyFormProps) {
   const { t } = useTranslation();
   const verify = useVerify();
+  const [code, setCode] = useState('');
+  const failure = verify.error;
+  const message =
+    failure instanceof ApiError && failure.body?.error === Messages.incorrectVerificationCode
+      ? t('auth.incorrectCode')
+      : failure
+        ? errorText(failure)
+        : null;
+  return (
+    <Stack spacing={2}>
+      {message ? (
+        <Alert severity="error" role="alert">
+          {message}
+        </Alert>
+      ) : null}
+      <TextField
+        label={t('auth.verifyCode')}
+        value={code}
+        autoFocus
+        autoComplete="one-time-code"
+        helperText={t('auth.verifyHelp')}
+        slotProps={{
+          htmlInput: { maxLength: VERIFICATION_CODE_LENGTH, inputMode: 'numeric', readOnly: verify.isPending },
+        }}
+        onChange={(e) => {
+          const v = e.target.value.replace(/\s/g, '');
+          setCode(v);
+          if (v.length === VERIFICATION_CODE_LENGTH)
+            verify.mutate(v, { onSuccess: onDone, onError: () => setCode('') });
+        }}
+      />
+      {allowRecovery ? (
+        <Link component="button" type="button" onClick={() => onSwitch('recovery')}>
+          {t('auth.useRecovery')}
+        </Link>
+      ) : null}
+      <Link component="button" type="button" onClick={() => onSwitch('login')}>
+        {t('auth.backToLogin')}
+      </Link>
+    </Stack>
+  );
+}
+
+function RecoveryStep({ onDone, onSwitch }: VerifyFormProps) {
+  const { t } = useTranslation();
   const recovery = useRecovery();
   const [code, setCode] = useState('');
   const [touched, setTouched] = useState(false);
-  const failure = mode === 'verify' ? verify.error : recovery.error;
-  const message = failure instanceof ApiError && failure.status === 401 && mode === 'verify' ? t('auth.incorrectCode') : failure ? errorText(failure) : null;
-  if (mode === 'verify') {
-    return (
-      <Stack spacing={2}>
-        {message ? <Alert severity="error">{message}</Alert> : null}
-        <TextField
-          label={t('auth.verifyCode')}
-          value={code}
-          autoFocus
-          slotProps={{ htmlInput: { maxLength: VERIFICATION_CODE_LENGTH, inputMode: 'numeric' } }}
-          onChange={(e) => {
-            const v = e.target.value.trim();
-            setCode(v);
-            if (v.length === VERIFICATION_CODE_LENGTH) verify.mutate(v, { onSuccess: onDone });
-          }}
-        />
-        {allowRecovery ? (
-          <Link component="button" type="button" onClick={() => onSwitch('recovery')}>
-            {t('auth.useRecovery')}
-          </Link>
-        ) : null}
-        <Link component="button" type="button" onClick={() => onSwitch('login')}>
-          {t('auth.backToLogin')}
-        </Link>
-      </Stack>
-    );
-  }
+  const missing = touched && !code.trim();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (code.trim()) recovery.mutate(code.trim(), { onSuccess: onDone });
+  };
   return (
-    <Stack spacing={2} component="form" noValidate onSubmit={(e) => { e.preventDefault(); setTouched(true); if (code.trim()) recovery.mutate(code.trim(), { onSuccess: onDone }); }}>
-      {message ? <Alert severity="error">{message}</Alert> : null}
-      <TextField label={t('auth.recoveryCode')} value={code} onChange={(e) => setCode(e.target.value)} error={touched && !code.trim()} helperText={touched && !code.trim() ? t('auth.recoveryRequired') : ' '} />
-      <Button type="submit" variant="contained">
+    <Stack spacing={2} component="form" noValidate onSubmit={submit}>
+      {recovery.error ? (
+        <Alert severity="error" role="alert">
+          {errorText(recovery.error)}
+        </Alert>
+      ) : null}
+      <Typography variant="body2" color="text.secondary">
+        {t('auth.recoveryHelp')}
+      </Typography>
+      <TextField
+        label={t('auth.recoveryCode')}
+        value={code}
+        autoFocus
+        autoComplete="off"
+        onChange={(e) => setCode(e.target.value)}
+        error={missing}
+        helperText={missing ? t('auth.recoveryRequired') : ' '}
+      />
+      <Button type="submit" variant="contained" disabled={recovery.isPending}>
         {t('auth.send')}
       </Button>
       <Link component="button" type="button" onClick={() => onSwitch('verify')}>
-        {t('auth.backToLogin')}
+        {t('auth.backToVerify')}
       </Link>
     </Stack>
   );

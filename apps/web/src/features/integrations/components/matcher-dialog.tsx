@@ -1,11 +1,10 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
-import { BODY_DATA_TYPES, MATCH_METHODS, MATCH_TYPES, matcherInputSchema, type Matcher } from '@gantry/contracts';
+import { MATCH_METHODS, matcherInputSchema, type Matcher } from '@gantry/contracts';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormError } from '../../../components/form-error';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { useMatcherMutations } from '../api/integrations-api';
 import { FormSelect, FormText } from './form-fields';
+import { PartDialog, RequestPlaceFields } from './part-dialog';
 
 interface Values {
   name: string;
@@ -68,73 +67,41 @@ export function MatcherDialog({
       onClose();
   });
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{item ? t('integrations.matchers.editTitle') : t('integrations.matchers.newTitle')}</DialogTitle>
-      <DialogContent>
-        <Stack
-          spacing={1}
-          component="form"
-          id="matcher-form"
-          noValidate
-          onSubmit={(ev) => void submit(ev)}
-          sx={{ pt: 1 }}
-        >
-          <FormError error={save.error} />
-          <FormText control={c} name="name" label={t('common.name')} required error={e.name?.message} />
-          <FormSelect
-            control={c}
-            name="match_type"
-            label={t('integrations.matchers.matchType')}
-            required
-            error={e.match_type?.message}
-            options={MATCH_TYPES}
-            labelOf={(o) => t(`integrations.sources.${o}`)}
-          />
-          {source === 'body' ? (
-            <FormSelect
-              control={c}
-              name="body_data_type"
-              label={t('integrations.matchers.bodyDataType')}
-              required
-              error={e.body_data_type?.message}
-              options={BODY_DATA_TYPES}
-              labelOf={(o) => t(`integrations.bodyDataTypes.${o}`)}
-            />
-          ) : null}
-          <FormText
-            control={c}
-            name="key"
-            label={t('integrations.key')}
-            required
-            monospace
-            error={e.key?.message}
-            help={t(source === 'header' ? 'integrations.keyHelpHeader' : 'integrations.keyHelpBody')}
-          />
-          <FormSelect
-            control={c}
-            name="method"
-            label={t('integrations.matchers.method')}
-            required
-            error={e.method?.message}
-            options={MATCH_METHODS}
-            labelOf={(o) => t(`integrations.matchers.methods.${o}`)}
-          />
-          <FormText
-            control={c}
-            name="value"
-            label={t('integrations.matchers.value')}
-            required
-            monospace
-            error={e.value?.message}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" form="matcher-form" variant="contained" disabled={save.isPending}>
-          {item ? t('common.save') : t('common.create')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <PartDialog
+      title={item ? t('integrations.matchers.editTitle') : t('integrations.matchers.newTitle')}
+      formId="matcher-form"
+      editing={!!item}
+      error={save.error}
+      pending={save.isPending}
+      onSubmit={(ev) => void submit(ev)}
+      onClose={onClose}
+    >
+      <FormText control={c} name="name" label={t('common.name')} required error={e.name?.message} />
+      <RequestPlaceFields
+        control={c}
+        sourceName="match_type"
+        sourceLabel={t('integrations.matchers.matchType')}
+        bodyTypeLabel={t('integrations.matchers.bodyDataType')}
+        source={source}
+        errors={{ source: e.match_type?.message, bodyType: e.body_data_type?.message, key: e.key?.message }}
+      />
+      <FormSelect
+        control={c}
+        name="method"
+        label={t('integrations.matchers.method')}
+        required
+        error={e.method?.message}
+        options={MATCH_METHODS}
+        labelOf={(o) => t(`integrations.matchers.methods.${o}`)}
+      />
+      <FormText
+        control={c}
+        name="value"
+        label={t('integrations.matchers.value')}
+        required
+        monospace
+        error={e.value?.message}
+      />
+    </PartDialog>
   );
 }

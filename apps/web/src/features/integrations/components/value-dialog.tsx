@@ -1,17 +1,10 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
-import {
-  BODY_DATA_TYPES,
-  VALUE_SOURCES,
-  VARIABLE_TYPES,
-  extractValueInputSchema,
-  type ExtractValue,
-} from '@gantry/contracts';
+import { VARIABLE_TYPES, extractValueInputSchema, type ExtractValue } from '@gantry/contracts';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { FormError } from '../../../components/form-error';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { useValueMutations } from '../api/integrations-api';
 import { FormSelect, FormText } from './form-fields';
+import { PartDialog, RequestPlaceFields } from './part-dialog';
 
 interface Values {
   name: string;
@@ -74,74 +67,42 @@ export function ValueDialog({
       onClose();
   });
   return (
-    <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{item ? t('integrations.values.editTitle') : t('integrations.values.newTitle')}</DialogTitle>
-      <DialogContent>
-        <Stack
-          spacing={1}
-          component="form"
-          id="value-form"
-          noValidate
-          onSubmit={(ev) => void submit(ev)}
-          sx={{ pt: 1 }}
-        >
-          <FormError error={save.error} />
-          <FormText control={c} name="name" label={t('common.name')} required error={e.name?.message} />
-          <FormSelect
-            control={c}
-            name="value_source"
-            label={t('integrations.values.valueSource')}
-            required
-            error={e.value_source?.message}
-            options={VALUE_SOURCES}
-            labelOf={(o) => t(`integrations.sources.${o}`)}
-          />
-          {source === 'body' ? (
-            <FormSelect
-              control={c}
-              name="body_data_type"
-              label={t('integrations.values.bodyDataType')}
-              required
-              error={e.body_data_type?.message}
-              options={BODY_DATA_TYPES}
-              labelOf={(o) => t(`integrations.bodyDataTypes.${o}`)}
-            />
-          ) : null}
-          <FormText
-            control={c}
-            name="key"
-            label={t('integrations.key')}
-            required
-            monospace
-            error={e.key?.message}
-            help={t(source === 'header' ? 'integrations.keyHelpHeader' : 'integrations.keyHelpBody')}
-          />
-          <FormSelect
-            control={c}
-            name="variable_type"
-            label={t('integrations.values.variableType')}
-            required
-            error={e.variable_type?.message}
-            options={VARIABLE_TYPES}
-            labelOf={(o) => t(`integrations.variableTypes.${o}`)}
-          />
-          <FormText
-            control={c}
-            name="variable"
-            label={t('integrations.values.variable')}
-            required
-            monospace
-            error={e.variable?.message}
-            help={t('integrations.values.variableHelp')}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" form="value-form" variant="contained" disabled={save.isPending}>
-          {item ? t('common.save') : t('common.create')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <PartDialog
+      title={item ? t('integrations.values.editTitle') : t('integrations.values.newTitle')}
+      formId="value-form"
+      editing={!!item}
+      error={save.error}
+      pending={save.isPending}
+      onSubmit={(ev) => void submit(ev)}
+      onClose={onClose}
+    >
+      <FormText control={c} name="name" label={t('common.name')} required error={e.name?.message} />
+      <RequestPlaceFields
+        control={c}
+        sourceName="value_source"
+        sourceLabel={t('integrations.values.valueSource')}
+        bodyTypeLabel={t('integrations.values.bodyDataType')}
+        source={source}
+        errors={{ source: e.value_source?.message, bodyType: e.body_data_type?.message, key: e.key?.message }}
+      />
+      <FormSelect
+        control={c}
+        name="variable_type"
+        label={t('integrations.values.variableType')}
+        required
+        error={e.variable_type?.message}
+        options={VARIABLE_TYPES}
+        labelOf={(o) => t(`integrations.variableTypes.${o}`)}
+      />
+      <FormText
+        control={c}
+        name="variable"
+        label={t('integrations.values.variable')}
+        required
+        monospace
+        error={e.variable?.message}
+        help={t('integrations.values.variableHelp')}
+      />
+    </PartDialog>
   );
 }

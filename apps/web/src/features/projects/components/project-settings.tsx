@@ -11,9 +11,10 @@ import { paths } from '../../../lib/paths';
 import { useProjects } from '../../../lib/session';
 import { useDeleteProject, useUpdateProject } from '../api/projects-api';
 import { ProjectFormFields } from './project-form-fields';
+import { ProjectMaintenance } from './project-maintenance';
 import { toProjectBody, useProjectForm } from './use-project-form';
 
-/** Settings tab: name, alerts, parallel tasks; and deleting the project. */
+/** Settings tab: name, alerts, parallel tasks; backup and cache; and deleting the project. */
 export function ProjectSettings({ project }: { project: Project }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
@@ -56,6 +57,7 @@ export function ProjectSettings({ project }: { project: Project }) {
           </Button>
         </Box>
       </Paper>
+      <ProjectMaintenance projectId={project.id} />
       <Paper variant="outlined" sx={{ p: 3, borderColor: 'error.main' }}>
         <Typography variant="h6" color="error" sx={{ mb: 1 }}>
           {t('projects.dangerZone')}

@@ -1,4 +1,4 @@
-import type { PasswordChange, User, UserCreate, UserUpdate } from '@gantry/contracts';
+import type { PasswordChange, TotpCreated, User, UserCreate, UserUpdate } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { keys } from '../../../lib/session';
@@ -7,16 +7,13 @@ export const usersQuery = queryOptions({ queryKey: keys.users, queryFn: () => ap
 export const userByIdQuery = (id: number) => queryOptions({ queryKey: [...keys.users, id], queryFn: () => api.get<User>(`/users/${id}`) });
 
 export function useSaveUser(id: number | null) {
-  const qc = useQueryClient();
+  const invalidate = useInvalidateUser();
   return useMutation({
     mutationFn: async (body: UserCreate | UserUpdate): Promise<void> => {
       if (id) await api.put(`/users/${id}`, body);
       else await api.post<User>('/users', body);
     },
-    onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: keys.users });
-      await qc.invalidateQueries({ queryKey: keys.user });
-    },
+    onSuccess: invalidate,
   });
 }
 
@@ -27,4 +24,26 @@ export function useDeleteUser() {
 
 export function useChangePassword(id: number) {
   return useMutation({ mutationFn: (body: PasswordChange) => api.post(`/users/${id}/password`, body) });
+}
+
+/** The setup QR code of the signed-in user's own TOTP method (an image URL; the server refuses others). */
+export const totpQrUrl = (userId: number, totpId: number) => `/api/users/${userId}/2fas/totp/${totpId}/qr`;
+
+/** A change to a user shows in the users list and, when it is you, in the current user. */
+function useInvalidateUser() {
+  const qc = useQueryClient();
+  return async () => {
+    await qc.invalidateQueries({ queryKey: keys.users });
+    await qc.invalidateQueries({ queryKey: keys.user });
+  };
+}
+
+export function useEnableTotp(userId: number) {
+  const invalidate = useInvalidateUser();
+  return useMutation({ mutationFn: () => api.post<TotpCreated>(`/users/${userId}/2fas/totp`), onSuccess: invalidate });
+}
+
+export function useDisableTotp(userId: number) {
+  const invalidate = useInvalidateUser();
+  return useMutation({ mutationFn: (totpId: number) => api.delete(`/users/${userId}/2fas/totp/${totpId}`), onSuccess: invalidate });
 }

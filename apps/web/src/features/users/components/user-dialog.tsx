@@ -1,4 +1,4 @@
-import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Tab, Tabs, TextField } from '@mui/material';
+import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
 import { userCreateSchema, userUpdateSchema, type User } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -9,6 +9,7 @@ import { contractResolver } from '../../../lib/contract-resolver';
 import { useSnackbar } from '../../../components/snackbar';
 import { infoQuery, useCurrentUser } from '../../../lib/session';
 import { useSaveUser, userByIdQuery } from '../api/users-api';
+import { SecurityPanel } from './security-panel';
 
 interface Values {
   name: string;
@@ -27,7 +28,10 @@ function resolverFor(isNew: boolean) {
     : contractResolver<Values>(userUpdateSchema);
 }
 
-/** Create a user, or edit one (tabs Settings and Security); users editing themselves see no admin flags. */
+/**
+ * Create a user, or edit one (tabs Settings and Security, the latter when the server offers
+ * two-factor sign-in); users editing themselves see no admin flags.
+ */
 export function UserDialog({ userId, onClose }: { userId: number | null; onClose(): void }) {
   const { t } = useTranslation();
   const me = useCurrentUser();
@@ -42,8 +46,12 @@ export function UserDialog({ userId, onClose }: { userId: number | null; onClose
     defaultValues: { name: '', username: '', email: '', password: '', alert: false, admin: false, external: false },
   });
   useEffect(() => {
-    if (existing) form.reset({ ...existing, password: '' });
+    if (existing) {
+      const { name, username, email, alert, admin, external } = existing;
+      form.reset({ name, username, email, alert, admin, external, password: '' });
+    }
   }, [existing, form]);
+  const security = tab === 'security';
   const external = form.watch('external');
   const errors = form.formState.errors;
 
@@ -82,7 +90,16 @@ export function UserDialog({ userId, onClose }: { userId: number | null; onClose
         </Tabs>
       ) : null}
       <DialogContent>
-        <Stack spacing={1} component="form" id="user-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
+        {security ? (
+          existing ? (
+            <SecurityPanel user={existing} self={existing.id === me.id} />
+          ) : (
+            <Typography variant="body2" color="text.secondary" sx={{ pt: 1 }}>
+              {t('users.totpAfterCreate')}
+            </Typography>
+          )
+        ) : null}
+        <Stack spacing={1} component="form" id="user-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1, display: security ? 'none' : undefined }}>
           <FormError error={save.error} />
           {text('name', t('users.name'))}
           {text('username', t('users.username'))}
@@ -100,10 +117,16 @@ export function UserDialog({ userId, onClose }: { userId: number | null; onClose
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" form="user-form" variant="contained" disabled={save.isPending}>
-          {isNew ? t('common.create') : t('common.save')}
-        </Button>
+        {security ? (
+          <Button onClick={onClose}>{t('common.close')}</Button>
+        ) : (
+          <>
+            <Button onClick={onClose}>{t('common.cancel')}</Button>
+            <Button type="submit" form="user-form" variant="contained" disabled={save.isPending}>
+              {isNew ? t('common.create') : t('common.save')}
+            </Button>
+          </>
+        )}
       </DialogActions>
     </Dialog>
   );

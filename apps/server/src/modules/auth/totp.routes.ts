@@ -1,0 +1,40 @@
+import { idParamSchema, totpCreatedSchema } from '@gantry/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../../platform/auth.js';
+import type { TotpService } from './totp.service.js';
+
+const userParams = z.object({ id: idParamSchema });
+const totpParams = z.object({ id: idParamSchema, totpId: idParamSchema });
+const actorOf = (u: { id: number; admin: number }) => ({ id: u.id, admin: u.admin === 1 });
+
+/** A user's two-factor method: the user themself or an admin enables and removes it. */
+export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/users/:id/2fas/totp',
+      { schema: { tags: ['users'], params: userParams, response: { 201: totpCreatedSchema } } },
+      async (request, reply) =>
+        reply.status(201).send(await totp.enable(actorOf(requireUser(request)), request.params.id)),
+    );
+
+    app.delete(
+      '/users/:id/2fas/totp/:totpId',
+      { schema: { tags: ['users'], params: totpParams } },
+      async (request, reply) => {
+        await totp.disable(actorOf(requireUser(request)), request.params.id, request.params.totpId);
+        return reply.status(204).send();
+      },
+    );
+
+    app.get(
+      '/users/:id/2fas/totp/:totpId/qr',
+      { schema: { tags: ['users'], params: totpParams } },
+      async (request, reply) => {
+        const png = await totp.qrCode(actorOf(requireUser(request)), request.params.id, request.params.totpId);
+        // The image carries the secret: keep it out of every cache.
+        return reply.type('image/png').header('cache-control', 'no-store').send(png);
+      },
+    );
+  };
+}

@@ -1,0 +1,122 @@
+import { Messages, VERIFICATION_CODE_LENGTH, type TotpCreated } from '@gantry/contracts';
+import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
+import type { Clock } from '../../platform/clock.js';
+import { randomToken, sha256, type SecretBox } from '../../platform/crypto.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { EventsService } from '../events/events.service.js';
+import type { UserRow } from '../users/users.repository.js';
+import type { Actor, UsersService } from '../users/users.service.js';
+import type { TotpRepository } from './totp.repository.js';
+
+export interface TotpSettings {
+  /** GANTRY_TOTP_ENABLED: users may enable two-factor sign-in, and sign-in asks for the code. */
+  enabled: boolean;
+  /** GANTRY_TOTP_ALLOW_RECOVERY: the recovery code may stand in for a code (once). */
+  allowRecovery: boolean;
+}
+
+/** What the issuer field of authenticator apps shows. */
+export const TOTP_ISSUER = 'Gantry';
+/** Codes of the previous and next 30-second step are accepted too, for clocks a little apart. */
+const WINDOW = 1;
+const RECOVERY_CODE_LENGTH = 16;
+
+/** Spaces, dashes and case do not matter when a recovery code is typed back. */
+const recoveryHash = (code: string) => sha256(code.replace(/[\s-]/g, '').toLowerCase());
+
+/**
+ * Two-factor sign-in with RFC 6238 one-time codes: enabling (a secret sealed at rest and a
+ * recovery code kept only as a hash), the setup QR code, and checking codes at sign-in.
+ */
+export class TotpService {
+  constructor(
+    private readonly repo: TotpRepository,
+    private readonly users: UsersService,
+    private readonly box: SecretBox,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+    private readonly settings: TotpSettings,
+  ) {}
+
+  /** Whether signing in as this user takes a code after the password. */
+  required(user: UserRow): boolean {
+    return this.settings.enabled && user.totp_id !== null;
+  }
+
+  /** The user themself or an admin; the recovery code is in this answer only. */
+  async enable(actor: Actor, userId: number): Promise<TotpCreated> {
+    if (!this.settings.enabled) throw new ValidationError(Messages.totpDisabled);
+    const user = await this.users.get(actor, userId);
+    if (user.totp_id !== null) throw new ConflictError(Messages.totpExists);
+    const recovery = randomToken(RECOVERY_CODE_LENGTH);
+    const id = await this.repo.insert({
+      user_id: userId,
+      secret: this.box.seal(new Secret({ size: 20 }).base32),
+      recovery_hash: recoveryHash(recovery),
+      created: this.clock.now().toISOString(),
+    });
+    await this.record(actor.id, user, `Two-factor sign-in enabled for ${user.username}`);
+    return { id, recovery_code: recovery };
+  }
+
+  /** The user themself or an admin (e.g. for a user who lost their device and recovery code). */
+  async disable(actor: Actor, userId: number, totpId: number): Promise<void> {
+    const user = await this.users.get(actor, userId);
+    if (!(await this.repo.delete(userId, totpId))) throw new NotFoundError(Messages.totpNotFound);
+    await this.record(actor.id, user, `Two-factor sign-in disabled for ${user.username}`);
+  }
+
+  /**
+   * The setup QR code (PNG of the otpauth:// URI). It carries the secret, so only the user
+   * themself may fetch it (not even an admin), and only until the first code was accepted.
+   */
+  async qrCode(actor: Actor, userId: number, totpId: number): Promise<Buffer> {
+    const user = await this.users.get(actor, userId);
+    if (actor.id !== userId) throw new ForbiddenError(Messages.totpQrOwnOnly);
+    const row = await this.repo.findByUser(userId);
+    if (!row || row.id !== totpId || row.last_step !== 0) throw new NotFoundError(Messages.totpNotFound);
+    return QRCode.toBuffer(this.totp(this.box.open(row.secret), user.username).toString(), {
+      type: 'png',
+      margin: 2,
+      width: 240,
+    });
+  }
+
+  /** Checks a code; a code is accepted once, so one seen over the shoulder cannot be replayed. */
+  async checkCode(userId: number, passcode: string): Promise<boolean> {
+    const row = await this.repo.findByUser(userId);
+    if (!row || !/^\d+$/.test(passcode)) return false;
+    const totp = this.totp(this.box.open(row.secret), '');
+    const timestamp = this.clock.now().getTime();
+    const delta = totp.validate({ token: passcode, timestamp, window: WINDOW });
+    if (delta === null) return false;
+    return this.repo.useStep(row.id, totp.counter({ timestamp }) + delta);
+  }
+
+  /**
+   * Accepts the recovery code in place of a code (when allowed) and removes the method: the code
+   * is spent, and the user sets two-factor up again with a new one.
+   */
+  async useRecoveryCode(user: UserRow, code: string): Promise<boolean> {
+    if (!this.settings.allowRecovery) throw new ForbiddenError(Messages.recoveryDisabled);
+    if (!(await this.repo.deleteByRecovery(user.id, recoveryHash(code)))) return false;
+    await this.record(user.id, user, `Two-factor sign-in disabled for ${user.username} by its recovery code`);
+    return true;
+  }
+
+  private totp(base32: string, label: string): TOTP {
+    return new TOTP({
+      issuer: TOTP_ISSUER,
+      label,
+      algorithm: 'SHA1',
+      digits: VERIFICATION_CODE_LENGTH,
+      period: 30,
+      secret: Secret.fromBase32(base32),
+    });
+  }
+
+  private record(actorId: number, user: UserRow, description: string): Promise<void> {
+    return this.events.record({ projectId: null, userId: actorId, objectType: 'user', objectId: user.id, description });
+  }
+}

@@ -1,0 +1,180 @@
+import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
+  type AccessKey,
+  type Environment,
+  type ExtractValue,
+  type Integration,
+  type Inventory,
+  type Matcher,
+  type Project,
+  type ProjectBackup,
+  type Repository,
+  type Schedule,
+  type Template,
+  type View,
+} from '@gantry/contracts';
+
+/**
+ * What an export reads: the API shapes of the project's objects (which carry no secret), plus
+ * the one piece of key material that is not secret, the ssh login.
+ */
+export interface BackupSource {
+  project: Project;
+  exported: string;
+  keys: Array<AccessKey & { sshLogin: string | null }>;
+  repositories: Repository[];
+  inventories: Inventory[];
+  environments: Environment[];
+  views: View[];
+  templates: Template[];
+  schedules: Schedule[];
+  integrations: Array<Integration & { matchers: Matcher[]; values: ExtractValue[] }>;
+}
+
+/**
+ * Numbers each kind 1, 2, ... in list order and points references at those numbers, so a
+ * backup carries no database id of this server. A reference to something outside the lists
+ * (which the services never allow) becomes null rather than a dangling number.
+ */
+class Renumber {
+  private readonly ids = new Map<number, number>();
+  add(dbId: number): number {
+    const id = this.ids.size + 1;
+    this.ids.set(dbId, id);
+    return id;
+  }
+  ref(dbId: number | null): number | null {
+    return dbId === null ? null : (this.ids.get(dbId) ?? null);
+  }
+}
+
+/** The backup document. Every field is listed: nothing reaches the file by accident. */
+export function presentBackup(src: BackupSource): ProjectBackup {
+  const keys = new Renumber();
+  const repos = new Renumber();
+  const invs = new Renumber();
+  const envs = new Renumber();
+  const views = new Renumber();
+  const tpls = new Renumber();
+  const p = src.project;
+  return {
+    meta: {
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      exported: src.exported,
+      name: p.name,
+      type: p.type,
+      alert: p.alert,
+      alert_chat: p.alert_chat,
+      max_parallel_tasks: p.max_parallel_tasks,
+    },
+    keys: src.keys.map((k) => ({
+      id: keys.add(k.id),
+      name: k.name,
+      type: k.type,
+      ...(k.type === 'ssh' ? { ssh: { login: k.sshLogin ?? '' } } : {}),
+    })),
+    repositories: src.repositories.map((r) => ({
+      id: repos.add(r.id),
+      name: r.name,
+      git_url: r.git_url,
+      git_branch: r.git_branch,
+      ssh_key_id: keys.ref(r.ssh_key_id) ?? 0,
+    })),
+    inventories: src.inventories.map((i) => ({
+      id: invs.add(i.id),
+      name: i.name,
+      type: i.type,
+      inventory: i.inventory,
+      ssh_key_id: keys.ref(i.ssh_key_id),
+      become_key_id: keys.ref(i.become_key_id),
+      repository_id: repos.ref(i.repository_id),
+    })),
+    environments: src.environments.map((e) => ({
+      id: envs.add(e.id),
+      name: e.name,
+      json: e.json,
+      env: e.env,
+      secrets: e.secrets.map((s) => ({ name: s.name, type: s.type })),
+    })),
+    views: src.views.map((v) => ({ id: views.add(v.id), title: v.title, position: v.position })),
+    templates: numberTemplates(src.templates, tpls).map((t) => ({
+      id: tpls.ref(t.id)!,
+      name: t.name,
+      description: t.description,
+      type: t.type,
+      app: t.app,
+      playbook: t.playbook,
+      inventory_id: invs.ref(t.inventory_id),
+      repository_id: repos.ref(t.repository_id) ?? 0,
+      environment_id: envs.ref(t.environment_id) ?? 0,
+      view_id: views.ref(t.view_id),
+      git_branch: t.git_branch,
+      runner_tag: t.runner_tag,
+      start_version: t.start_version,
+      build_template_id: tpls.ref(t.build_template_id),
+      autorun: t.autorun,
+      arguments: t.arguments,
+      allow_override_args_in_task: t.allow_override_args_in_task,
+      allow_override_branch_in_task: t.allow_override_branch_in_task,
+      suppress_success_alerts: t.suppress_success_alerts,
+      survey_vars: t.survey_vars,
+      vaults: t.vaults.map((v) => ({
+        name: v.name,
+        type: v.type,
+        vault_key_id: keys.ref(v.vault_key_id),
+        script: v.script,
+      })),
+      task_params: t.task_params,
+    })),
+    schedules: src.schedules.map((s) => ({
+      name: s.name,
+      template_id: tpls.ref(s.template_id) ?? 0,
+      cron_format: s.cron_format,
+      repository_id: repos.ref(s.repository_id),
+      active: s.active,
+    })),
+    integrations: src.integrations.map((i) => ({
+      name: i.name,
+      template_id: tpls.ref(i.template_id) ?? 0,
+      auth_method: i.auth_method,
+      auth_header: i.auth_header,
+      auth_secret_id: keys.ref(i.auth_secret_id),
+      searchable: i.searchable,
+      task_params: i.task_params,
+      matchers: i.matchers.map((m) => ({
+        name: m.name,
+        match_type: m.match_type,
+        body_data_type: m.body_data_type,
+        key: m.key,
+        method: m.method,
+        value: m.value,
+      })),
+      extract_values: i.values.map((v) => ({
+        name: v.name,
+        value_source: v.value_source,
+        body_data_type: v.body_data_type,
+        key: v.key,
+        variable_type: v.variable_type,
+        variable: v.variable,
+      })),
+    })),
+  };
+}
+
+/** Templates are numbered before any is written out: a deploy may name a build listed after it. */
+function numberTemplates(templates: Template[], tpls: Renumber): Template[] {
+  for (const t of templates) tpls.add(t.id);
+  return templates;
+}
+
+/** `gantry-project-<id>-<name>.json`, with the name reduced to characters safe in a header. */
+export function backupFileName(projectId: number, name: string): string {
+  const safe = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+  return `gantry-project-${projectId}-${safe || 'project'}.json`;
+}

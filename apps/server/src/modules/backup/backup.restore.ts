@@ -1,0 +1,225 @@
+import {
+  environmentInputSchema,
+  extractValueInputSchema,
+  integrationInputSchema,
+  inventoryInputSchema,
+  matcherInputSchema,
+  repositoryInputSchema,
+  scheduleInputSchema,
+  templateInputSchema,
+  viewInputSchema,
+  type ProjectBackup,
+  type RestoreResult,
+} from '@gantry/contracts';
+import { ZodError } from 'zod';
+import { AppError, ValidationError } from '../../platform/errors.js';
+import type { Actor } from '../../platform/resource-routes.js';
+import type { RestoreServices } from './backup.transaction.js';
+
+type BackupTemplate = ProjectBackup['templates'][number];
+
+/** Backup ids of one kind mapped to the ids of the rows just created. */
+class IdMap {
+  private readonly ids = new Map<number, number>();
+  constructor(private readonly kind: string) {}
+
+  set(backupId: number, id: number): void {
+    this.ids.set(backupId, id);
+  }
+
+  /** The new id; a reference to something the backup does not hold is the backup's fault (400). */
+  get(backupId: number): number {
+    const id = this.ids.get(backupId);
+    if (id === undefined) throw new ValidationError(`refers to ${this.kind} #${backupId}, which is not in the backup`);
+    return id;
+  }
+
+  opt(backupId: number | null): number | null {
+    return backupId === null ? null : this.get(backupId);
+  }
+}
+
+/**
+ * Recreates a backup as a new project owned by `actor`, through the services' own create
+ * methods (so every check the API makes applies). Keys come back without material. Restored
+ * schedules start inactive: with empty keys they could only fail, and a copy of a project must
+ * not start running the original's jobs on its own. Runs inside the caller's transaction.
+ */
+export async function restoreProject(s: RestoreServices, actor: Actor, doc: ProjectBackup): Promise<RestoreResult> {
+  checkUniqueIds(doc);
+  const { meta } = doc;
+  const project = await s.projects.create(actor, {
+    name: meta.name,
+    type: meta.type,
+    alert: meta.alert,
+    alert_chat: meta.alert_chat || null,
+    max_parallel_tasks: meta.max_parallel_tasks,
+    demo: false,
+  });
+  const p = project.id;
+  const keys = new IdMap('key');
+  const repos = new IdMap('repository');
+  const invs = new IdMap('inventory');
+  const envs = new IdMap('variable group');
+  const views = new IdMap('view');
+  const tpls = new IdMap('template');
+
+  for (const k of doc.keys) {
+    keys.set(k.id, (await s.keys.createEmpty(actor, p, { name: k.name, type: k.type })).id);
+  }
+  for (const r of doc.repositories) {
+    await about(`Repository "${r.name}"`, async () => {
+      const input = repositoryInputSchema.parse({
+        name: r.name,
+        git_url: r.git_url,
+        git_branch: r.git_branch,
+        ssh_key_id: keys.get(r.ssh_key_id),
+      });
+      repos.set(r.id, (await s.repositories.create(actor, p, input)).id);
+    });
+  }
+  for (const i of doc.inventories) {
+    await about(`Inventory "${i.name}"`, async () => {
+      const input = inventoryInputSchema.parse({
+        name: i.name,
+        type: i.type,
+        inventory: i.inventory,
+        ssh_key_id: keys.opt(i.ssh_key_id),
+        become_key_id: keys.opt(i.become_key_id),
+        repository_id: repos.opt(i.repository_id),
+      });
+      invs.set(i.id, (await s.inventories.create(actor, p, input)).id);
+    });
+  }
+  for (const e of doc.environments) {
+    await about(`Variable group "${e.name}"`, async () => {
+      const secrets = e.secrets.map((x) => ({ name: x.name, type: x.type, secret: '', operation: 'create' as const }));
+      const input = environmentInputSchema.parse({ name: e.name, json: e.json, env: e.env, secrets });
+      envs.set(e.id, (await s.environments.create(actor, p, input)).id);
+    });
+  }
+  for (const v of doc.views) {
+    await about(`View "${v.title}"`, async () => {
+      views.set(
+        v.id,
+        (await s.views.create(actor, p, viewInputSchema.parse({ title: v.title, position: v.position }))).id,
+      );
+    });
+  }
+  // Builds before deploys: a deploy names its build template, which must exist by then.
+  const ordered = [
+    ...doc.templates.filter((t) => t.type !== 'deploy'),
+    ...doc.templates.filter((t) => t.type === 'deploy'),
+  ];
+  for (const t of ordered) {
+    await about(`Template "${t.name}"`, async () => {
+      tpls.set(
+        t.id,
+        (await s.templates.create(actor, p, templateInput(t, { keys, repos, invs, envs, views, tpls }))).id,
+      );
+    });
+  }
+  for (const sc of doc.schedules) {
+    await about(`Schedule "${sc.name}"`, async () => {
+      const input = scheduleInputSchema.parse({
+        name: sc.name,
+        template_id: tpls.get(sc.template_id),
+        cron_format: sc.cron_format,
+        repository_id: repos.opt(sc.repository_id),
+        active: false,
+      });
+      await s.schedules.create(actor, p, input);
+    });
+  }
+  for (const ig of doc.integrations) {
+    await about(`Integration "${ig.name}"`, async () => {
+      const input = integrationInputSchema.parse({
+        name: ig.name,
+        template_id: tpls.get(ig.template_id),
+        auth_method: ig.auth_method,
+        auth_header: ig.auth_header,
+        auth_secret_id: keys.opt(ig.auth_secret_id),
+        searchable: ig.searchable,
+        task_params: ig.task_params,
+      });
+      const created = await s.integrations.create(actor, p, input);
+      for (const m of ig.matchers)
+        await s.integrationRules.createMatcher(actor, p, created.id, matcherInputSchema.parse(m));
+      for (const v of ig.extract_values)
+        await s.integrationRules.createValue(actor, p, created.id, extractValueInputSchema.parse(v));
+    });
+  }
+
+  const emptyKeys = doc.keys.filter((k) => k.type !== 'none').length;
+  await s.events.record({
+    projectId: p,
+    userId: actor.id,
+    objectType: 'project',
+    objectId: p,
+    description: `Project ${project.name} restored from a backup${emptyKeys ? ` (${emptyKeys} empty keys)` : ''}`,
+  });
+  return { id: p, projectName: project.name, emptyKeys };
+}
+
+function templateInput(
+  t: BackupTemplate,
+  m: { keys: IdMap; repos: IdMap; invs: IdMap; envs: IdMap; views: IdMap; tpls: IdMap },
+) {
+  return templateInputSchema.parse({
+    name: t.name,
+    description: t.description,
+    type: t.type,
+    app: t.app,
+    playbook: t.playbook,
+    inventory_id: m.invs.opt(t.inventory_id),
+    repository_id: m.repos.get(t.repository_id),
+    environment_id: m.envs.get(t.environment_id),
+    view_id: m.views.opt(t.view_id),
+    git_branch: t.git_branch,
+    runner_tag: t.runner_tag,
+    start_version: t.start_version,
+    build_template_id: t.type === 'deploy' ? m.tpls.opt(t.build_template_id) : null,
+    autorun: t.autorun,
+    arguments: t.arguments,
+    allow_override_args_in_task: t.allow_override_args_in_task,
+    allow_override_branch_in_task: t.allow_override_branch_in_task,
+    suppress_success_alerts: t.suppress_success_alerts,
+    survey_vars: t.survey_vars,
+    vaults: t.vaults.map((v) => ({
+      name: v.name,
+      type: v.type,
+      vault_key_id: m.keys.opt(v.vault_key_id),
+      script: v.script,
+    })),
+    task_params: t.task_params,
+  });
+}
+
+/** Each kind's backup ids must be unique, or references would be ambiguous. */
+function checkUniqueIds(doc: ProjectBackup): void {
+  const kinds = {
+    keys: doc.keys,
+    repositories: doc.repositories,
+    inventories: doc.inventories,
+    environments: doc.environments,
+    views: doc.views,
+    templates: doc.templates,
+  };
+  for (const [kind, items] of Object.entries(kinds)) {
+    const ids = items.map((i) => i.id);
+    const dup = ids.find((id, n) => ids.indexOf(id) !== n);
+    if (dup !== undefined) throw new ValidationError(`Invalid backup: ${kind} id ${dup} is used twice`);
+  }
+}
+
+/** Names the object a failure is about: "Template "Deploy": Inventory is required". */
+async function about(what: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof ZodError) throw new ValidationError(`${what}: ${err.issues[0]?.message ?? 'invalid'}`);
+    if (err instanceof ValidationError) throw new ValidationError(`${what}: ${err.message}`);
+    if (err instanceof AppError && err.statusCode === 404) throw new ValidationError(`${what}: ${err.message}`);
+    throw err;
+  }
+}

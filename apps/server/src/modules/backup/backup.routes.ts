@@ -1,0 +1,60 @@
+import { Permission, RESTORE_BODY_LIMIT, idParamSchema, restoreResultSchema } from '@gantry/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser } from '../../platform/auth.js';
+import { projectGuard } from '../../platform/permissions.js';
+import type { Actor } from '../../platform/resource-routes.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import { parseBackup } from './backup.parse.js';
+import type { BackupService } from './backup.service.js';
+import type { ProjectCacheService } from './project-cache.service.js';
+
+const params = z.object({ projectId: idParamSchema });
+const actor = (u: { id: number; admin: number }): Actor => ({ id: u.id, admin: u.admin === 1 });
+
+/** Backup download, restore into a new project, and clearing a project's cache. */
+export function backupRoutes(
+  backup: BackupService,
+  cache: ProjectCacheService,
+  projects: ProjectsService,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    const update = projectGuard(projects, Permission.updateProject);
+
+    app.get(
+      '/project/:projectId/backup',
+      { preValidation: update, schema: { tags: ['projects'], params } },
+      async (request, reply) => {
+        const { fileName, backup: doc } = await backup.export(actor(requireUser(request)), request.params.projectId);
+        return reply
+          .header('content-disposition', `attachment; filename="${fileName}"`)
+          .header('cache-control', 'no-store')
+          .type('application/json; charset=utf-8')
+          .send(JSON.stringify(doc, null, 2));
+      },
+    );
+
+    app.post(
+      '/projects/restore',
+      {
+        bodyLimit: RESTORE_BODY_LIMIT,
+        // Permission before the body is looked at: who may not create projects learns nothing more.
+        preValidation: async (request) => projects.assertCanCreate(actor(requireUser(request))),
+        schema: { tags: ['projects'], response: { 201: restoreResultSchema } },
+      },
+      async (request, reply) => {
+        const result = await backup.restore(actor(requireUser(request)), parseBackup(request.body));
+        return reply.status(201).send(result);
+      },
+    );
+
+    app.delete(
+      '/project/:projectId/cache',
+      { preValidation: update, schema: { tags: ['projects'], params } },
+      async (request, reply) => {
+        await cache.clear(actor(requireUser(request)), request.params.projectId);
+        return reply.status(204).send();
+      },
+    );
+  };
+}

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitRepo } from '../../test/git-fixture.js';
+import { createProject, engines, signedInUser, useTestApp } from '../../test/harness.js';
+import { runTask, setupTemplate, waitForTask } from '../../test/tasks.js';
+
+describe.each(engines)('project cache ($name)', (engine) => {
+  const t = useTestApp(engine);
+
+  it('removes folders finished runs left behind, and keeps running ones, state and known_hosts', async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const p = await createProject(admin);
+    const other = await createProject(admin);
+    const repo = gitRepo({ 'run.sh': 'echo hi\n' });
+    const mine = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'run.sh' });
+    const theirs = await setupTemplate(admin, other, repo, { app: 'bash', playbook: 'run.sh' });
+    const finished = await runTask(admin, p, { template_id: mine.templateId });
+    const running = await runTask(admin, p, { template_id: mine.templateId });
+    const foreign = await runTask(admin, other, { template_id: theirs.templateId });
+    for (const [proj, id] of [
+      [p, finished],
+      [p, running],
+      [other, foreign],
+    ] as const)
+      await waitForTask(admin, proj, id);
+    // As if the server had died during `running`, and the others had left their folders behind.
+    await ctx.db.db.updateTable('task').set({ status: 'running' }).where('id', '=', running).execute();
+    const data = ctx.config.dataDir;
+    const folder = (id: number) => path.join(data, 'tasks', `task_${id}`);
+    for (const id of [finished, running, foreign]) {
+      fs.mkdirSync(path.join(folder(id), 'repository'), { recursive: true });
+      fs.writeFileSync(path.join(folder(id), 'repository', 'file'), 'x');
+    }
+    const state = path.join(data, 'terraform', `template_${mine.templateId}`, 'terraform.tfstate');
+    const knownHosts = path.join(data, 'known_hosts', `project_${p}`);
+    for (const f of [state, knownHosts]) {
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, 'keep me');
+    }
+
+    const res = await admin.del(`/api/project/${p}/cache`);
+    expect(res.statusCode).toBe(204);
+    expect(fs.existsSync(folder(finished))).toBe(false);
+    expect(fs.existsSync(folder(running))).toBe(true);
+    expect(fs.existsSync(folder(foreign))).toBe(true);
+    expect(fs.readFileSync(state, 'utf8')).toBe('keep me');
+    expect(fs.readFileSync(knownHosts, 'utf8')).toBe('keep me');
+    expect((await admin.get(`/api/project/${p}/events/last`)).json()[0].description).toBe('Project cache cleared');
+
+    // Nothing left to clear is not an error.
+    expect((await admin.del(`/api/project/${p}/cache`)).statusCode).toBe(204);
+    await ctx.db.db.updateTable('task').set({ status: 'error' }).where('id', '=', running).execute();
+  });
+});

@@ -1,0 +1,32 @@
+import type { TaskWorkspaceStore } from '../../engine/workspace.js';
+import type { Actor } from '../../platform/resource-routes.js';
+import type { EventsService } from '../events/events.service.js';
+import type { ProjectCacheRepository } from './project-cache.repository.js';
+
+/**
+ * What the server keeps on disk for a project between runs and can rebuild. Today that is only
+ * the working folders of runs that ended without cleaning up (a crash or a kill): a run clones
+ * its repository afresh and removes its folder when it ends. Terraform state is real state and
+ * known_hosts files are trust decisions, so neither is touched.
+ */
+export class ProjectCacheService {
+  constructor(
+    private readonly repo: ProjectCacheRepository,
+    private readonly workspaces: TaskWorkspaceStore,
+    private readonly events: EventsService,
+  ) {}
+
+  /** Removes the folders of this project's finished tasks; answers how many there were. */
+  async clear(actor: Actor, projectId: number): Promise<number> {
+    const leftovers = await this.repo.finishedTaskIds(projectId, this.workspaces.taskIds());
+    for (const id of leftovers) this.workspaces.remove(id);
+    await this.events.record({
+      projectId,
+      userId: actor.id,
+      objectType: 'project',
+      objectId: projectId,
+      description: 'Project cache cleared',
+    });
+    return leftovers.length;
+  }
+}

@@ -1,0 +1,35 @@
+import type { App, AppCreate, AppUpdate } from '@gantry/contracts';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** The same key the template form reads apps under, so changes here reach it too. */
+export const appsKey = ['apps'] as const;
+
+export const appsQuery = queryOptions({ queryKey: appsKey, queryFn: () => api.get<App[]>('/apps') });
+
+/** Creates a custom app (id set) or saves an existing one's settings. */
+export function useSaveApp(id: string | null) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: AppCreate | AppUpdate): Promise<App> =>
+      id ? api.post<App>(`/apps/${encodeURIComponent(id)}`, body) : api.post<App>('/apps', body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: appsKey }),
+  });
+}
+
+export function useSetAppActive() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, active }: { id: string; active: boolean }) =>
+      api.post(`/apps/${encodeURIComponent(id)}/active`, { active }),
+    onSettled: () => qc.invalidateQueries({ queryKey: appsKey }),
+  });
+}
+
+export function useDeleteApp() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.delete(`/apps/${encodeURIComponent(id)}`),
+    onSuccess: () => qc.invalidateQueries({ queryKey: appsKey }),
+  });
+}

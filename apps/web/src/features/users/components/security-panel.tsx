@@ -1,0 +1,111 @@
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { Alert, Box, Button, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import type { TotpCreated, User } from '@gantry/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormError } from '../../../components/form-error';
+import { useSnackbar } from '../../../components/snackbar';
+import { infoQuery } from '../../../lib/session';
+import { totpQrUrl, useDisableTotp, useEnableTotp } from '../api/users-api';
+
+/**
+ * The Security tab: enable two-factor sign-in (then the QR code, for yourself only, and the
+ * recovery code, shown this once with a copy button), or disable it. An admin may enable it for
+ * someone else only when recovery codes are accepted: that user's first sign-in needs the code.
+ */
+export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
+  const { t } = useTranslation();
+  const allowRecovery = useQuery(infoQuery).data?.auth_methods.totp.allow_recovery ?? false;
+  const enable = useEnableTotp(user.id);
+  const disable = useDisableTotp(user.id);
+  const [created, setCreated] = useState<TotpCreated | null>(null);
+
+  if (created) {
+    return (
+      <Stack spacing={2} data-testid="totp-created">
+        <Alert severity="success">{t('users.totpEnabled')}</Alert>
+        {self ? (
+          <Stack spacing={1} sx={{ alignItems: 'center' }}>
+            <Typography variant="body2">{t('users.totpScan')}</Typography>
+            <Box
+              component="img"
+              src={totpQrUrl(user.id, created.id)}
+              alt={t('users.totpQrAlt')}
+              sx={{ width: 200, height: 200, bgcolor: 'common.white', p: 1, borderRadius: 1 }}
+            />
+          </Stack>
+        ) : (
+          <Typography variant="body2">{t('users.totpOtherUser', { name: user.name })}</Typography>
+        )}
+        <RecoveryCode code={created.recovery_code} />
+      </Stack>
+    );
+  }
+
+  const error = enable.error ?? disable.error;
+  return (
+    <Stack spacing={2} sx={{ alignItems: 'flex-start' }}>
+      <FormError error={error} />
+      <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+        {t('users.totpTitle')}
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        {user.totp ? t('users.totpOn') : t('users.totpOff')}
+      </Typography>
+      {user.totp ? (
+        <Button
+          variant="outlined"
+          color="error"
+          disabled={disable.isPending}
+          onClick={() => user.totp && disable.mutate(user.totp.id)}
+        >
+          {t('users.totpDisable')}
+        </Button>
+      ) : self || allowRecovery ? (
+        <Button
+          variant="contained"
+          disabled={enable.isPending}
+          onClick={() => enable.mutate(undefined, { onSuccess: setCreated })}
+        >
+          {t('users.totpEnable')}
+        </Button>
+      ) : (
+        <Typography variant="body2">{t('users.totpOwnOnly', { name: user.name })}</Typography>
+      )}
+    </Stack>
+  );
+}
+
+/** The recovery code, shown once, with a copy button. */
+function RecoveryCode({ code }: { code: string }) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(code);
+      snackbar.success(t('users.recoveryCopied'));
+    } catch (e) {
+      snackbar.error(t('users.recoveryCopyFailed', { message: (e as Error).message }));
+    }
+  };
+  return (
+    <Stack spacing={1}>
+      <Alert severity="warning">{t('users.recoveryText')}</Alert>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, p: 1.5, bgcolor: 'action.hover', borderRadius: 1 }}>
+        <Typography
+          component="code"
+          sx={{ fontFamily: 'monospace', fontSize: '1.1rem', letterSpacing: 1, flexGrow: 1 }}
+          data-testid="recovery-code"
+        >
+          {code}
+        </Typography>
+        <Tooltip title={t('users.recoveryCopy')}>
+          <IconButton aria-label={t('users.recoveryCopy')} onClick={() => void copy()}>
+            <ContentCopyIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      </Box>
+    </Stack>
+  );
+}

@@ -40,7 +40,7 @@ export async function startBenchServer(extraEnv = {}) {
     await db.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  return { app, base, cookie, api, close };
+  return { app, db, base, cookie, api, close };
 }
 
 /** A project with a bash template running `script` from a fresh local repository. */

@@ -5,10 +5,13 @@ import { defineConfig } from '@playwright/test';
 const root = path.resolve(import.meta.dirname, '../..');
 const port = Number(process.env.GANTRY_E2E_PORT ?? 3917);
 export const E2E_ADMIN = { login: 'admin', password: 'admin-pass-e2e', name: 'Ada Admin' };
+/** The fake OpenID Connect provider that e2e/global-setup.ts starts on a fixed port. */
+export const E2E_OIDC = { port: 39555, clientId: 'gantry-e2e', clientSecret: 'e2e-client-secret', name: 'Test IdP' };
 
 /** Browser tests run against the built server on a fresh SQLite data dir (build first). */
 export default defineConfig({
   testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
   workers: 1,
   retries: 0,
   timeout: 60_000,
@@ -43,6 +46,16 @@ export default defineConfig({
       GANTRY_LOG_LEVEL: 'warn',
       // Two-factor sign-in is offered; users who do not enable it sign in as before.
       GANTRY_TOTP_ENABLED: 'true',
+      // Discovery happens at the first external sign-in, after global-setup started the provider.
+      GANTRY_OIDC_PROVIDERS: JSON.stringify({
+        test: {
+          display_name: E2E_OIDC.name,
+          color: '#6a1b9a',
+          provider_url: `http://127.0.0.1:${E2E_OIDC.port}`,
+          client_id: E2E_OIDC.clientId,
+          client_secret: E2E_OIDC.clientSecret,
+        },
+      }),
       PATH: process.env.PATH ?? '/usr/bin:/bin',
     },
   },

@@ -17,6 +17,9 @@ import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TotpRepository } from './modules/auth/totp.repository.js';
 import { totpRoutes } from './modules/auth/totp.routes.js';
 import { TotpService } from './modules/auth/totp.service.js';
+import { openidClient } from './modules/auth/oidc-client.js';
+import { oidcRoutes } from './modules/auth/oidc.routes.js';
+import { OidcService } from './modules/auth/oidc.service.js';
 import { createChannels, channelSecrets } from './modules/notifications/channels/channels.js';
 import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
@@ -44,6 +47,13 @@ import { presentKey } from './modules/keys/keys.presenter.js';
 import type { KeysService } from './modules/keys/keys.service.js';
 import { presentRepository } from './modules/repositories/repositories.presenter.js';
 import type { RepositoriesService } from './modules/repositories/repositories.service.js';
+import { RunnerProtocolService } from './modules/runners/runner-protocol.service.js';
+import { RunnerWakeup } from './modules/runners/runner-wakeup.js';
+import { runnerProtocolRoutes } from './modules/runners/runner-protocol.routes.js';
+import { RunnersRepository } from './modules/runners/runners.repository.js';
+import { runnersRoutes } from './modules/runners/runners.routes.js';
+import { RunnersService } from './modules/runners/runners.service.js';
+import { generateRunnerKeyPair } from './platform/envelope.js';
 import { TeamRepository } from './modules/team/team.repository.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { TeamService } from './modules/team/team.service.js';
@@ -124,6 +134,7 @@ export interface Services {
   users: UsersService;
   auth: AuthService;
   totp: TotpService;
+  oidc: OidcService;
   tokens: TokensService;
   projects: ProjectsService;
   events: EventsService;
@@ -147,6 +158,8 @@ export interface Services {
   webhooks: WebhookService;
   backup: BackupService;
   projectCache: ProjectCacheService;
+  runners: RunnersService;
+  runnerProtocol: RunnerProtocolService;
 }
 
 /** Wires repositories, services and routes; never listens (main.ts does). */
@@ -162,6 +175,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), clock, sleep);
   const totp = new TotpService(new TotpRepository(db.db), users, box, events, clock, config.totp);
   const auth = new AuthService(users, new SessionsRepository(db.db), throttle, totp, clock);
+  const oidc = new OidcService(config.oidcProviders, openidClient(), users, auth, events, box, clock);
   const tokens = new TokensService(new TokensRepository(db.db), clock);
   const team = new TeamService(new TeamRepository(db.db), users, events, clock);
   const apps = new AppsService(new AppsRepository(db.db), refs, events, clock, pathExecutableFinder(config.systemPath));
@@ -201,6 +215,29 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     const task = await tasksRepo.findById(id);
     if (task) await new TaskRun(runnerDeps, task).run();
   });
+  // With remote runners every task waits for a runner whose tag matches: this node claims none.
+  if (config.useRemoteRunner) dispatcher.close();
+  const runnersRepo = new RunnersRepository(db.db);
+  const runners = new RunnersService(runnersRepo, events, clock, generateRunnerKeyPair);
+  const runnerProtocol = new RunnerProtocolService({
+    runners: runnersRepo,
+    tasks: tasksRepo,
+    context: runnerDeps,
+    apps,
+    bus,
+    events,
+    clock,
+    enabled: config.useRemoteRunner,
+    timeoutMs: config.runnerTimeoutSeconds * 1000,
+    onFinished: runnerDeps.onFinished,
+    onWaitingConfirmation: runnerDeps.onWaitingConfirmation,
+  });
+  if (config.useRemoteRunner) {
+    const wakeup = new RunnerWakeup(runnersRepo, events);
+    bus.onMessage((m) => {
+      if (m.type === 'update' && m.status === 'waiting' && m.template_id !== undefined) void wakeup.taskWaiting({ task_id: m.task_id, project_id: m.project_id, template_id: m.template_id }).catch(() => undefined);
+    });
+  }
   const scheduler = new Scheduler({
     schedules: schedulesRepo,
     repositories,
@@ -223,7 +260,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     clock,
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(path.join(config.dataDir, 'tasks')), events);
-  return { users, auth, totp, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache };
+  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol };
 }
 
 export type GantryApp = FastifyInstance & { services: Services };
@@ -246,7 +283,12 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   await app.register(cookie);
   await app.register(websocket);
   const hub = new RealtimeHub(services.bus, async (projectId, userId) => (await services.projects.membership(projectId, userId)).role !== null);
+  // Runners that stop calling have their tasks failed; every node checks, the database decides who does it.
+  const runnerCheckMs = Math.min(15_000, (config.runnerTimeoutSeconds * 1000) / 4);
+  const runnerCheck = setInterval(() => void services.runnerProtocol.failSilent().catch((e: unknown) => app.log.error(e)), runnerCheckMs);
+  runnerCheck.unref();
   app.addHook('onClose', async () => {
+    clearInterval(runnerCheck);
     services.dispatcher.close();
     services.scheduler.stop();
   });
@@ -268,14 +310,17 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
 
   await app.register(
     async (api) => {
-      await api.register(systemRoutes({ version: config.version, webHost: config.webHost, authMethods }));
+      await api.register(systemRoutes({ version: config.version, webHost: config.webHost, authMethods, useRemoteRunner: config.useRemoteRunner }));
       await api.register(
         authRoutes(services.auth, {
           webHost: config.webHost,
           nonAdminCanCreateProject: config.nonAdminCanCreateProject,
           authMethods,
+          oidcProviders: services.oidc.list(),
+          passwordLoginDisabled: config.passwordLoginDisabled,
         }),
       );
+      await api.register(oidcRoutes(services.oidc, { webHost: config.webHost }));
       await api.register(usersRoutes(services.users));
       await api.register(totpRoutes(services.totp));
       await api.register(tokensRoutes(services.tokens));
@@ -283,6 +328,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(teamRoutes(services.team, services.projects));
       await api.register(wsRoutes(hub));
       await api.register(appsRoutes(services.apps));
+      await api.register(runnersRoutes(services.runners, services.projects));
+      await api.register(runnerProtocolRoutes(services.runners, services.runnerProtocol));
       await api.register(tasksRoutes(services.tasks, services.projects));
       await api.register(templatesExtraRoutes(services.templates, services.projects, (id) => services.terraformState.summary(id)));
       await api.register(viewsExtraRoutes(services.views, services.projects));

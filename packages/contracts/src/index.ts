@@ -22,3 +22,4 @@ export * from './stats.js';
 export * from './integrations.js';
 export * from './variables.js';
 export * from './backup.js';
+export * from './runners.js';

@@ -9,6 +9,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import { parseBackup } from '../modules/backup/backup.parse.js';
 import { ZodError } from 'zod';
 import { startServer } from '../server.js';
+import { startRunner } from '../remote-runner/start.js';
 import { VERSION } from '../version.js';
 
 const USAGE = `Usage: gantry <command>
@@ -21,6 +22,8 @@ const USAGE = `Usage: gantry <command>
   user delete --login L
   project export --id N [--out FILE]       write a project backup (no secrets) to FILE or stdout
   project import --file FILE --owner L     restore a backup as a new project owned by user L
+  runner start                             run tasks for a server (GANTRY_RUNNER_SERVER_URL, GANTRY_RUNNER_TOKEN,
+                                           GANTRY_RUNNER_PRIVATE_KEY_FILE, GANTRY_RUNNER_WORK_DIR)
   version
 `;
 
@@ -36,6 +39,7 @@ export async function main(argv: string[]): Promise<void> {
     });
     if (command === 'user' && sub) return await userCommand(sub, rest);
     if (command === 'project' && sub) return await projectCommand(sub, rest);
+    if (command === 'runner' && sub === 'start') return await startRunner();
     fail(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`);
   } catch (err) {
     fail(err instanceof ZodError ? (err.issues[0]?.message ?? 'Invalid input') : err instanceof Error ? err.message : String(err));

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { oidcProvidersEnv, toOidcProviders, type OidcProviderConfig } from './oidc-providers.js';
 
 /** A true/false switch; unset or empty means `fallback`. */
 const boolDefault = (fallback: boolean) =>
@@ -39,9 +40,13 @@ const envSchema = z.object({
   GANTRY_NON_ADMIN_CAN_CREATE_PROJECT: bool,
   GANTRY_TOTP_ENABLED: boolDefault(false),
   GANTRY_TOTP_ALLOW_RECOVERY: boolDefault(true),
+  GANTRY_OIDC_PROVIDERS: oidcProvidersEnv,
+  GANTRY_PASSWORD_LOGIN_DISABLED: bool,
   GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
+  GANTRY_USE_REMOTE_RUNNER: bool,
+  GANTRY_RUNNER_TIMEOUT_SECONDS: z.coerce.number().int().min(5).default(120),
   GANTRY_EMAIL_ALERT: bool,
   GANTRY_EMAIL_HOST: optionalText,
   GANTRY_EMAIL_PORT: z.coerce.number().int().min(1).max(65535).default(25),
@@ -70,12 +75,20 @@ export interface Config {
   nonAdminCanCreateProject: boolean;
   /** Two-factor sign-in with a one-time code; `allowRecovery` lets a recovery code stand in for it. */
   totp: { enabled: boolean; allowRecovery: boolean };
+  /** External OpenID Connect sign-in, one button each on the sign-in page. */
+  oidcProviders: OidcProviderConfig[];
+  /** Sign-in with a password is refused (external providers only); the CLI still manages users. */
+  passwordLoginDisabled: boolean;
   logLevel: string;
   /** Folder with the built console; served at /. */
   webDist: string;
   version: string;
   /** Tasks this server runs at once, over all projects. */
   maxParallelTasks: number;
+  /** Every task goes to a remote runner with a matching tag; off: every task runs in this server. */
+  useRemoteRunner: boolean;
+  /** A runner silent this long has its running tasks failed. */
+  runnerTimeoutSeconds: number;
   /** PATH given to task processes (the only variable of the server's environment they get). */
   systemPath: string;
   notifications: NotificationsConfig;
@@ -101,6 +114,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${list}`);
   }
   const e = parsed.data;
+  const webHost = e.GANTRY_WEB_HOST.replace(/\/+$/, '');
   const dataDir = path.resolve(e.GANTRY_DATA_DIR);
   const dbUrl = e.GANTRY_DB_URL?.trim() || `sqlite:${path.join(dataDir, 'gantry.sqlite')}`;
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(dbUrl)) {
@@ -115,7 +129,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     dbUrl,
     secretKey: e.GANTRY_SECRET_KEY || undefined,
-    webHost: e.GANTRY_WEB_HOST.replace(/\/+$/, ''),
+    webHost,
     admin: e.GANTRY_ADMIN
       ? {
           login: e.GANTRY_ADMIN,
@@ -126,10 +140,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     nonAdminCanCreateProject: e.GANTRY_NON_ADMIN_CAN_CREATE_PROJECT,
     totp: { enabled: e.GANTRY_TOTP_ENABLED, allowRecovery: e.GANTRY_TOTP_ALLOW_RECOVERY },
+    oidcProviders: toOidcProviders(e.GANTRY_OIDC_PROVIDERS, webHost),
+    passwordLoginDisabled: e.GANTRY_PASSWORD_LOGIN_DISABLED,
     logLevel: e.GANTRY_LOG_LEVEL,
     webDist: path.resolve(e.GANTRY_WEB_DIST ?? defaultWebDist()),
     version,
     maxParallelTasks: e.GANTRY_MAX_PARALLEL_TASKS,
+    useRemoteRunner: e.GANTRY_USE_REMOTE_RUNNER,
+    runnerTimeoutSeconds: e.GANTRY_RUNNER_TIMEOUT_SECONDS,
     systemPath: e.PATH,
     notifications: {
       email:

@@ -7,6 +7,7 @@ import * as m004 from './migrations/004-schedules.js';
 import * as m005 from './migrations/005-integrations.js';
 import * as m006 from './migrations/006-apps.js';
 import * as m007 from './migrations/007-totp.js';
+import * as m008 from './migrations/008-runners.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '005-integrations': m005,
   '006-apps': m006,
   '007-totp': m007,
+  '008-runners': m008,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -207,6 +207,8 @@ export interface TaskTable {
   node_id: string | null;
   /** JSON object of environment variables added to the run's (from an integration's extracted values). */
   env: string | null;
+  /** 1 when a force stop was asked: the remote runner kills instead of terminating. */
+  stop_force: Generated<number>;
 }
 
 export interface TaskOutputTable {
@@ -292,6 +294,21 @@ export interface AppTable {
   created: string;
 }
 
+export interface RunnerTable {
+  id: Generated<number>;
+  project_id: number | null;
+  name: string;
+  tag: string;
+  webhook: string;
+  max_parallel_tasks: number;
+  active: number;
+  token_hash: string;
+  public_key: string;
+  touched: string | null;
+  cleaning_requested: number;
+  created: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -317,4 +334,5 @@ export interface Database {
   integration_matcher: IntegrationMatcherTable;
   integration_extract_value: IntegrationExtractValueTable;
   app: AppTable;
+  runner: RunnerTable;
 }

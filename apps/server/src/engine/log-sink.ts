@@ -83,8 +83,13 @@ export class LogSink {
   }
 
   private mask(line: string): string {
-    let out = line;
-    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join(MASK);
-    return out;
+    return maskSecrets(line, this.secrets);
   }
+}
+
+/** Replaces every known secret value in a line; `secrets` longest first masks a secret containing another whole. */
+export function maskSecrets(line: string, secrets: readonly string[]): string {
+  let out = line;
+  for (const s of secrets) if (s.length >= 3 && out.includes(s)) out = out.split(s).join(MASK);
+  return out;
 }

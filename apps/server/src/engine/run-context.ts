@@ -11,19 +11,19 @@ import type { TemplatesService } from '../modules/templates/templates.service.js
 import type { TemplateWithExtras } from '../modules/templates/templates.repository.js';
 
 export interface RepoWithKey {
-  row: RepositoryRow;
+  row: Pick<RepositoryRow, 'git_url' | 'git_branch'>;
   key: KeySecret | null;
 }
 
-/** Everything one run needs, loaded and decrypted in one place, for that run only. */
+/** Everything one run needs, loaded and decrypted in one place, for that run only. Plain data, so a remote runner can receive it (sealed) in a job package. */
 export interface RunContext {
-  task: TaskRow;
-  template: TemplateWithExtras;
+  task: Pick<TaskRow, 'id' | 'project_id' | 'template_id' | 'commit_hash'>;
+  template: Pick<TemplateWithExtras, 'id' | 'app' | 'playbook'>;
   params: TaskParams;
   /** The template's own run options (defaults and what a task may override). */
   templateParams: TemplateTaskParams;
   repository: RepoWithKey;
-  inventory: InventoryRow | null;
+  inventory: Pick<InventoryRow, 'type' | 'inventory'> | null;
   inventoryRepository: RepoWithKey | null;
   inventoryKey: KeySecret | null;
   becomeKey: KeySecret | null;
@@ -66,14 +66,14 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<
     return k;
   };
   const repoRow = await d.repositories.get(p, template.repository_id);
-  const repository = { row: repoRow, key: await keyOf(repoRow.ssh_key_id) };
+  const repository = { row: { git_url: repoRow.git_url, git_branch: repoRow.git_branch }, key: await keyOf(repoRow.ssh_key_id) };
 
   const inventoryId = task.inventory_id ?? template.inventory_id;
   const inventory = inventoryId ? await d.inventories.get(p, inventoryId) : null;
   let inventoryRepository: RepoWithKey | null = null;
   if (inventory?.type === 'file' && inventory.repository_id && inventory.repository_id !== repoRow.id) {
     const r = await d.repositories.get(p, inventory.repository_id);
-    inventoryRepository = { row: r, key: await keyOf(r.ssh_key_id) };
+    inventoryRepository = { row: { git_url: r.git_url, git_branch: r.git_branch }, key: await keyOf(r.ssh_key_id) };
   }
 
   const vaults = [];
@@ -101,12 +101,12 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<
   };
 
   return {
-    task,
-    template,
+    task: { id: task.id, project_id: task.project_id, template_id: task.template_id, commit_hash: task.commit_hash },
+    template: { id: template.id, app: template.app, playbook: template.playbook },
     params: taskParamsSchema.parse(JSON.parse(task.params || '{}')),
     templateParams: templateTaskParamsSchema.parse(JSON.parse(template.task_params || '{}')),
     repository,
-    inventory,
+    inventory: inventory ? { type: inventory.type, inventory: inventory.inventory } : null,
     inventoryRepository,
     inventoryKey: await keyOf(inventory?.ssh_key_id ?? null),
     becomeKey: await keyOf(inventory?.become_key_id ?? null),

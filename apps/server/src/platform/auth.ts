@@ -25,6 +25,11 @@ declare module 'fastify' {
      * header belongs to the webhook, not to us) and the browser cross-site check does not apply.
      */
     webhook?: boolean;
+    /**
+     * Called by remote runners with their own bearer token (resolved by the route): no user is
+     * resolved, so a user's session or API token never opens these routes.
+     */
+    runner?: boolean;
     /** Also reachable by a session that still waits for the second sign-in step. */
     secondFactorPending?: boolean;
   }
@@ -48,7 +53,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
   app.decorateRequest('secondFactorPending', false);
 
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.webhook) return;
+    if (request.routeOptions.config.webhook || request.routeOptions.config.runner) return;
     const header = request.headers.authorization;
     const bearer = header?.match(/^bearer\s+(\S+)\s*$/i)?.[1];
     if (bearer) {
@@ -72,7 +77,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
   app.addHook('preValidation', async (request) => {
     // The console's files are public; everything under /api is private unless marked public.
     if (!request.url.startsWith('/api/') && request.url !== '/api') return;
-    if (request.routeOptions.config.webhook) return;
+    if (request.routeOptions.config.webhook || request.routeOptions.config.runner) return;
     if (UNSAFE.has(request.method) && request.authKind !== 'token' && isCrossSite(request, webHost)) {
       throw new ForbiddenError(Messages.crossSite);
     }

@@ -6,6 +6,7 @@ import { ProjectDashboard } from '../features/projects/project-dashboard';
 import { TokensPage } from '../features/tokens/tokens-page';
 import { UsersPage } from '../features/users/users-page';
 import { AppsPage } from '../features/apps/apps-page';
+import { RunnersPage } from '../features/runners/runners-page';
 import { EnvironmentsPage } from '../features/environments/environments-page';
 import { InventoriesPage } from '../features/inventories/inventories-page';
 import { KeysPage } from '../features/keys/keys-page';
@@ -39,6 +40,7 @@ export function AppRoutes() {
             <Route path="settings" element={<ProjectDashboard tab="settings" />} />
             <Route path="activity" element={<ProjectDashboard tab="activity" />} />
             <Route path="stats" element={<ProjectDashboard tab="stats" />} />
+            <Route path="runners" element={<ProjectDashboard tab="runners" />} />
             <Route path="keys/:id?" element={<KeysPage />} />
             <Route path="repositories/:id?" element={<RepositoriesPage />} />
             <Route path="inventory/:id?" element={<InventoriesPage />} />
@@ -61,6 +63,7 @@ export function AppRoutes() {
           <Route path="tokens" element={<TokensPage />} />
           <Route path="tasks" element={<ActiveTasksPage />} />
           <Route path="apps" element={<AppsPage />} />
+          <Route path="runners" element={<RunnersPage />} />
           <Route path="*" element={<NotFound />} />
         </Route>
       </Route>

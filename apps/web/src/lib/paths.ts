@@ -15,4 +15,5 @@ export const paths = {
   tokens: '/tokens',
   tasks: '/tasks',
   apps: '/apps',
+  runners: '/runners',
 } as const;

@@ -10,14 +10,19 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clearSessionCookie, requireUser, setSessionCookie } from '../../platform/auth.js';
-import { UnauthorizedError } from '../../platform/errors.js';
+import { ForbiddenError, UnauthorizedError } from '../../platform/errors.js';
 import { presentCurrentUser } from '../users/users.presenter.js';
 import type { AuthService } from './auth.service.js';
+import type { PublicProvider } from './oidc.service.js';
 
 export interface AuthRoutesOptions {
   webHost: string;
   nonAdminCanCreateProject: boolean;
   authMethods: AuthMethods;
+  /** The external sign-in buttons (never their secrets). */
+  oidcProviders: PublicProvider[];
+  /** Password sign-in refused (403): external providers only. Users are still managed by the CLI. */
+  passwordLoginDisabled: boolean;
 }
 
 export function authRoutes(auth: AuthService, opts: AuthRoutesOptions): FastifyPluginAsyncZod {
@@ -25,13 +30,14 @@ export function authRoutes(auth: AuthService, opts: AuthRoutesOptions): FastifyP
     app.get(
       '/auth/login',
       { config: { public: true }, schema: { tags: ['auth'], response: { 200: loginInfoSchema } } },
-      async () => ({ oidc_providers: [], login_with_password: true, auth_methods: opts.authMethods }),
+      async () => ({ oidc_providers: opts.oidcProviders, login_with_password: !opts.passwordLoginDisabled, auth_methods: opts.authMethods }),
     );
 
     app.post(
       '/auth/login',
       { config: { public: true }, schema: { tags: ['auth'], body: loginBodySchema } },
       async (request, reply) => {
+        if (opts.passwordLoginDisabled) throw new ForbiddenError('Sign-in with a password is disabled on this server');
         const value = await auth.login(request.body.auth, request.body.password, clientOf(request));
         setSessionCookie(request, reply, value, opts.webHost);
         return reply.status(204).send();

@@ -61,6 +61,14 @@ export class AuthService {
     return this.openSession(user.id, client, !this.secondFactor.required(user));
   }
 
+  /**
+   * A session for a user an external provider vouched for: like after the password, it waits
+   * for the code when the user has two-factor sign-in.
+   */
+  openExternalSession(user: UserRow, client: Client): Promise<string> {
+    return this.openSession(user.id, client, !this.secondFactor.required(user));
+  }
+
   async openSession(userId: number, client: Client, verified = true): Promise<string> {
     const value = randomToken(48);
     const now = this.clock.now().toISOString();

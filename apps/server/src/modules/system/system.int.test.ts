@@ -10,7 +10,7 @@ describe.each(engines)('system ($name)', (engine) => {
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
       web_host: 'https://gantry.example',
       use_remote_runner: false,
-      premium_features: {},
+      premium_features: { project_runners: true },
       auth_methods: { totp: { enabled: false, allow_recovery: false } },
     });
   });

@@ -6,6 +6,7 @@ export interface SystemInfoOptions {
   version: string;
   webHost: string;
   authMethods: AuthMethods;
+  useRemoteRunner: boolean;
 }
 
 export function systemRoutes(opts: SystemInfoOptions): FastifyPluginAsyncZod {
@@ -18,8 +19,9 @@ export function systemRoutes(opts: SystemInfoOptions): FastifyPluginAsyncZod {
     app.get('/info', { config: { secondFactorPending: true }, schema: { tags: ['system'], response: { 200: systemInfoSchema } } }, async () => ({
       version: opts.version,
       web_host: opts.webHost,
-      use_remote_runner: false,
-      premium_features: {},
+      use_remote_runner: opts.useRemoteRunner,
+      // Gantry has one edition: the peer's paid-only features are simply available.
+      premium_features: { project_runners: true },
       auth_methods: opts.authMethods,
     }));
 

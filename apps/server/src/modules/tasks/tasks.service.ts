@@ -137,6 +137,8 @@ export class TasksService {
       return;
     }
     if (await this.repo.transition(id, ['starting', 'running', 'confirmed', 'waiting_confirmation'], 'stopping')) this.publish(task, 'stopping');
+    // A remote runner hears about stops when it polls: the force request is kept for it.
+    if (force && task.runner_id) await this.repo.update(id, { stop_force: 1 });
     this.bus.control({ taskId: id, action: force ? 'kill' : 'stop' });
   }
 

@@ -6,6 +6,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/PeopleOutlined';
 import TasksIcon from '@mui/icons-material/PendingActionsOutlined';
 import AppsIcon from '@mui/icons-material/AppsOutlined';
+import RunnersIcon from '@mui/icons-material/DnsOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -24,7 +25,8 @@ import { useColorMode } from '../color-mode';
 export function UserMenu() {
   const { t, i18n } = useTranslation();
   const user = useCurrentUser();
-  const version = useQuery(infoQuery).data?.version ?? '';
+  const info = useQuery(infoQuery).data;
+  const version = info?.version ?? '';
   const { dark, toggle } = useColorMode();
   const navigate = useNavigate();
   const qc = useQueryClient();
@@ -83,6 +85,14 @@ export function UserMenu() {
               <AppsIcon fontSize="small" />
             </ListItemIcon>
             <ListItemText primary={t('shell.apps')} />
+          </MenuItem>
+        ) : null}
+        {user.admin && info?.use_remote_runner ? (
+          <MenuItem onClick={() => go(paths.runners)}>
+            <ListItemIcon>
+              <RunnersIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.runners')} />
           </MenuItem>
         ) : null}
         <MenuItem onClick={() => { setAnchor(null); setDialog('account'); }}>

@@ -7,6 +7,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { errorText } from '../../lib/error-text';
 import { abandonSession, loginInfoQuery, useLogin } from './api/auth-api';
 import { LoginHelpDialog } from './components/login-help-dialog';
+import { ProviderButtons } from './components/provider-buttons';
 import { VerifyForm } from './components/verify-form';
 
 type Step = 'login' | 'verify' | 'recovery';
@@ -28,6 +29,10 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const [help, setHelp] = useState(false);
+  const query = new URLSearchParams(location.search);
+  // A failed external sign-in comes back here with ?error=.
+  const providerError = query.get('error');
+  const redirect = query.get('redirect') ?? (query.get('new_project') === 'premium' ? '/project/premium' : null);
   const enter = () => void navigate(`/${location.search}`, { replace: true });
   const switchStep = (next: Step) => {
     // Back to the password: the session waiting for the code is of no more use.
@@ -60,9 +65,9 @@ export function LoginPage() {
           </Typography>
           {step === 'login' ? (
             <Stack spacing={2}>
-              {login.error ? (
+              {login.error || providerError ? (
                 <Alert severity="error" role="alert">
-                  {errorText(login.error)}
+                  {login.error ? errorText(login.error) : t('auth.providerError', { error: providerError })}
                 </Alert>
               ) : null}
               {info?.login_with_password !== false ? (
@@ -90,11 +95,7 @@ export function LoginPage() {
                   </Button>
                 </Stack>
               ) : null}
-              {info?.oidc_providers.map((p) => (
-                <Button key={p.id} variant="outlined" href={`/api/auth/oidc/${encodeURIComponent(p.id)}/login`} sx={{ borderColor: p.color, color: p.color }}>
-                  {t('auth.signInWith', { name: p.name })}
-                </Button>
-              ))}
+              {info ? <ProviderButtons providers={info.oidc_providers} redirect={redirect} /> : null}
               <Link component="button" type="button" onClick={() => setHelp(true)} sx={{ alignSelf: 'center', display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
                 <HelpOutlineIcon fontSize="small" />
                 {t('auth.help')}

@@ -9,10 +9,11 @@ import { useQuery } from '@tanstack/react-query';
 import { StatsChart } from '../../components/stats-chart';
 import { projectQueries } from '../../lib/project-queries';
 import { ActivityList } from '../activity/activity-list';
+import { ProjectRunners } from '../runners/runners-page';
 import { ProjectHistory } from './components/project-history';
 import { ProjectSettings } from './components/project-settings';
 
-export type DashboardTab = 'history' | 'settings' | 'activity' | 'stats';
+export type DashboardTab = 'history' | 'settings' | 'activity' | 'stats' | 'runners';
 
 /** /project/{id}/history and its sibling tabs. */
 export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
@@ -32,6 +33,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
         {project.type === '' ? <Tab label={t('projects.stats')} value="stats" component={Link} to={paths.projectSection(id, 'stats')} /> : null}
         <Tab label={t('projects.activity')} value="activity" component={Link} to={paths.activity(id)} />
         {canUpdate ? <Tab label={t('projects.settings')} value="settings" component={Link} to={paths.settings(id)} /> : null}
+        {canUpdate && project.type === '' ? <Tab label={t('projects.runners')} value="runners" component={Link} to={paths.projectSection(id, 'runners')} /> : null}
       </Tabs>
       {role ? (
         <Alert severity={canRun ? 'success' : 'info'} variant="outlined" sx={{ mb: 2 }} data-testid="role-notice">
@@ -42,6 +44,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
       {tab === 'activity' ? <ActivityList projectId={id} /> : null}
       {tab === 'stats' ? <StatsChart baseUrl={`/project/${id}`} users={team} /> : null}
       {tab === 'settings' && canUpdate ? <ProjectSettings project={project} /> : null}
+      {tab === 'runners' && canUpdate && project.type === '' ? <ProjectRunners projectId={id} /> : null}
     </Box>
   );
 }

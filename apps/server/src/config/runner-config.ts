@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from './config.js';
+
+const runnerEnvSchema = z.object({
+  GANTRY_RUNNER_SERVER_URL: z.url({ protocol: /^https?$/, error: 'expected the http(s) URL of the Gantry server' }),
+  GANTRY_RUNNER_TOKEN: z.string({ error: 'required (shown once when the runner was created)' }).trim().min(1, { error: 'required' }),
+  GANTRY_RUNNER_PRIVATE_KEY_FILE: z.string({ error: 'required (a file holding the private key shown at creation)' }).min(1, { error: 'required' }),
+  GANTRY_RUNNER_WORK_DIR: z.string().default('./runner-data'),
+  GANTRY_RUNNER_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
+});
+
+/** What `gantry runner start` needs; read from the environment once, like the server's config. */
+export interface RunnerConfig {
+  serverUrl: string;
+  token: string;
+  /** PEM text of the runner's private key (read from the file at start). */
+  privateKey: string;
+  workDir: string;
+  pollMs: number;
+  /** PATH given to task processes. */
+  systemPath: string;
+}
+
+/** The runner's reader of the environment: fails with every bad value listed. */
+export function loadRunnerConfig(env: Record<string, string | undefined> = process.env): RunnerConfig {
+  const parsed = runnerEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid runner configuration: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  const e = parsed.data;
+  let privateKey: string;
+  try {
+    privateKey = fs.readFileSync(e.GANTRY_RUNNER_PRIVATE_KEY_FILE, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`Invalid runner configuration: GANTRY_RUNNER_PRIVATE_KEY_FILE cannot be read: ${(err as Error).message}`);
+  }
+  return {
+    serverUrl: e.GANTRY_RUNNER_SERVER_URL.replace(/\/+$/, ''),
+    token: e.GANTRY_RUNNER_TOKEN,
+    privateKey,
+    workDir: path.resolve(e.GANTRY_RUNNER_WORK_DIR),
+    pollMs: e.GANTRY_RUNNER_POLL_MS,
+    systemPath: e.PATH,
+  };
+}

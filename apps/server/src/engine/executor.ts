@@ -1,0 +1,277 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { DEBUG_LEVEL_DEFAULT, reservedVariableProblem, type App } from '@gantry/contracts';
+import { ansibleArgv } from './apps/ansible.js';
+import { scriptArgv } from './apps/scripts.js';
+import { terraformSteps } from './apps/terraform.js';
+import { Git } from './git.js';
+import { gitEnvironment } from './git-credentials.js';
+import type { ProcessLauncher, RunningProcess } from './process.js';
+import type { RepoWithKey, RunContext } from './run-context.js';
+import { prepareSsh, type SshAccess } from './ssh.js';
+import { Workspace } from './workspace.js';
+
+/** What the executor needs of the machine it runs on (the server, or a remote runner). */
+export interface ExecutorDeps {
+  launcher: ProcessLauncher;
+  workRoot: string;
+  knownHostsDir: string;
+  terraformState: { restore(templateId: number, workDir: string): void; save(templateId: number, workDir: string): void };
+  systemPath: string;
+}
+
+/** Where a run reports to: the database and bus (local) or the server over HTTP (remote runner). */
+export interface ExecutionHost {
+  log(line: string): void;
+  /** Moves the task from one of `from` to `to` once the log so far is stored; answers whether it moved. */
+  setStatus(from: string[], to: string): Promise<boolean>;
+  commit(hash: string, message: string): Promise<void>;
+  /** The task now waits for confirmation (notifications); must not throw. */
+  onWaitingConfirmation?(): void;
+}
+
+/** The app settings a run uses (from the apps service, or from the job package on a runner). */
+export type ExecutableApp = Pick<App, 'id' | 'title' | 'path' | 'args'>;
+
+export type ControlAction = 'confirm' | 'reject' | 'stop' | 'kill';
+
+export class Stopped extends Error {}
+export class Rejected extends Error {}
+
+/**
+ * The execution part of a run, shared by local runs and remote runners: workspace, checkout,
+ * keys, the app's command line, processes, confirmation. It knows nothing of the database.
+ */
+export class TaskExecutor {
+  private current: RunningProcess | null = null;
+  private stopRequested = false;
+  private killRequested = false;
+  private confirmation: ((c: 'confirm' | 'reject' | 'stop') => void) | null = null;
+  private readonly cleanups: Array<() => void> = [];
+
+  constructor(
+    private readonly d: ExecutorDeps,
+    private readonly host: ExecutionHost,
+  ) {}
+
+  /** A stop, force stop, confirmation or rejection from the console. */
+  control(action: ControlAction): void {
+    if (action === 'stop' || action === 'kill') {
+      this.stopRequested = true;
+      if (action === 'kill') this.killRequested = true;
+      this.current?.kill(action === 'kill' ? 'SIGKILL' : 'SIGTERM');
+      this.confirmation?.('stop');
+    } else {
+      this.confirmation?.(action);
+    }
+  }
+
+  /** The final status for what `execute` threw (the error is logged when it is a failure). */
+  outcome(e: unknown): 'rejected' | 'stopped' | 'error' {
+    if (e instanceof Rejected) return 'rejected';
+    if (e instanceof Stopped || this.stopRequested) return 'stopped';
+    this.host.log(`Error: ${(e as Error).message}`);
+    return 'error';
+  }
+
+  /** Removes keys, agents and the workspace; best effort, whatever the outcome. */
+  cleanup(): void {
+    for (const c of this.cleanups.splice(0).reverse()) {
+      try {
+        c();
+      } catch {
+        // Cleanup is best effort; the workspace removal is the one that matters.
+      }
+    }
+  }
+
+  /** Moves the task on; a stop that came first ends the run. */
+  async setStatus(from: string[], to: string): Promise<boolean> {
+    if (await this.host.setStatus(from, to)) return true;
+    if (this.stopRequested) throw new Stopped();
+    return false;
+  }
+
+  /** Runs the task's app in a fresh workspace; throws Stopped, Rejected or an Error saying what failed. */
+  async execute(ctx: RunContext, app: ExecutableApp): Promise<void> {
+    const ws = new Workspace(this.d.workRoot, ctx.task.id);
+    this.cleanups.push(() => ws.dispose());
+    fs.mkdirSync(this.d.knownHostsDir, { recursive: true, mode: 0o700 });
+    const knownHosts = path.join(this.d.knownHostsDir, `project_${ctx.task.project_id}`);
+
+    const repoDir = ws.path('repository');
+    const commit = await this.checkout(ws, ctx.repository, repoDir, ctx.branch, ctx.task.commit_hash, knownHosts, 'repository');
+    await this.host.commit(commit.hash, commit.message.slice(0, 200));
+    this.host.log(`Checked out ${ctx.repository.row.git_url}${ctx.branch ? ` (${ctx.branch})` : ''} at ${commit.hash.slice(0, 10)}`);
+
+    const env: Record<string, string> = {
+      PATH: this.d.systemPath,
+      HOME: ws.home,
+      LANG: 'C.UTF-8',
+      ...ctx.envVars,
+      GANTRY_TASK_ID: String(ctx.task.id),
+      GANTRY_PROJECT_ID: String(ctx.task.project_id),
+      GANTRY_TEMPLATE_ID: String(ctx.task.template_id),
+    };
+    const id = app.id;
+    switch (id) {
+      case 'ansible':
+        return this.runAnsible(ctx, ws, repoDir, env, knownHosts, app.path);
+      case 'terraform':
+      case 'tofu':
+        return this.runTerraform(ctx, ws, repoDir, env, app.path);
+      default: {
+        // Built-in script apps and custom apps: the app's own arguments, then the script and its arguments.
+        const scriptEnv = { ...env, ...scalarEnv(ctx.extraVars), GANTRY_EXTRA_VARS: JSON.stringify(ctx.extraVars) };
+        const cwd = id === 'pulumi' ? inside(repoDir, ctx.template.playbook || '.') : repoDir;
+        const script = id === 'pulumi' ? '' : inside(repoDir, ctx.template.playbook);
+        const argv = id === 'bash' || id === 'python' || id === 'powershell' || id === 'pulumi' ? scriptArgv(id, script, ctx.args) : [script, ...ctx.args];
+        return this.exec(app.path, [...app.args, ...argv], cwd, scriptEnv);
+      }
+    }
+  }
+
+  private async checkout(ws: Workspace, repo: RepoWithKey, dir: string, branch: string | null, commitHash: string | null, knownHosts: string, name: string) {
+    const access = await gitEnvironment(ws, name, repo.key, knownHosts, this.d.launcher, this.d.systemPath);
+    this.cleanups.push(() => access.stop());
+    const git = new Git(this.d.launcher, (l) => this.host.log(l));
+    return git.checkout({ url: repo.row.git_url, branch: repo.row.git_url.startsWith('/') ? null : branch, commitHash, dir, cwd: ws.dir, env: access.env });
+  }
+
+  private async ssh(ws: Workspace, name: string, key: Extract<RunContext['inventoryKey'], { type: 'ssh' }>, knownHosts: string): Promise<SshAccess> {
+    const access = await prepareSsh(ws, name, key, knownHosts, this.d.launcher, this.d.systemPath);
+    this.cleanups.push(() => access.stop());
+    return access;
+  }
+
+  private async runAnsible(ctx: RunContext, ws: Workspace, repoDir: string, env: Record<string, string>, knownHosts: string, exe: string): Promise<void> {
+    const inv = ctx.inventory;
+    let inventoryFile: string | null = null;
+    if (inv?.type === 'static') inventoryFile = ws.writeSecretFile('inventory.ini', inv.inventory + '\n');
+    else if (inv?.type === 'static-yaml') inventoryFile = ws.writeSecretFile('inventory.yml', inv.inventory + '\n');
+    else if (inv?.type === 'file') {
+      let base = repoDir;
+      if (ctx.inventoryRepository) {
+        base = ws.path('inventory-repository');
+        await this.checkout(ws, ctx.inventoryRepository, base, ctx.inventoryRepository.row.git_branch || null, null, knownHosts, 'inventory');
+      }
+      inventoryFile = inside(base, inv.inventory);
+    }
+    const extra: Record<string, unknown> = { ...ctx.extraVars };
+    let login: string | null = null;
+    let privateKeyFile: string | null = null;
+    let sshCommonArgs: string[] = ['-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${knownHosts}`];
+    if (ctx.inventoryKey?.type === 'ssh') {
+      const ssh = await this.ssh(ws, 'inventory', ctx.inventoryKey, knownHosts);
+      Object.assign(env, ssh.env);
+      privateKeyFile = ssh.keyFile;
+      login = ssh.login || null;
+      sshCommonArgs = ssh.sshArgs.filter((a, i, all) => a !== '-i' && all[i - 1] !== '-i');
+    } else if (ctx.inventoryKey?.type === 'login_password') {
+      login = ctx.inventoryKey.login || null;
+      extra.ansible_password = ctx.inventoryKey.password;
+    }
+    let becomePasswordFile: string | null = null;
+    if (ctx.becomeKey?.type === 'login_password') {
+      becomePasswordFile = ws.writeSecretFile('become.pass', ctx.becomeKey.password + '\n');
+      if (ctx.becomeKey.login) extra.ansible_become_user = ctx.becomeKey.login;
+    }
+    const vaults = ctx.vaults.map((v, i) => ({
+      name: v.name,
+      source: v.type === 'password' ? ws.writeSecretFile(`vault-${i}.pass`, (v.password ?? '') + '\n') : inside(repoDir, v.script ?? ''),
+    }));
+    const tp = ctx.templateParams;
+    const p = ctx.params;
+    const argv = ansibleArgv({
+      playbook: inside(repoDir, ctx.template.playbook),
+      inventoryFile,
+      login,
+      privateKeyFile,
+      becomePasswordFile,
+      vaults,
+      verbosity: p.debug ? (p.debug_level ?? DEBUG_LEVEL_DEFAULT) : null,
+      check: !!p.dry_run,
+      diff: !!p.diff,
+      limit: p.limit?.length ? p.limit : tp.limit,
+      tags: p.tags?.length ? p.tags : tp.tags,
+      skipTags: p.skip_tags?.length ? p.skip_tags : tp.skip_tags,
+      extraVarsFile: Object.keys(extra).length ? ws.writeSecretFile('extra-vars.json', JSON.stringify(extra)) : null,
+      sshCommonArgs,
+      templateArgs: [],
+      taskArgs: ctx.args,
+    });
+    await this.exec(exe, argv, repoDir, { ...env, ANSIBLE_FORCE_COLOR: '1', ANSIBLE_NOCOLOR: '0', PYTHONUNBUFFERED: '1', ANSIBLE_LOCAL_TEMP: ws.path('home', '.ansible-tmp') });
+  }
+
+  private async runTerraform(ctx: RunContext, ws: Workspace, repoDir: string, env: Record<string, string>, exe: string): Promise<void> {
+    const cwd = inside(repoDir, ctx.template.playbook || '.');
+    const tfEnv = {
+      ...env,
+      TF_IN_AUTOMATION: '1',
+      TF_INPUT: '0',
+      ...Object.fromEntries(Object.entries(ctx.extraVars).map(([k, v]) => [`TF_VAR_${k}`, typeof v === 'string' ? v : JSON.stringify(v)])),
+    };
+    const p = ctx.params;
+    const steps = terraformSteps({
+      workspace: ctx.inventory && ctx.inventory.type.endsWith('-workspace') ? ctx.inventory.inventory : null,
+      destroy: !!p.destroy && ctx.templateParams.allow_destroy,
+      upgrade: !!p.upgrade,
+      reconfigure: !!p.reconfigure,
+      planFile: ws.path('gantry.tfplan'),
+      args: ctx.args,
+    });
+    this.d.terraformState.restore(ctx.template.id, cwd);
+    await this.exec(exe, steps.init, cwd, tfEnv);
+    if (steps.workspace) await this.exec(exe, steps.workspace, cwd, tfEnv);
+    await this.exec(exe, steps.plan, cwd, tfEnv);
+    if (p.plan) return;
+    const autoApprove = ctx.templateParams.auto_approve || (!!p.auto_approve && ctx.templateParams.allow_auto_approve);
+    if (!autoApprove) {
+      if (await this.setStatus(['running'], 'waiting_confirmation')) this.host.onWaitingConfirmation?.();
+      const answer = await new Promise<'confirm' | 'reject' | 'stop'>((resolve) => {
+        this.confirmation = resolve;
+        if (this.stopRequested) resolve('stop');
+      });
+      this.confirmation = null;
+      if (answer === 'reject') throw new Rejected();
+      if (answer === 'stop') throw new Stopped();
+      await this.setStatus(['confirmed', 'waiting_confirmation'], 'running');
+    }
+    try {
+      await this.exec(exe, steps.apply, cwd, tfEnv);
+    } finally {
+      // Even a failed apply may have changed real resources: keep what it recorded.
+      this.d.terraformState.save(ctx.template.id, cwd);
+    }
+  }
+
+  /** Runs one process to its end; a non-zero exit fails the task, a stop request stops it. */
+  private async exec(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
+    if (this.stopRequested) throw new Stopped();
+    this.current = this.d.launcher.start({ command, args, cwd, env }, (l) => this.host.log(l));
+    if (this.stopRequested) this.current.kill(this.killRequested ? 'SIGKILL' : 'SIGTERM');
+    const r = await this.current.done;
+    this.current = null;
+    if (this.stopRequested) throw new Stopped();
+    if (r.spawnError) throw new Error(`${command} could not be started: ${r.spawnError}`);
+    if (r.code !== 0) throw new Error(`${path.basename(command)} exited with ${r.code ?? r.signal}`);
+  }
+}
+
+/** A path inside a checkout; refuses anything that would climb out of it. */
+export function inside(base: string, rel: string): string {
+  const full = path.resolve(base, rel);
+  const r = path.relative(base, full);
+  if (r.startsWith('..') || path.isAbsolute(r)) throw new Error('Path leaves the repository');
+  return full;
+}
+
+/** Extra variables with scalar values, as environment variables for scripts. */
+function scalarEnv(vars: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(vars)) {
+    // Extra variables come from task input: they may not steer the process (PATH, LD_*, GANTRY_*...).
+    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !reservedVariableProblem(k) && ['string', 'number', 'boolean'].includes(typeof v)) out[k] = String(v);
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+import { ACTIVE_STATUSES } from '@gantry/contracts';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, RunnerTable } from '../../db/types.js';
+
+export type RunnerRow = Selectable<RunnerTable>;
+export type RunnerValues = Pick<RunnerRow, 'name' | 'tag' | 'webhook' | 'max_parallel_tasks' | 'active'>;
+
+/** Runners, and the queries on tasks that only make sense for runners (claims, heartbeats). */
+export class RunnersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** `projectId` undefined: every runner (the admin's view); null: global ones; a number: that project's. */
+  list(projectId?: number | null): Promise<RunnerRow[]> {
+    let q = this.db.selectFrom('runner').selectAll();
+    if (projectId === null) q = q.where('project_id', 'is', null);
+    else if (projectId !== undefined) q = q.where('project_id', '=', projectId);
+    return q.orderBy('id').execute();
+  }
+
+  find(id: number): Promise<RunnerRow | undefined> {
+    return this.db.selectFrom('runner').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByTokenHash(hash: string): Promise<RunnerRow | undefined> {
+    return this.db.selectFrom('runner').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  }
+
+  insert(values: Omit<RunnerRow, 'id'>): Promise<RunnerRow> {
+    return this.db.insertInto('runner').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async update(id: number, patch: Partial<Omit<RunnerRow, 'id'>>): Promise<void> {
+    await this.db.updateTable('runner').set(patch).where('id', '=', id).execute();
+  }
+
+  async delete(id: number): Promise<void> {
+    await this.db.deleteFrom('runner').where('id', '=', id).execute();
+  }
+
+  /** Clears the cache request only if it is still set, answering whether this call did it. */
+  async takeCleaning(id: number): Promise<boolean> {
+    const r = await this.db.updateTable('runner').set({ cleaning_requested: 0 }).where('id', '=', id).where('cleaning_requested', '=', 1).executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  }
+
+  /** Waiting tasks a runner may take: templates with its tag (empty matches empty), its project or any for a global runner. */
+  claimable(runner: Pick<RunnerRow, 'project_id' | 'tag'>, limit: number) {
+    let q = this.db
+      .selectFrom('task')
+      .innerJoin('template', 'template.id', 'task.template_id')
+      .innerJoin('project', 'project.id', 'task.project_id')
+      .select(['task.id', 'task.project_id', 'project.max_parallel_tasks'])
+      .where('task.status', '=', 'waiting')
+      .where(sql<string>`coalesce(template.runner_tag, '')`, '=', runner.tag);
+    if (runner.project_id !== null) q = q.where('task.project_id', '=', runner.project_id);
+    return q.orderBy('task.id').limit(limit).execute();
+  }
+
+  /** Active runners with a webhook that could take a waiting task of this template. */
+  wakeable(task: { project_id: number; template_id: number }): Promise<Array<Pick<RunnerRow, 'id' | 'webhook'>>> {
+    const tag = this.db.selectFrom('template').select(sql<string>`coalesce(template.runner_tag, '')`.as('tag')).where('template.id', '=', task.template_id);
+    return this.db
+      .selectFrom('runner')
+      .select(['runner.id', 'runner.webhook'])
+      .where('runner.active', '=', 1)
+      .where('runner.webhook', '!=', '')
+      .where((eb) => eb.or([eb('runner.project_id', 'is', null), eb('runner.project_id', '=', task.project_id)]))
+      .where('runner.tag', '=', tag)
+      .orderBy('runner.id')
+      .execute();
+  }
+
+  async countRunning(runnerId: number): Promise<number> {
+    const r = await this.db
+      .selectFrom('task')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('runner_id', '=', runnerId)
+      .where('status', 'in', ACTIVE_STATUSES)
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  /** The runner's tasks among `ids`, with what the console asked of them. */
+  tasksOf(runnerId: number, ids: number[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('task').select(['id', 'status', 'stop_force']).where('runner_id', '=', runnerId).where('id', 'in', ids).execute();
+  }
+
+  /** Active tasks on runners that are gone or silent since before `cutoff`. */
+  silentTasks(cutoff: string) {
+    return this.db
+      .selectFrom('task')
+      .leftJoin('runner', 'runner.id', 'task.runner_id')
+      .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id'])
+      .where('task.runner_id', 'is not', null)
+      .where('task.status', 'in', ACTIVE_STATUSES)
+      .where((eb) => eb.or([eb('runner.id', 'is', null), eb('runner.touched', 'is', null), eb('runner.touched', '<', cutoff)]))
+      .orderBy('task.id')
+      .execute();
+  }
+
+  async maxSeq(taskId: number): Promise<number> {
+    const r = await this.db.selectFrom('task_output').select((eb) => eb.fn.max('seq').as('m')).where('task_id', '=', taskId).executeTakeFirst();
+    return Number(r?.m ?? 0);
+  }
+}

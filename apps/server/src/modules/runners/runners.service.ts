@@ -1,0 +1,107 @@
+import type { runnerInputSchema } from '@gantry/contracts';
+import type { z } from 'zod';
+import type { Clock } from '../../platform/clock.js';
+import { randomToken, sha256 } from '../../platform/crypto.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import type { Actor } from '../../platform/resource-routes.js';
+import type { EventsService } from '../events/events.service.js';
+import type { RunnerRow, RunnersRepository } from './runners.repository.js';
+
+export type RunnerInputValues = z.output<typeof runnerInputSchema>;
+
+/** Global runners (admin, `null`) or one project's runners. */
+export type RunnerScope = { projectId: number | null };
+
+/** Key pairs come through an adapter: generating RSA keys is slow, and tests may want a fixed one. */
+export type KeyPairFactory = () => Promise<{ publicKey: string; privateKey: string }>;
+
+const TOKEN_LENGTH = 48;
+
+/**
+ * Runner registrations. The token and the private key exist only in the creation answer: the
+ * token is stored as its sha256, the private key not at all (the server keeps the public half
+ * to seal job packages to the runner).
+ */
+export class RunnersService {
+  constructor(
+    private readonly repo: RunnersRepository,
+    private readonly events: EventsService,
+    private readonly clock: Clock,
+    private readonly keyPair: KeyPairFactory,
+  ) {}
+
+  /** The admin sees every runner; a project sees its own. */
+  list(scope: RunnerScope | 'all'): Promise<RunnerRow[]> {
+    return this.repo.list(scope === 'all' ? undefined : scope.projectId);
+  }
+
+  /** A runner in the scope (the admin scope 'all' reaches any runner). */
+  async get(scope: RunnerScope | 'all', id: number): Promise<RunnerRow> {
+    const row = await this.repo.find(id);
+    if (!row || (scope !== 'all' && row.project_id !== scope.projectId)) throw new NotFoundError('Runner not found');
+    return row;
+  }
+
+  async create(actor: Actor, scope: RunnerScope, input: RunnerInputValues): Promise<{ row: RunnerRow; token: string; privateKey: string }> {
+    this.check(scope.projectId, input);
+    const token = randomToken(TOKEN_LENGTH);
+    const { publicKey, privateKey } = await this.keyPair();
+    const row = await this.repo.insert({
+      project_id: scope.projectId,
+      name: input.name,
+      tag: input.tag,
+      webhook: input.webhook,
+      max_parallel_tasks: input.max_parallel_tasks,
+      active: input.active ? 1 : 0,
+      token_hash: sha256(token),
+      public_key: publicKey,
+      touched: null,
+      cleaning_requested: 0,
+      created: this.clock.now().toISOString(),
+    });
+    await this.log(actor, row, `Runner ${row.name} created`);
+    return { row, token, privateKey };
+  }
+
+  async update(actor: Actor, scope: RunnerScope | 'all', id: number, input: RunnerInputValues): Promise<RunnerRow> {
+    const row = await this.get(scope, id);
+    this.check(row.project_id, input);
+    await this.repo.update(id, { name: input.name, tag: input.tag, webhook: input.webhook, max_parallel_tasks: input.max_parallel_tasks, active: input.active ? 1 : 0 });
+    await this.log(actor, row, `Runner ${input.name} updated`);
+    return (await this.repo.find(id))!;
+  }
+
+  async setActive(actor: Actor, scope: RunnerScope | 'all', id: number, active: boolean): Promise<void> {
+    const row = await this.get(scope, id);
+    await this.repo.update(id, { active: active ? 1 : 0 });
+    await this.log(actor, row, `Runner ${row.name} ${active ? 'activated' : 'deactivated'}`);
+  }
+
+  /** Asks the runner to empty its work folder at its next poll. */
+  async clearCache(actor: Actor, scope: RunnerScope | 'all', id: number): Promise<void> {
+    const row = await this.get(scope, id);
+    await this.repo.update(id, { cleaning_requested: 1 });
+    await this.log(actor, row, `Runner ${row.name}: cache clearing requested`);
+  }
+
+  /** Deleting a runner that still runs tasks lets the heartbeat check fail them. */
+  async delete(actor: Actor, scope: RunnerScope | 'all', id: number): Promise<void> {
+    const row = await this.get(scope, id);
+    await this.repo.delete(id);
+    await this.log(actor, row, `Runner ${row.name} deleted`);
+  }
+
+  /** The runner a bearer token stands for, or null. */
+  async authenticate(token: string): Promise<RunnerRow | null> {
+    return (await this.repo.findByTokenHash(sha256(token))) ?? null;
+  }
+
+  private check(projectId: number | null, input: RunnerInputValues): void {
+    // A project runner without a tag would take every untagged task of the project.
+    if (projectId !== null && !input.tag) throw new ValidationError('Tag is required');
+  }
+
+  private log(actor: Actor, row: RunnerRow, description: string): Promise<void> {
+    return this.events.record({ projectId: row.project_id, userId: actor.id, objectType: 'runner', objectId: row.id, description });
+  }
+}

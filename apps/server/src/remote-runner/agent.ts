@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RunnerJob } from '@gantry/contracts';
+import type { ExecutorDeps } from '../engine/executor.js';
+import type { ProcessLauncher } from '../engine/process.js';
+import { TerraformStateStore } from '../engine/terraform-state.js';
+import { taskWorkspaceStore } from '../engine/workspace.js';
+import { RemoteTaskRun } from './remote-run.js';
+import type { RunnerServer } from './server-client.js';
+
+export interface RunnerAgentOptions {
+  server: RunnerServer;
+  privateKey: string;
+  workDir: string;
+  pollMs: number;
+  systemPath: string;
+  launcher: ProcessLauncher;
+  /** Where the agent reports problems (the server unreachable...); never given secrets. */
+  log(message: string): void;
+}
+
+/**
+ * The runner process: polls the server (heartbeat + claim), runs each job it receives with the
+ * shared executor, passes stop/confirm/reject requests to the runs, and empties its work folder
+ * when the server asks.
+ */
+export class RunnerAgent {
+  private readonly runs = new Map<number, { run: RemoteTaskRun; done: Promise<void> }>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private polling: Promise<void> = Promise.resolve();
+  private lastError = '';
+  private readonly deps: ExecutorDeps;
+
+  constructor(private readonly o: RunnerAgentOptions) {
+    this.deps = {
+      launcher: o.launcher,
+      workRoot: path.join(o.workDir, 'tasks'),
+      knownHostsDir: path.join(o.workDir, 'known_hosts'),
+      terraformState: new TerraformStateStore(path.join(o.workDir, 'terraform')),
+      systemPath: o.systemPath,
+    };
+  }
+
+  get runningTasks(): number[] {
+    return [...this.runs.keys()];
+  }
+
+  start(): void {
+    fs.mkdirSync(this.o.workDir, { recursive: true, mode: 0o700 });
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the runs in progress to end. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.polling;
+    await Promise.all([...this.runs.values()].map((r) => r.done));
+  }
+
+  /** One poll: heartbeat, control messages, cache clearing, new jobs. */
+  async pollOnce(): Promise<void> {
+    const answer = await this.o.server.poll(this.runningTasks);
+    for (const c of answer.control) this.runs.get(c.task_id)?.run.control(c.action);
+    if (answer.clear_cache) this.clearCache();
+    for (const job of answer.jobs) this.startJob(job);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.polling = this.pollOnce()
+        .then(() => {
+          if (this.lastError) this.o.log('Connected to the server again');
+          this.lastError = '';
+        })
+        .catch((e: unknown) => {
+          const message = (e as Error).message;
+          // Said once per kind of failure, not once a second.
+          if (message !== this.lastError) this.o.log(`Poll failed: ${message}`);
+          this.lastError = message;
+        })
+        .finally(() => this.schedule(this.o.pollMs));
+    }, ms);
+  }
+
+  private startJob(job: RunnerJob): void {
+    if (this.runs.has(job.task_id)) return;
+    const run = new RemoteTaskRun(this.deps, this.o.server, job, this.o.privateKey);
+    this.o.log(`Task #${job.task_id} (project ${job.project_id}) started`);
+    const done = run
+      .run()
+      .catch(() => undefined)
+      .finally(() => {
+        this.runs.delete(job.task_id);
+        this.o.log(`Task #${job.task_id} ended`);
+      });
+    this.runs.set(job.task_id, { run, done });
+  }
+
+  /** Removes the work folders of tasks that are not running (leftovers of crashed runs). */
+  private clearCache(): void {
+    const store = taskWorkspaceStore(this.deps.workRoot);
+    let removed = 0;
+    for (const id of store.taskIds()) {
+      if (this.runs.has(id)) continue;
+      store.remove(id);
+      removed++;
+    }
+    this.o.log(`Cache cleared (${removed} folder(s) removed)`);
+  }
+}

@@ -1,0 +1,70 @@
+import type { RunnerJob, RunnerStatusBody } from '@gantry/contracts';
+import { TaskExecutor, type ControlAction, type ExecutionHost, type ExecutorDeps } from '../engine/executor.js';
+import type { RunContext } from '../engine/run-context.js';
+import { openSealed } from '../platform/envelope.js';
+import { RemoteLog } from './remote-log.js';
+import type { RunnerServer } from './server-client.js';
+
+/**
+ * One job on a runner: the sealed context is opened with the runner's private key and run by the
+ * same executor as local runs; log lines and status changes go back to the server over HTTP.
+ */
+export class RemoteTaskRun {
+  private readonly log: RemoteLog;
+  private readonly executor: TaskExecutor;
+
+  constructor(
+    d: ExecutorDeps,
+    private readonly server: RunnerServer,
+    private readonly job: RunnerJob,
+    private readonly privateKey: string,
+  ) {
+    this.log = new RemoteLog(server, job.task_id);
+    const host: ExecutionHost = {
+      log: (line) => this.log.write(line),
+      setStatus: async (_from, to) => {
+        await this.log.sync();
+        await this.report({ status: to as RunnerStatusBody['status'] });
+        return true;
+      },
+      commit: (hash, message) => this.report({ status: 'running', commit_hash: hash, commit_message: message }),
+    };
+    this.executor = new TaskExecutor(d, host);
+  }
+
+  control(action: ControlAction): void {
+    this.executor.control(action);
+  }
+
+  /** Runs to the end and reports the final status; never throws. */
+  async run(): Promise<void> {
+    const id = this.job.task_id;
+    let status: 'success' | 'error' | 'stopped' | 'rejected' = 'error';
+    try {
+      this.log.write(`Task #${id} started on a runner`);
+      await this.executor.setStatus(['starting'], 'running');
+      const ctx = JSON.parse(openSealed(this.privateKey, this.job.sealed)) as RunContext;
+      this.log.setSecrets(ctx.secrets);
+      await this.executor.execute(ctx, this.job.app);
+      status = 'success';
+    } catch (e) {
+      status = this.executor.outcome(e);
+    } finally {
+      this.executor.cleanup();
+      this.log.write(`Task #${id} finished: ${status}`);
+      await this.log.sync();
+    }
+    await this.report({ status }).catch(() => undefined);
+  }
+
+  private async report(body: RunnerStatusBody): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.server.status(this.job.task_id, body);
+      } catch (e) {
+        if (attempt >= 4) throw e;
+        await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+      }
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { loadRunnerConfig } from '../config/runner-config.js';
+import { nodeProcessLauncher } from '../engine/process.js';
+import { VERSION } from '../version.js';
+import { RunnerAgent } from './agent.js';
+import { httpRunnerServer } from './server-client.js';
+
+/** `gantry runner start`: configuration from the environment, then poll until SIGINT/SIGTERM. */
+export async function startRunner(): Promise<void> {
+  const config = loadRunnerConfig();
+  const say = (m: string) => process.stdout.write(`${new Date().toISOString()} ${m}\n`);
+  const agent = new RunnerAgent({
+    server: httpRunnerServer(config.serverUrl, config.token),
+    privateKey: config.privateKey,
+    workDir: config.workDir,
+    pollMs: config.pollMs,
+    systemPath: config.systemPath,
+    launcher: nodeProcessLauncher,
+    log: say,
+  });
+  const shutdown = async () => {
+    say('Stopping: waiting for running tasks to end');
+    await agent.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+  agent.start();
+  say(`Gantry runner ${VERSION} polling ${config.serverUrl} every ${config.pollMs} ms`);
+  // The agent's timers keep the process alive.
+  await new Promise<void>(() => undefined);
+}

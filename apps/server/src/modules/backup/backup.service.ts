@@ -2,42 +2,19 @@ import type { ProjectBackup, RestoreResult } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import { presentEnvironment } from '../environments/environments.presenter.js';
-import type { EnvironmentsService } from '../environments/environments.service.js';
-import type { EventsService } from '../events/events.service.js';
-import type { IntegrationRulesService } from '../integrations/integration-rules.service.js';
 import { presentExtractValue, presentIntegration, presentMatcher } from '../integrations/integrations.presenter.js';
-import type { IntegrationsService } from '../integrations/integrations.service.js';
 import { presentInventory } from '../inventories/inventories.presenter.js';
-import type { InventoriesService } from '../inventories/inventories.service.js';
 import { presentKey } from '../keys/keys.presenter.js';
-import type { KeysService } from '../keys/keys.service.js';
 import { presentProject } from '../projects/projects.presenter.js';
-import type { ProjectsService } from '../projects/projects.service.js';
 import { presentRepository } from '../repositories/repositories.presenter.js';
-import type { RepositoriesService } from '../repositories/repositories.service.js';
 import { presentSchedule } from '../schedules/schedules.presenter.js';
-import type { SchedulesService } from '../schedules/schedules.service.js';
 import { presentTemplate } from '../templates/templates.presenter.js';
-import type { TemplatesService } from '../templates/templates.service.js';
-import type { ViewsService } from '../views/views.service.js';
 import { backupFileName, presentBackup } from './backup.presenter.js';
 import { restoreProject } from './backup.restore.js';
-import type { RestoreUnit } from './backup.transaction.js';
+import type { RestoreServices, RestoreUnit } from './backup.transaction.js';
 
-/** The services an export reads from (the app's shared ones). */
-export interface BackupSources {
-  projects: ProjectsService;
-  keys: KeysService;
-  repositories: RepositoriesService;
-  inventories: InventoriesService;
-  environments: EnvironmentsService;
-  views: ViewsService;
-  templates: TemplatesService;
-  schedules: SchedulesService;
-  integrations: IntegrationsService;
-  integrationRules: IntegrationRulesService;
-  events: EventsService;
-}
+/** The services an export reads from: the app's shared ones, of the same kinds a restore writes. */
+export type BackupSources = RestoreServices;
 
 /** Project export (a JSON document without secrets) and restore into a new project. */
 export class BackupService {

@@ -7,7 +7,7 @@ import { ResourceTable } from '../../../components/resource-table';
 import { integrationQueries, useMatcherMutations } from '../api/integrations-api';
 import { MatcherDialog } from './matcher-dialog';
 import { Section } from './section';
-import { useConfirmDelete } from './use-confirm-delete';
+import { useConfirmDelete } from '../../../components/use-confirm-delete';
 
 /** The matchers of an integration: every one must hold for a request to start a task. */
 export function MatchersSection({

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ResourceTable } from '../../../components/resource-table';
 import { integrationQueries, useValueMutations } from '../api/integrations-api';
 import { Section } from './section';
-import { useConfirmDelete } from './use-confirm-delete';
+import { useConfirmDelete } from '../../../components/use-confirm-delete';
 import { ValueDialog } from './value-dialog';
 
 /** The values an integration takes from each request and hands to the task it starts. */

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../../components/confirm-dialog';
-import { useSnackbar } from '../../../components/snackbar';
-import { errorText } from '../../../lib/error-text';
+import { errorText } from '../lib/error-text';
+import { ConfirmDialog } from './confirm-dialog';
+import { useSnackbar } from './snackbar';
 
 /**
- * Yes/no confirmation before deleting a matcher or an extracted value. Nothing references these
- * (they have no `/refs`), so unlike `useSafeDelete` there is no references check first.
- * A failure shows the server's message in the snackbar.
+ * Yes/no confirmation, then `remove`. For things nothing can reference (a matcher, an alias);
+ * `useSafeDelete` adds the references check in front. A failure shows the server's message in
+ * the snackbar.
  */
 export function useConfirmDelete<T extends { id: number; name: string }>({
   object,

@@ -7,264 +7,48 @@ import swagger from '@fastify/swagger';
 import type { AuthMethods } from '@gantry/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config/config.js';
-import type { Db } from './db/db.js';
-import { AuthFailuresRepository } from './modules/auth/auth-failures.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { AuthService } from './modules/auth/auth.service.js';
-import { LoginThrottle } from './modules/auth/login-throttle.js';
-import { SessionsRepository } from './modules/auth/sessions.repository.js';
-import { TotpRepository } from './modules/auth/totp.repository.js';
 import { totpRoutes } from './modules/auth/totp.routes.js';
-import { TotpService } from './modules/auth/totp.service.js';
-import { openidClient } from './modules/auth/oidc-client.js';
 import { oidcRoutes } from './modules/auth/oidc.routes.js';
-import { OidcService } from './modules/auth/oidc.service.js';
-import { createChannels, channelSecrets } from './modules/notifications/channels/channels.js';
-import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
-import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
-import type { ProjectsService } from './modules/projects/projects.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
-import { TokensRepository } from './modules/tokens/tokens.repository.js';
 import { tokensRoutes } from './modules/tokens/tokens.routes.js';
-import { TokensService } from './modules/tokens/tokens.service.js';
-import { UsersRepository } from './modules/users/users.repository.js';
 import { usersRoutes } from './modules/users/users.routes.js';
-import { UsersService } from './modules/users/users.service.js';
 import { presentEnvironment } from './modules/environments/environments.presenter.js';
-import type { EnvironmentsService } from './modules/environments/environments.service.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
-import type { EventsService } from './modules/events/events.service.js';
-import type { IntegrationRulesService } from './modules/integrations/integration-rules.service.js';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
-import type { IntegrationsService } from './modules/integrations/integrations.service.js';
 import { webhookRoutes } from './modules/integrations/webhook.routes.js';
-import { WebhookService } from './modules/integrations/webhook.service.js';
 import { presentInventory } from './modules/inventories/inventories.presenter.js';
-import type { InventoriesService } from './modules/inventories/inventories.service.js';
 import { presentKey } from './modules/keys/keys.presenter.js';
-import type { KeysService } from './modules/keys/keys.service.js';
 import { presentRepository } from './modules/repositories/repositories.presenter.js';
-import type { RepositoriesService } from './modules/repositories/repositories.service.js';
-import { RunnerProtocolService } from './modules/runners/runner-protocol.service.js';
-import { RunnerWakeup } from './modules/runners/runner-wakeup.js';
 import { runnerProtocolRoutes } from './modules/runners/runner-protocol.routes.js';
-import { RunnersRepository } from './modules/runners/runners.repository.js';
 import { runnersRoutes } from './modules/runners/runners.routes.js';
-import { RunnersService } from './modules/runners/runners.service.js';
-import { generateRunnerKeyPair } from './platform/envelope.js';
-import { TeamRepository } from './modules/team/team.repository.js';
 import { teamRoutes } from './modules/team/team.routes.js';
-import { TeamService } from './modules/team/team.service.js';
-import { SecretBox } from './platform/crypto.js';
-import { resolveNodeId } from './config/node-id.js';
-import { Dispatcher } from './engine/dispatcher.js';
-import { nodeProcessLauncher, type ProcessLauncher } from './engine/process.js';
-import { TaskRun } from './engine/runner.js';
-import { TerraformStateStore } from './engine/terraform-state.js';
-import { createDemoRepository } from './engine/demo-repo.js';
-import { seedDemoProject } from './modules/projects/demo-seeder.js';
-import { Scheduler } from './engine/scheduler.js';
 import { presentSchedule } from './modules/schedules/schedules.presenter.js';
 import { schedulesExtraRoutes } from './modules/schedules/schedules.routes.js';
-import type { SchedulesService } from './modules/schedules/schedules.service.js';
 import { StatsRepository } from './modules/stats/stats.repository.js';
 import { statsRoutes } from './modules/stats/stats.routes.js';
 import { StatsService } from './modules/stats/stats.service.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
-import { AppsRepository } from './modules/apps/apps.repository.js';
-import { AppsService } from './modules/apps/apps.service.js';
-import { pathExecutableFinder } from './modules/apps/executable-finder.js';
-import { TasksRepository } from './modules/tasks/tasks.repository.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
-import { TasksService } from './modules/tasks/tasks.service.js';
 import { templatesExtraRoutes } from './modules/templates/templates.routes.js';
 import { presentTemplate } from './modules/templates/templates.presenter.js';
-import type { TemplatesService } from './modules/templates/templates.service.js';
 import { viewsExtraRoutes } from './modules/views/views.routes.js';
-import type { ViewsService } from './modules/views/views.service.js';
 import { backupRoutes } from './modules/backup/backup.routes.js';
-import { BackupService } from './modules/backup/backup.service.js';
-import { restoreUnit } from './modules/backup/backup.transaction.js';
-import { createResourceServices } from './resource-services.js';
-import { ProjectCacheRepository } from './modules/backup/project-cache.repository.js';
-import { ProjectCacheService } from './modules/backup/project-cache.service.js';
-import { taskWorkspaceStore } from './engine/workspace.js';
-import { EventBus } from './realtime/bus.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { wsRoutes } from './realtime/ws.routes.js';
 import { resourceRoutes } from './platform/resource-routes.js';
-import {
-  environmentInputSchema,
-  environmentSchema,
-  inventoryInputSchema,
-  inventorySchema,
-  keyCreateSchema,
-  keySchema,
-  keyUpdateSchema,
-  repositoryInputSchema,
-  repositorySchema,
-  scheduleInputSchema,
-  scheduleSchema,
-  templateInputSchema,
-  templateSchema,
-  viewInputSchema,
-  viewSchema,
-} from '@gantry/contracts';
+import { environmentInputSchema, environmentSchema, inventoryInputSchema, inventorySchema, keyCreateSchema, keySchema, keyUpdateSchema, repositoryInputSchema, repositorySchema, scheduleInputSchema, scheduleSchema, templateInputSchema, templateSchema, viewInputSchema, viewSchema } from '@gantry/contracts';
 import { registerAuth } from './platform/auth.js';
-import { systemClock, type Clock } from './platform/clock.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
 
-export interface AppDeps {
-  config: Config;
-  db: Db;
-  /** Master key (32 bytes) for secrets at rest. */
-  secretKey: Buffer;
-  clock?: Clock;
-  /** Test hook: replaces the sign-in slow-down wait. */
-  sleep?: (ms: number) => Promise<void>;
-  /** Test hook: how task processes are started. */
-  launcher?: ProcessLauncher;
-  /** Identity of this server for its tasks; defaults to the one kept in the data directory. */
-  nodeId?: string;
-}
+import { createServices, type AppDeps, type Services } from './services.js';
 
-export interface Services {
-  users: UsersService;
-  auth: AuthService;
-  totp: TotpService;
-  oidc: OidcService;
-  tokens: TokensService;
-  projects: ProjectsService;
-  events: EventsService;
-  keys: KeysService;
-  repositories: RepositoriesService;
-  inventories: InventoriesService;
-  environments: EnvironmentsService;
-  team: TeamService;
-  templates: TemplatesService;
-  views: ViewsService;
-  tasks: TasksService;
-  notifications: NotificationsService;
-  apps: AppsService;
-  bus: EventBus;
-  dispatcher: Dispatcher;
-  terraformState: TerraformStateStore;
-  schedules: SchedulesService;
-  scheduler: Scheduler;
-  integrations: IntegrationsService;
-  integrationRules: IntegrationRulesService;
-  webhooks: WebhookService;
-  backup: BackupService;
-  projectCache: ProjectCacheService;
-  runners: RunnersService;
-  runnerProtocol: RunnerProtocolService;
-}
-
-/** Wires repositories, services and routes; never listens (main.ts does). */
-export function createServices({ config, db, secretKey, clock = systemClock, sleep, launcher = nodeProcessLauncher, nodeId }: AppDeps): Services {
-  const bus = new EventBus();
-  const node = nodeId ?? resolveNodeId(config.dataDir);
-  const box = new SecretBox(secretKey);
-  const resourceDeps = { box, clock, nonAdminCanCreateProject: config.nonAdminCanCreateProject };
-  // Apps live outside the resource services; templates ask them lazily, once both exist.
-  const resources = createResourceServices(db.db, { ...resourceDeps, appExists: (id) => apps.exists(id) });
-  const { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules } = resources;
-  const users = new UsersService(new UsersRepository(db.db), clock);
-  const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), clock, sleep);
-  const totp = new TotpService(new TotpRepository(db.db), users, box, events, clock, config.totp);
-  const auth = new AuthService(users, new SessionsRepository(db.db), throttle, totp, clock);
-  const oidc = new OidcService(config.oidcProviders, openidClient(), users, auth, events, box, clock);
-  const tokens = new TokensService(new TokensRepository(db.db), clock);
-  const team = new TeamService(new TeamRepository(db.db), users, events, clock);
-  const apps = new AppsService(new AppsRepository(db.db), refs, events, clock, pathExecutableFinder(config.systemPath));
-  projects.seedDemo = (actor, projectId) =>
-    seedDemoProject(
-      { keys, repositories, environments, inventories, templates, createRepository: (id) => createDemoRepository(path.join(config.dataDir, 'demo'), id, config.systemPath) },
-      actor,
-      projectId,
-    );
-  const tasksRepo = new TasksRepository(db.db);
-  const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
-  const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps);
-  const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
-  const runnerDeps = {
-    templates,
-    repositories,
-    inventories,
-    environments,
-    keys,
-    box,
-    tasks: tasksRepo,
-    bus,
-    clock,
-    launcher,
-    workRoot: path.join(config.dataDir, 'tasks'),
-    knownHostsDir: path.join(config.dataDir, 'known_hosts'),
-    terraformState,
-    systemPath: config.systemPath,
-    apps,
-    onFinished: (t: Parameters<TasksService['finished']>[0]) => {
-      notifications.dispatch(t);
-      return tasks.finished(t);
-    },
-    onWaitingConfirmation: (t: Parameters<TasksService['finished']>[0]) => notifications.dispatch(t),
-  };
-  const dispatcher = new Dispatcher(tasksRepo, bus, clock, node, config.maxParallelTasks, async (id) => {
-    const task = await tasksRepo.findById(id);
-    if (task) await new TaskRun(runnerDeps, task).run();
-  });
-  // With remote runners every task waits for a runner whose tag matches: this node claims none.
-  if (config.useRemoteRunner) dispatcher.close();
-  const runnersRepo = new RunnersRepository(db.db);
-  const runners = new RunnersService(runnersRepo, events, clock, generateRunnerKeyPair);
-  const runnerProtocol = new RunnerProtocolService({
-    runners: runnersRepo,
-    tasks: tasksRepo,
-    context: runnerDeps,
-    apps,
-    bus,
-    events,
-    clock,
-    enabled: config.useRemoteRunner,
-    timeoutMs: config.runnerTimeoutSeconds * 1000,
-    onFinished: runnerDeps.onFinished,
-    onWaitingConfirmation: runnerDeps.onWaitingConfirmation,
-  });
-  if (config.useRemoteRunner) {
-    const wakeup = new RunnerWakeup(runnersRepo, events);
-    bus.onMessage((m) => {
-      if (m.type === 'update' && m.status === 'waiting' && m.template_id !== undefined) void wakeup.taskWaiting({ task_id: m.task_id, project_id: m.project_id, template_id: m.template_id }).catch(() => undefined);
-    });
-  }
-  const scheduler = new Scheduler({
-    schedules: schedulesRepo,
-    repositories,
-    keys,
-    launcher,
-    clock,
-    workRoot: path.join(config.dataDir, 'tasks'),
-    knownHostsDir: path.join(config.dataDir, 'known_hosts'),
-    systemPath: config.systemPath,
-    fire: async (s, commitHash) => {
-      await tasks.create(null, s.project_id, { template_id: s.template_id, message: `Schedule ${s.name}`, commit_hash: commitHash, environment: '{}', secret: '{}', params: {} }, { scheduleId: s.id });
-    },
-    onError: (s, err) => void events.record({ projectId: s.project_id, userId: null, objectType: 'schedule', objectId: s.id, description: `Schedule ${s.name} could not run: ${(err as Error).message}` }).catch(() => undefined),
-  });
-  const webhooks = new WebhookService(integrationsRepo, keys, tasks, events);
-  const backup = new BackupService(
-    { projects, keys, repositories, inventories, environments, views, templates, schedules, integrations, integrationRules, events },
-    restoreUnit(db.db, (trx, appExists) => createResourceServices(trx, { ...resourceDeps, appExists: async (id) => appExists(id) })),
-    (id) => apps.exists(id),
-    clock,
-  );
-  const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(path.join(config.dataDir, 'tasks')), events);
-  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol };
-}
+export { createServices, type AppDeps, type Services };
 
 export type GantryApp = FastifyInstance & { services: Services };
 
+/** Registers plugins, hooks and every route over the services; never listens (server.ts does). */
 export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const { config } = deps;
   const app = Fastify({

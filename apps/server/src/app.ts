@@ -32,6 +32,7 @@ import { StatsService } from './modules/stats/stats.service.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { templatesExtraRoutes } from './modules/templates/templates.routes.js';
+import { terraformStatesRoutes } from './modules/terraform-states/terraform-states.routes.js';
 import { presentTemplate } from './modules/templates/templates.presenter.js';
 import { viewsExtraRoutes } from './modules/views/views.routes.js';
 import { backupRoutes } from './modules/backup/backup.routes.js';
@@ -116,6 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(runnerProtocolRoutes(services.runners, services.runnerProtocol));
       await api.register(tasksRoutes(services.tasks, services.projects));
       await api.register(templatesExtraRoutes(services.templates, services.projects, (id) => services.terraformState.summary(id)));
+      await api.register(terraformStatesRoutes(services.terraformStates, services.projects));
       await api.register(viewsExtraRoutes(services.views, services.projects));
       await api.register(eventsRoutes(services.events, services.projects));
       const members = services.projects;

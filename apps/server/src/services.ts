@@ -38,6 +38,8 @@ import { Dispatcher } from './engine/dispatcher.js';
 import { nodeProcessLauncher, type ProcessLauncher } from './engine/process.js';
 import { TaskRun } from './engine/runner.js';
 import { TerraformStateStore } from './engine/terraform-state.js';
+import { TerraformStatesRepository } from './modules/terraform-states/terraform-states.repository.js';
+import { TerraformStatesService } from './modules/terraform-states/terraform-states.service.js';
 import { createDemoRepository } from './engine/demo-repo.js';
 import { seedDemoProject } from './modules/projects/demo-seeder.js';
 import { Scheduler } from './engine/scheduler.js';
@@ -93,6 +95,7 @@ export interface Services {
   bus: EventBus;
   dispatcher: Dispatcher;
   terraformState: TerraformStateStore;
+  terraformStates: TerraformStatesService;
   schedules: SchedulesService;
   scheduler: Scheduler;
   integrations: IntegrationsService;
@@ -129,6 +132,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     );
   const tasksRepo = new TasksRepository(db.db);
   const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
+  const terraformStates = new TerraformStatesService(new TerraformStatesRepository(db.db), inventories, box, clock);
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps);
   const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
   const runnerDeps = {
@@ -152,6 +156,8 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
       return tasks.finished(t);
     },
     onWaitingConfirmation: (t: Parameters<TasksService['finished']>[0]) => notifications.dispatch(t),
+    onTerraformState: (t: Parameters<TasksService['finished']>[0], inventoryId: number, state: string) =>
+      terraformStates.record({ projectId: t.project_id, inventoryId, taskId: t.id, status: t.status, state }),
   };
   const dispatcher = new Dispatcher(tasksRepo, bus, clock, node, config.maxParallelTasks, async (id) => {
     const task = await tasksRepo.findById(id);
@@ -202,5 +208,5 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     clock,
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(path.join(config.dataDir, 'tasks')), events);
-  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol };
+  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, terraformStates, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol };
 }

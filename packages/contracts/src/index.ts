@@ -23,3 +23,4 @@ export * from './integrations.js';
 export * from './variables.js';
 export * from './backup.js';
 export * from './runners.js';
+export * from './terraform.js';

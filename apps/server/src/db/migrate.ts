@@ -8,6 +8,7 @@ import * as m005 from './migrations/005-integrations.js';
 import * as m006 from './migrations/006-apps.js';
 import * as m007 from './migrations/007-totp.js';
 import * as m008 from './migrations/008-runners.js';
+import * as m010 from './migrations/010-terraform-workspaces.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '006-apps': m006,
   '007-totp': m007,
   '008-runners': m008,
+  '010-terraform-workspaces': m010,
 };
 
 class StaticProvider implements MigrationProvider {

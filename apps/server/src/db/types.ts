@@ -335,4 +335,16 @@ export interface Database {
   integration_extract_value: IntegrationExtractValueTable;
   app: AppTable;
   runner: RunnerTable;
+  terraform_state: TerraformStateTable;
+}
+
+export interface TerraformStateTable {
+  id: Generated<number>;
+  project_id: number;
+  inventory_id: number;
+  task_id: number | null;
+  status: string;
+  /** Sealed with the SecretBox. */
+  state: string;
+  created: string;
 }

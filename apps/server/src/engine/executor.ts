@@ -28,6 +28,8 @@ export interface ExecutionHost {
   commit(hash: string, message: string): Promise<void>;
   /** The task now waits for confirmation (notifications); must not throw. */
   onWaitingConfirmation?(): void;
+  /** A terraform/tofu apply changed the selected workspace's state (its JSON text); must not throw. */
+  onTerraformState?(state: string): void;
 }
 
 /** The app settings a run uses (from the apps service, or from the job package on a runner). */
@@ -223,6 +225,8 @@ export class TaskExecutor {
     this.d.terraformState.restore(ctx.template.id, cwd);
     await this.exec(exe, steps.init, cwd, tfEnv);
     if (steps.workspace) await this.exec(exe, steps.workspace, cwd, tfEnv);
+    const stateFile = workspaceStateFile(cwd, steps.workspace ? ctx.inventory!.inventory : null);
+    const before = readIfExists(stateFile);
     await this.exec(exe, steps.plan, cwd, tfEnv);
     if (p.plan) return;
     const autoApprove = ctx.templateParams.auto_approve || (!!p.auto_approve && ctx.templateParams.allow_auto_approve);
@@ -242,6 +246,8 @@ export class TaskExecutor {
     } finally {
       // Even a failed apply may have changed real resources: keep what it recorded.
       this.d.terraformState.save(ctx.template.id, cwd);
+      const after = readIfExists(stateFile);
+      if (after !== null && after !== before) this.host.onTerraformState?.(after);
     }
   }
 
@@ -264,6 +270,20 @@ export function inside(base: string, rel: string): string {
   const r = path.relative(base, full);
   if (r.startsWith('..') || path.isAbsolute(r)) throw new Error('Path leaves the repository');
   return full;
+}
+
+/** Where the local backend keeps a workspace's state; the default workspace's is at the top. */
+function workspaceStateFile(cwd: string, workspace: string | null): string {
+  if (!workspace || workspace === 'default') return path.join(cwd, 'terraform.tfstate');
+  return inside(cwd, path.join('terraform.tfstate.d', workspace, 'terraform.tfstate'));
+}
+
+function readIfExists(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 /** Extra variables with scalar values, as environment variables for scripts. */

@@ -23,7 +23,7 @@ export interface RunContext {
   /** The template's own run options (defaults and what a task may override). */
   templateParams: TemplateTaskParams;
   repository: RepoWithKey;
-  inventory: Pick<InventoryRow, 'type' | 'inventory'> | null;
+  inventory: Pick<InventoryRow, 'id' | 'type' | 'inventory'> | null;
   inventoryRepository: RepoWithKey | null;
   inventoryKey: KeySecret | null;
   becomeKey: KeySecret | null;
@@ -106,7 +106,7 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<
     params: taskParamsSchema.parse(JSON.parse(task.params || '{}')),
     templateParams: templateTaskParamsSchema.parse(JSON.parse(template.task_params || '{}')),
     repository,
-    inventory: inventory ? { type: inventory.type, inventory: inventory.inventory } : null,
+    inventory: inventory ? { id: inventory.id, type: inventory.type, inventory: inventory.inventory } : null,
     inventoryRepository,
     inventoryKey: await keyOf(inventory?.ssh_key_id ?? null),
     becomeKey: await keyOf(inventory?.become_key_id ?? null),

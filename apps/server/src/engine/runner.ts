@@ -18,6 +18,8 @@ export interface RunnerDeps extends RunContextDeps, ExecutorDeps {
   onFinished(task: TaskRow): Promise<void>;
   /** Called when a task starts waiting for confirmation (notifications); must not throw. */
   onWaitingConfirmation?(task: TaskRow): void;
+  /** Called after the final status with the state a terraform/tofu run left in its workspace inventory. */
+  onTerraformState?(task: TaskRow, inventoryId: number, state: string): Promise<void>;
 }
 
 /** Runs one claimed task in this server process from `starting` to its final status; never throws. */
@@ -30,6 +32,9 @@ export class TaskRun {
   async run(): Promise<void> {
     const { d, task } = this;
     const log = new LogSink(task.id, task.project_id, d.tasks, d.bus, d.clock, []);
+    let workspaceId: number | null = null;
+    // Set by the executor when an apply changed the workspace's state; stored once the final status is known.
+    const tf: { state: string | null } = { state: null };
     const host: ExecutionHost = {
       log: (line) => log.write(line),
       setStatus: async (from, to) => {
@@ -40,6 +45,9 @@ export class TaskRun {
       },
       commit: (hash, message) => d.tasks.update(task.id, { commit_hash: hash, commit_message: message }),
       onWaitingConfirmation: () => d.onWaitingConfirmation?.({ ...task, status: 'waiting_confirmation' }),
+      onTerraformState: (state) => {
+        tf.state = state;
+      },
     };
     const executor = new TaskExecutor(d, host);
     const unsubscribe = d.bus.onControl((c) => {
@@ -50,6 +58,7 @@ export class TaskRun {
       log.write(`Task #${task.id} started`);
       await executor.setStatus(['starting'], 'running');
       const ctx = await loadRunContext(d, task);
+      if (ctx.inventory?.type.endsWith('-workspace')) workspaceId = ctx.inventory.id;
       for (const s of ctx.secrets) log.addSecret(s);
       const app = await d.apps.find(ctx.template.app);
       if (!app) throw new Error(`App ${ctx.template.app} not found`);
@@ -68,6 +77,11 @@ export class TaskRun {
     const moved = await d.tasks.transition(task.id, ['starting', 'running', 'stopping', 'confirmed', 'waiting_confirmation'], status, { end });
     if (!moved) await d.tasks.update(task.id, { end });
     const final = (await d.tasks.findById(task.id))!;
+    if (workspaceId !== null && tf.state !== null) {
+      // Stored before the final update goes out, so a console reloading on it sees the version.
+      // The task's log is closed by now; a failure to store a version must not lose its outcome.
+      await d.onTerraformState?.(final, workspaceId, tf.state).catch(() => undefined);
+    }
     d.bus.publish({ type: 'update', project_id: final.project_id, task_id: final.id, template_id: final.template_id, status: final.status });
     await d.onFinished(final);
   }

@@ -9,8 +9,26 @@ import { useMemo } from 'react';
 
 export type CodeLanguage = 'yaml' | 'ini' | 'json';
 
-/** A small code editor with highlighting for YAML, INI or JSON; dark when the theme is. */
-export function CodeEditor({ label, value, onChange, language, error, helperText, minHeight = 160 }: { label: string; value: string; onChange(v: string): void; language: CodeLanguage; error?: boolean; helperText?: string; minHeight?: number }) {
+/** A small code editor with highlighting for YAML, INI or JSON; dark when the theme is. `readOnly` shows text that cannot be changed. */
+export function CodeEditor({
+  label,
+  value,
+  onChange,
+  language,
+  error,
+  helperText,
+  minHeight = 160,
+  readOnly = false,
+}: {
+  label: string;
+  value: string;
+  onChange?(v: string): void;
+  language: CodeLanguage;
+  error?: boolean;
+  helperText?: string;
+  minHeight?: number;
+  readOnly?: boolean;
+}) {
   const theme = useTheme();
   const extensions = useMemo(() => [language === 'yaml' ? yaml() : language === 'json' ? json() : StreamLanguage.define(properties)], [language]);
   return (
@@ -22,6 +40,8 @@ export function CodeEditor({ label, value, onChange, language, error, helperText
         <CodeMirror
           value={value}
           onChange={onChange}
+          editable={!readOnly}
+          readOnly={readOnly}
           extensions={extensions}
           theme={theme.palette.mode === 'dark' ? oneDark : 'light'}
           minHeight={`${minHeight}px`}

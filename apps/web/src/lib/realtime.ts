@@ -11,6 +11,7 @@ class RealtimeClient {
   private running = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new Set<Listener>();
+  private readonly openListeners = new Set<() => void>();
 
   start(): void {
     if (this.running) return;
@@ -30,10 +31,17 @@ class RealtimeClient {
     return () => this.listeners.delete(fn);
   }
 
+  /** Called each time the socket opens: what happened while it was not open was not heard. */
+  onOpen(fn: () => void): () => void {
+    this.openListeners.add(fn);
+    return () => this.openListeners.delete(fn);
+  }
+
   private connect(): void {
     const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${window.location.host}/api/ws`);
     this.ws = ws;
+    ws.onopen = () => this.openListeners.forEach((l) => l());
     ws.onmessage = (e: MessageEvent<string>) => {
       let m: WsMessage;
       try {

@@ -30,6 +30,10 @@ export class InventoriesRepository {
     await this.db.updateTable('inventory').set(values).where('project_id', '=', projectId).where('id', '=', id).execute();
   }
 
+  async setTemplate(projectId: number, id: number, templateId: number | null): Promise<void> {
+    await this.db.updateTable('inventory').set({ template_id: templateId }).where('project_id', '=', projectId).where('id', '=', id).execute();
+  }
+
   async delete(projectId: number, id: number): Promise<void> {
     await this.db.deleteFrom('inventory').where('project_id', '=', projectId).where('id', '=', id).execute();
   }

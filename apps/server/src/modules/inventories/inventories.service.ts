@@ -71,6 +71,17 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
     await this.log(actor, projectId, id, `Inventory ${row.name} deleted`);
   }
 
+  /** Attaches a workspace inventory to a template (or detaches it with null); the template checks the rules. */
+  async setTemplate(projectId: number, id: number, templateId: number | null): Promise<void> {
+    await this.get(projectId, id);
+    await this.repo.setTemplate(projectId, id, templateId);
+  }
+
+  /** Whether an inventory of this type is a workspace the app can use. */
+  isWorkspaceFor(app: string, type: string): boolean {
+    return WORKSPACE_INVENTORY_TYPES.includes(type as InventoryType) && (TYPES_BY_APP[app] ?? []).includes(type as InventoryType);
+  }
+
   async refs(projectId: number, id: number): Promise<References> {
     await this.get(projectId, id);
     return this.refsRepo.forInventory(projectId, id);

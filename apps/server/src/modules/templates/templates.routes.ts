@@ -8,8 +8,10 @@ import { presentTemplate } from './templates.presenter.js';
 import type { TemplatesService } from './templates.service.js';
 
 const itemParams = z.object({ projectId: idParamSchema, id: idParamSchema });
+const workspaceParams = itemParams.extend({ inventoryId: idParamSchema });
+const WORKSPACE_ACTIONS = ['attach', 'detach', 'set_default'] as const;
 
-/** Extras beside the resource routes: the inline description and the templates of a view. */
+/** Extras beside the resource routes: the inline description, workspaces, state summary and the templates of a view. */
 export type StateSummary = (templateId: number) => { serial: number; terraform_version: string; resources: string[]; outputs: string[] } | null;
 
 export function templatesExtraRoutes(templates: TemplatesService, members: ProjectMembership, stateSummary: StateSummary): FastifyPluginAsyncZod {
@@ -26,6 +28,22 @@ export function templatesExtraRoutes(templates: TemplatesService, members: Proje
         return reply.status(204).send();
       },
     );
+
+    for (const action of WORKSPACE_ACTIONS) {
+      app.post(
+        `/project/:projectId/templates/:id/inventory/:inventoryId/${action}`,
+        { preValidation: projectGuard(members, Permission.manageProjectResources), schema: { tags: ['templates'], params: workspaceParams } },
+        async (request, reply) => {
+          const u = requireUser(request);
+          const actor = { id: u.id, admin: u.admin === 1 };
+          const { projectId, id, inventoryId } = request.params;
+          if (action === 'attach') await templates.attachWorkspace(actor, projectId, id, inventoryId);
+          else if (action === 'detach') await templates.detachWorkspace(actor, projectId, id, inventoryId);
+          else await templates.setDefaultWorkspace(actor, projectId, id, inventoryId);
+          return reply.status(204).send();
+        },
+      );
+    }
 
     app.get(
       '/project/:projectId/templates/:id/terraform/state',

@@ -75,6 +75,44 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     await this.log(actor, projectId, id, `Template ${row.name} deleted`);
   }
 
+  /** Makes a workspace inventory of the template's app one of the template's workspaces. */
+  async attachWorkspace(actor: Actor, projectId: number, id: number, inventoryId: number): Promise<void> {
+    const template = await this.get(projectId, id);
+    const inv = await this.workspaceFor(projectId, template.app, inventoryId);
+    if (inv.template_id === id) return;
+    if (inv.template_id !== null) throw new ValidationError('The workspace belongs to another template');
+    await this.links.inventories.setTemplate(projectId, inventoryId, id);
+    await this.log(actor, projectId, id, `Workspace ${inv.name} attached to template ${template.name}`);
+  }
+
+  /** Detaches one of the template's workspaces; its default one stays. */
+  async detachWorkspace(actor: Actor, projectId: number, id: number, inventoryId: number): Promise<void> {
+    const template = await this.get(projectId, id);
+    const inv = await this.workspaceFor(projectId, template.app, inventoryId);
+    if (inv.template_id !== id) throw new ValidationError('The workspace is not attached to this template');
+    if (template.inventory_id === inventoryId) throw new ValidationError('The default workspace cannot be detached');
+    await this.links.inventories.setTemplate(projectId, inventoryId, null);
+    await this.log(actor, projectId, id, `Workspace ${inv.name} detached from template ${template.name}`);
+  }
+
+  /** Makes a workspace the template's default (its inventory), attaching it first if needed. */
+  async setDefaultWorkspace(actor: Actor, projectId: number, id: number, inventoryId: number): Promise<void> {
+    const template = await this.get(projectId, id);
+    await this.attachWorkspace(actor, projectId, id, inventoryId);
+    const inv = await this.workspaceFor(projectId, template.app, inventoryId);
+    await this.repo.update(projectId, id, { inventory_id: inventoryId });
+    await this.log(actor, projectId, id, `Workspace ${inv.name} is now the default of template ${template.name}`);
+  }
+
+  /** A workspace inventory of this project usable by `app`; anything else is a bad request. */
+  private async workspaceFor(projectId: number, app: string, inventoryId: number) {
+    const inv = await this.links.inventories.get(projectId, inventoryId).catch(() => {
+      throw new ValidationError('Inventory not found in this project');
+    });
+    if (!this.links.inventories.isWorkspaceFor(app, inv.type)) throw new ValidationError(`Not a workspace of a ${app} template`);
+    return inv;
+  }
+
   async refs(projectId: number, id: number): Promise<References> {
     await this.get(projectId, id);
     return this.refsRepo.forTemplate(projectId, id);

@@ -22,6 +22,7 @@ import { TemplateSchedules } from './components/template-schedules';
 import { TemplateDetails, TemplateState } from './components/template-details';
 import { TemplateDialog } from './components/template-dialog';
 import { TemplateReferences } from './components/template-references';
+import { TemplateWorkspaces } from './components/template-workspaces';
 
 export type TemplateTab = 'tasks' | 'details' | 'state';
 
@@ -105,7 +106,15 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
           <StatsChart baseUrl={`/project/${projectId}/templates/${templateId}`} users={team} />
         </Stack>
       ) : null}
-      {tab === 'state' && terraform ? <TemplateState projectId={projectId} templateId={templateId} /> : null}
+      {tab === 'state' && terraform ? (
+        <Stack spacing={3}>
+          <TemplateWorkspaces projectId={projectId} template={template} canManage={access.canManage} />
+          <Box>
+            <Typography variant="subtitle1">{t('workspaces.summary')}</Typography>
+            <TemplateState projectId={projectId} templateId={templateId} />
+          </Box>
+        </Stack>
+      ) : null}
       {dialog ? (
         <TemplateDialog
           projectId={projectId}

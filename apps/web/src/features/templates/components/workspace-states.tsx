@@ -1,0 +1,137 @@
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Link as MuiLink,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { isFinished } from '@gantry/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { CodeEditor } from '../../../components/code-editor';
+import { TaskStatus } from '../../../components/tasks/task-status';
+import { useTaskHref } from '../../../components/tasks/task-table';
+import { errorText } from '../../../lib/error-text';
+import { realtime } from '../../../lib/realtime';
+import { stateVersionQuery, stateVersionsQuery } from '../api/workspaces-api';
+
+/** The stored state versions of one workspace, newest first; each opens its redacted state. Reloads when a task of the template ends. */
+export function WorkspaceStates({
+  projectId,
+  templateId,
+  inventoryId,
+  name,
+}: {
+  projectId: number;
+  templateId: number;
+  inventoryId: number;
+  name: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const href = useTaskHref();
+  const qc = useQueryClient();
+  const versions = useQuery(stateVersionsQuery(projectId, inventoryId));
+  useEffect(
+    () =>
+      realtime.subscribe((m) => {
+        if (
+          m.type !== 'update' ||
+          m.project_id !== projectId ||
+          m.template_id !== templateId ||
+          !m.status ||
+          !isFinished(m.status)
+        )
+          return;
+        void qc.invalidateQueries({ queryKey: stateVersionsQuery(projectId, inventoryId).queryKey });
+      }),
+    [qc, projectId, templateId, inventoryId],
+  );
+  const [open, setOpen] = useState<number | null>(null);
+  if (versions.isError) return <Alert severity="error">{errorText(versions.error)}</Alert>;
+  if (!versions.data) return null;
+  return (
+    <Stack spacing={1}>
+      <Typography variant="subtitle2">{t('workspaces.statesOf', { name })}</Typography>
+      {versions.data.length === 0 ? (
+        <Alert severity="info">{t('templates.noState')}</Alert>
+      ) : (
+        <Table size="small" aria-label={t('workspaces.states')} sx={{ maxWidth: 800 }}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('workspaces.created')}</TableCell>
+              <TableCell>{t('tasks.task')}</TableCell>
+              <TableCell>{t('tasks.status')}</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {versions.data.map((v) => (
+              <TableRow key={v.id}>
+                <TableCell>{new Date(v.created).toLocaleString(i18n.language)}</TableCell>
+                <TableCell>
+                  {v.task_id ? (
+                    <MuiLink component={Link} to={href(v.task_id)} underline="hover">
+                      #{v.task_id}
+                    </MuiLink>
+                  ) : null}
+                </TableCell>
+                <TableCell>
+                  <TaskStatus status={v.status} />
+                </TableCell>
+                <TableCell align="right">
+                  <Button size="small" onClick={() => setOpen(v.id)}>
+                    {t('workspaces.viewState')}
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      {open !== null ? (
+        <StateDialog projectId={projectId} inventoryId={inventoryId} stateId={open} onClose={() => setOpen(null)} />
+      ) : null}
+    </Stack>
+  );
+}
+
+/** One state version's JSON, sensitive values already replaced by the server; read only. */
+function StateDialog({
+  projectId,
+  inventoryId,
+  stateId,
+  onClose,
+}: {
+  projectId: number;
+  inventoryId: number;
+  stateId: number;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const q = useQuery(stateVersionQuery(projectId, inventoryId, stateId));
+  return (
+    <Dialog open onClose={onClose} maxWidth="md" fullWidth>
+      <DialogTitle>{t('workspaces.stateTitle', { id: stateId })}</DialogTitle>
+      <DialogContent>
+        {q.isError ? <Alert severity="info">{t('templates.noState')}</Alert> : null}
+        {q.data ? (
+          <CodeEditor label={t('workspaces.state')} value={q.data.state} language="json" readOnly minHeight={300} />
+        ) : null}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { requiredString } from './fields.js';
+
+/** One stored version of a Terraform/OpenTofu workspace's state, as listed. */
+export const terraformStateVersionSchema = z.object({
+  id: z.number().int(),
+  task_id: z.number().int().nullable(),
+  /** The final status of the task that wrote it. */
+  status: z.string(),
+  created: z.string(),
+});
+export type TerraformStateVersion = z.infer<typeof terraformStateVersionSchema>;
+
+/** One version with its state: JSON text with sensitive values replaced by "(sensitive)". */
+export const terraformStateSchema = terraformStateVersionSchema.extend({ state: z.string() });
+export type TerraformState = z.infer<typeof terraformStateSchema>;
+
+/** The placeholder for a redacted value in a state. */
+export const SENSITIVE_PLACEHOLDER = '(sensitive)';
+
+/** The "New workspace" form of a template's state tab. */
+export const workspaceFormSchema = z.object({
+  name: requiredString('Name'),
+  ssh_key_id: z.coerce
+    .number({ error: 'Key is required' })
+    .int({ error: 'Key is required' })
+    .positive({ error: 'Key is required' }),
+});
+export type WorkspaceFormInput = z.input<typeof workspaceFormSchema>;
+
+/** The "Attach workspace" form: an inventory must be chosen. */
+export const workspaceAttachSchema = z.object({
+  inventory_id: z.coerce
+    .number({ error: 'template_required' })
+    .int({ error: 'template_required' })
+    .positive({ error: 'template_required' }),
+});

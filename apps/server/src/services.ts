@@ -135,6 +135,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const terraformStates = new TerraformStatesService(new TerraformStatesRepository(db.db), inventories, box, clock);
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps);
   const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
+  tasks.endedOutsideRun = (t) => notifications.dispatch(t);
   const runnerDeps = {
     templates,
     repositories,

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gitRepo } from '../../test/git-fixture.js';
 import {
@@ -184,6 +186,39 @@ describe.each(engines)('notifications ($name)', (engine) => {
         template_name: 'Break it',
       }),
     ]);
+    outcomes.off();
+  });
+
+  it('tells of tasks that end without a run: stopped while queued, failed by a server restart', async () => {
+    const outcomes = watchOutcomes(t());
+    const admin = await signedInUser(t(), { admin: true });
+    const name = uniq('notify');
+    const created = await admin.post('/api/projects', { name, alert: true, max_parallel_tasks: 1 });
+    const project = { id: created.json<{ id: number }>().id, name };
+    const repo = gitRepo({ ...SCRIPTS, 'long.sh': 'echo started\nwhile true; do sleep 0.1; done\n' });
+    const long = await setupTemplate(admin, project.id, repo, { name: 'Long', app: 'bash', playbook: 'long.sh' });
+
+    // The project runs one task at a time: the second one waits, and is stopped there.
+    const first = await runTask(admin, project.id, { template_id: long.templateId });
+    await waitForTask(admin, project.id, first, ['running']);
+    const queued = await runTask(admin, project.id, { template_id: long.templateId });
+    expect((await admin.get(`/api/project/${project.id}/tasks/${queued}`)).json()).toMatchObject({ status: 'waiting' });
+    expect((await admin.post(`/api/project/${project.id}/tasks/${queued}/stop`, {})).statusCode).toBe(204);
+    expect((await outcomes.of(queued, 'stopped')).channels).toMatchObject({ webhook: 'sent', slack: 'sent' });
+    expect(received(project.name).webhook.map((r) => r.json)).toContainEqual(expect.objectContaining({ task_id: queued, status: 'stopped' }));
+    expect((await admin.post(`/api/project/${project.id}/tasks/${first}/stop`, { force: true })).statusCode).toBe(204);
+    expect((await waitForTask(admin, project.id, first)).status).toBe('stopped');
+
+    // A row as a crashed server leaves it: this node's, still running.
+    const nodeId = fs.readFileSync(path.join(t().config.dataDir, 'node.id'), 'utf8').trim();
+    const orphan = await t()
+      .db.db.insertInto('task')
+      .values({ project_id: project.id, template_id: long.templateId, status: 'running', node_id: nodeId, message: '', commit_message: '', environment: '{}', params: '{}', created: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect(await t().app.services.tasks.failOrphans()).toBe(1);
+    expect((await outcomes.of(orphan.id, 'error')).channels).toMatchObject({ webhook: 'sent' });
+    expect(received(project.name).webhook.map((r) => r.json)).toContainEqual(expect.objectContaining({ task_id: orphan.id, status: 'error' }));
     outcomes.off();
   });
 

@@ -45,6 +45,12 @@ export class TasksService {
     private readonly apps: AppLookup,
   ) {}
 
+  /**
+   * Told of tasks that end without a run to report them: stopped while still queued, or failed
+   * because the server restarted under them (notifications hear of these too).
+   */
+  endedOutsideRun: (task: { id: number; status: string }) => void = () => undefined;
+
   /** Queues a task in `waiting`; the dispatcher starts it as soon as a slot is free. */
   async create(actor: Actor | null, projectId: number, input: TaskInput, origin: TaskOrigin = {}): Promise<TaskWithNames> {
     const template = presentTemplate(
@@ -134,6 +140,8 @@ export class TasksService {
     const now = this.clock.now().toISOString();
     if (await this.repo.transition(id, ['waiting'], 'stopped', { end: now })) {
       this.publish(task, 'stopped');
+      await this.events.record({ projectId, userId: task.user_id, objectType: 'task', objectId: id, description: `Task #${id} stopped before it started` });
+      this.endedOutsideRun({ id, status: 'stopped' });
       return;
     }
     if (await this.repo.transition(id, ['starting', 'running', 'confirmed', 'waiting_confirmation'], 'stopping')) this.publish(task, 'stopping');
@@ -180,6 +188,7 @@ export class TasksService {
       if (await this.repo.transition(t.id, [t.status], 'error', { end: now })) {
         await this.repo.appendOutput([{ task_id: t.id, seq: 1_000_000_000, time: now, output: 'The server restarted while this task was running; the task was failed.' }]);
         await this.events.record({ projectId: t.project_id, userId: null, objectType: 'task', objectId: t.id, description: `Task #${t.id} failed: the server restarted while it ran` });
+        this.endedOutsideRun({ id: t.id, status: 'error' });
       }
     }
     return orphans.length;

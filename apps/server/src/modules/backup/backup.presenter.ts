@@ -14,6 +14,7 @@ import {
   type Template,
   type View,
 } from '@gantry/contracts';
+import { templateFields } from './backup.template-fields.js';
 
 /**
  * What an export reads: the API shapes of the project's objects (which carry no secret), plus
@@ -101,32 +102,14 @@ export function presentBackup(src: BackupSource): ProjectBackup {
     views: src.views.map((v) => ({ id: views.add(v.id), title: v.title, position: v.position })),
     templates: numberTemplates(src.templates, tpls).map((t) => ({
       id: tpls.ref(t.id)!,
-      name: t.name,
-      description: t.description,
-      type: t.type,
-      app: t.app,
-      playbook: t.playbook,
-      inventory_id: invs.ref(t.inventory_id),
-      repository_id: repos.ref(t.repository_id) ?? 0,
-      environment_id: envs.ref(t.environment_id) ?? 0,
-      view_id: views.ref(t.view_id),
-      git_branch: t.git_branch,
-      runner_tag: t.runner_tag,
-      start_version: t.start_version,
-      build_template_id: tpls.ref(t.build_template_id),
-      autorun: t.autorun,
-      arguments: t.arguments,
-      allow_override_args_in_task: t.allow_override_args_in_task,
-      allow_override_branch_in_task: t.allow_override_branch_in_task,
-      suppress_success_alerts: t.suppress_success_alerts,
-      survey_vars: t.survey_vars,
-      vaults: t.vaults.map((v) => ({
-        name: v.name,
-        type: v.type,
-        vault_key_id: keys.ref(v.vault_key_id),
-        script: v.script,
-      })),
-      task_params: t.task_params,
+      ...templateFields(t, {
+        key: (id) => keys.ref(id),
+        repository: (id) => repos.ref(id) ?? 0,
+        environment: (id) => envs.ref(id) ?? 0,
+        inventory: (id) => invs.ref(id),
+        view: (id) => views.ref(id),
+        buildTemplate: (id) => tpls.ref(id),
+      }),
     })),
     schedules: src.schedules.map((s) => ({
       name: s.name,

@@ -14,6 +14,7 @@ import {
 import { ZodError } from 'zod';
 import { AppError, ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
+import { templateFields } from './backup.template-fields.js';
 import type { RestoreServices } from './backup.transaction.js';
 
 type BackupTemplate = ProjectBackup['templates'][number];
@@ -165,34 +166,17 @@ function templateInput(
   t: BackupTemplate,
   m: { keys: IdMap; repos: IdMap; invs: IdMap; envs: IdMap; views: IdMap; tpls: IdMap },
 ) {
-  return templateInputSchema.parse({
-    name: t.name,
-    description: t.description,
-    type: t.type,
-    app: t.app,
-    playbook: t.playbook,
-    inventory_id: m.invs.opt(t.inventory_id),
-    repository_id: m.repos.get(t.repository_id),
-    environment_id: m.envs.get(t.environment_id),
-    view_id: m.views.opt(t.view_id),
-    git_branch: t.git_branch,
-    runner_tag: t.runner_tag,
-    start_version: t.start_version,
-    build_template_id: t.type === 'deploy' ? m.tpls.opt(t.build_template_id) : null,
-    autorun: t.autorun,
-    arguments: t.arguments,
-    allow_override_args_in_task: t.allow_override_args_in_task,
-    allow_override_branch_in_task: t.allow_override_branch_in_task,
-    suppress_success_alerts: t.suppress_success_alerts,
-    survey_vars: t.survey_vars,
-    vaults: t.vaults.map((v) => ({
-      name: v.name,
-      type: v.type,
-      vault_key_id: m.keys.opt(v.vault_key_id),
-      script: v.script,
-    })),
-    task_params: t.task_params,
-  });
+  return templateInputSchema.parse(
+    templateFields(t, {
+      key: (id) => m.keys.opt(id),
+      repository: (id) => m.repos.get(id),
+      environment: (id) => m.envs.get(id),
+      inventory: (id) => m.invs.opt(id),
+      view: (id) => m.views.opt(id),
+      // Only a deploy refers to a build template; elsewhere a stale reference is dropped.
+      buildTemplate: (id) => (t.type === 'deploy' ? m.tpls.opt(id) : null),
+    }),
+  );
 }
 
 /** Each kind's backup ids must be unique, or references would be ambiguous. */

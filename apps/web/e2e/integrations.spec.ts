@@ -60,6 +60,12 @@ test('create an integration with a matcher, a value and an alias; a POST to the 
   await page.getByRole('option', { name: 'None' }).click();
   await expect(dialog.getByRole('textbox', { name: 'Auth header' })).toHaveCount(0);
   await expect(dialog.getByLabel('Secret key')).toHaveCount(0);
+  await dialog.getByRole('textbox', { name: 'Task message' }).fill('Pushed to GitHub');
+  const extraVars = dialog.getByRole('textbox', { name: 'Extra variables (JSON)' });
+  await extraVars.fill('{not json');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog.getByText('Extra variables must be a JSON object')).toBeVisible();
+  await extraVars.fill('{"stage": "prod"}');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog).toHaveCount(0);
 
@@ -135,6 +141,7 @@ test('create an integration with a matcher, a value and an alias; a POST to the 
       template_id: number;
       integration_id: number | null;
       environment: string | null;
+      message: string;
     }[];
   expect((await request.post(url, { data: { ref: 'refs/heads/dev' } })).status()).toBeLessThan(300);
   const hit = await request.post(url, { data: { ref: 'refs/heads/main' } });
@@ -143,9 +150,12 @@ test('create an integration with a matcher, a value and an alias; a POST to the 
   const [task] = await tasks();
   expect(task!.template_id).toBe(tpl.id);
   expect(task!.integration_id).not.toBeNull();
+  // The integration's message and extra variables reach the task.
+  expect(task!.message).toBe('Pushed to GitHub');
+  expect(JSON.parse(task!.environment ?? '{}')).toMatchObject({ stage: 'prod' });
   const detail = page.url();
   await page.goto(`/project/${p}/history`);
-  await expect(page.getByRole('row', { name: /Integration GitHub push/ })).toHaveCount(1);
+  await expect(page.getByRole('row', { name: /Pushed to GitHub/ })).toHaveCount(1);
 
   // Deleting the integration (after confirming) leads back to an empty list.
   await page.goto(detail);

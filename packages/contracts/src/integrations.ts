@@ -28,9 +28,21 @@ export const integrationTaskParamsSchema = z
     message: z.string().trim().max(2000).optional(),
     params: taskParamsSchema.optional(),
     /** JSON object text of extra variables given to every run. */
-    environment: z.string().optional(),
+    environment: z
+      .string()
+      .optional()
+      .refine((v) => v === undefined || v.trim() === '' || isJsonObject(v), { error: 'Extra variables must be a JSON object' }),
   })
   .default({});
+
+function isJsonObject(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+}
 export type IntegrationTaskParams = z.output<typeof integrationTaskParamsSchema>;
 
 const optionalId = z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish());

@@ -5,14 +5,20 @@ import type { ZodType } from 'zod';
  * A react-hook-form resolver that checks form values with a contracts schema (the same rules and
  * messages the server applies). `toBody` turns form values into the request body first.
  */
-export function contractResolver<V extends FieldValues>(schema: ZodType, toBody: (v: V) => unknown = (v) => v): Resolver<V> {
+export function contractResolver<V extends FieldValues>(
+  schema: ZodType,
+  toBody: (v: V) => unknown = (v) => v,
+  /** Body paths (dotted) whose messages belong to a differently named form field. */
+  fieldOf: Record<string, string> = {},
+): Resolver<V> {
   return async (values) => {
     const r = schema.safeParse(toBody(values));
     if (r.success) return { values, errors: {} };
     const errors: Record<string, unknown> = {};
     for (const issue of r.error.issues) {
       let node = errors;
-      const path = issue.path.length ? issue.path.map(String) : ['root'];
+      const dotted = issue.path.map(String).join('.');
+      const path = dotted in fieldOf ? fieldOf[dotted]!.split('.') : issue.path.length ? issue.path.map(String) : ['root'];
       path.forEach((part, i) => {
         if (i === path.length - 1) node[part] ??= { type: 'validate', message: issue.message };
         else node = (node[part] ??= {}) as Record<string, unknown>;

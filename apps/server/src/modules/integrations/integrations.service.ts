@@ -117,7 +117,7 @@ export class IntegrationsService implements ProjectResourceService<
       auth_header: AUTH_METHODS_WITH_HEADER.includes(input.auth_method) ? (input.auth_header ?? null) : null,
       auth_secret_id: secretId,
       searchable: +input.searchable,
-      task_params: JSON.stringify(checkTaskParams(input.task_params)),
+      task_params: JSON.stringify(withoutBlankVars(input.task_params)),
     };
   }
 
@@ -126,16 +126,7 @@ export class IntegrationsService implements ProjectResourceService<
   }
 }
 
-/** Extra variables, when given, must be a JSON object. */
-function checkTaskParams(p: IntegrationTaskParams): IntegrationTaskParams {
-  if (p.environment === undefined || p.environment.trim() === '') return { ...p, environment: undefined };
-  let vars: unknown;
-  try {
-    vars = JSON.parse(p.environment);
-  } catch {
-    vars = null;
-  }
-  if (!vars || typeof vars !== 'object' || Array.isArray(vars))
-    throw new ValidationError('Extra variables must be a JSON object');
-  return p;
+/** Blank extra variables mean none (the contract has checked that others are a JSON object). */
+function withoutBlankVars(p: IntegrationTaskParams): IntegrationTaskParams {
+  return p.environment?.trim() ? p : { ...p, environment: undefined };
 }

@@ -34,6 +34,8 @@ interface Values {
   auth_header: string;
   auth_secret_id: number | '';
   searchable: boolean;
+  message: string;
+  environment: string;
 }
 
 /** The request body the form's values stand for: fields the chosen auth method does not use are cleared. */
@@ -43,7 +45,8 @@ function toBody(v: Values, item: Integration | null) {
     template_id: v.template_id === '' ? undefined : v.template_id,
     auth_header: AUTH_METHODS_WITH_HEADER.includes(v.auth_method) ? v.auth_header : null,
     auth_secret_id: v.auth_method === 'none' || v.auth_secret_id === '' ? null : v.auth_secret_id,
-    task_params: item?.task_params ?? {},
+    // Run options set through the API are kept; the form edits the message and extra variables.
+    task_params: { ...item?.task_params, message: v.message.trim() || undefined, environment: v.environment.trim() || undefined },
   };
 }
 
@@ -68,7 +71,7 @@ export function IntegrationDialog({
   );
   const save = useSaveIntegration(projectId, item?.id ?? null);
   const form = useForm<Values>({
-    resolver: contractResolver<Values>(integrationInputSchema, (v) => toBody(v, item)),
+    resolver: contractResolver<Values>(integrationInputSchema, (v) => toBody(v, item), { 'task_params.environment': 'environment' }),
     defaultValues: {
       name: item?.name ?? '',
       template_id: item?.template_id ?? '',
@@ -76,6 +79,8 @@ export function IntegrationDialog({
       auth_header: item?.auth_header ?? '',
       auth_secret_id: item?.auth_secret_id ?? '',
       searchable: item?.searchable ?? false,
+      message: item?.task_params.message ?? '',
+      environment: item?.task_params.environment ?? '',
     },
   });
   const method = form.watch('auth_method');
@@ -186,6 +191,27 @@ export function IntegrationDialog({
               )}
             />
           ) : null}
+          <Controller
+            name="message"
+            control={form.control}
+            render={({ field: f }) => <TextField {...f} label={t('integrations.taskMessage')} helperText={t('integrations.taskMessageHelp')} />}
+          />
+          <Controller
+            name="environment"
+            control={form.control}
+            render={({ field: f }) => (
+              <TextField
+                {...f}
+                label={t('integrations.extraVars')}
+                multiline
+                minRows={2}
+                placeholder='{"env": "production"}'
+                error={!!e.environment}
+                helperText={e.environment?.message ?? t('integrations.extraVarsHelp')}
+                slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }}
+              />
+            )}
+          />
           <Controller
             name="searchable"
             control={form.control}

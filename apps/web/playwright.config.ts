@@ -6,7 +6,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 const port = Number(process.env.GANTRY_E2E_PORT ?? 3917);
 export const E2E_ADMIN = { login: 'admin', password: 'admin-pass-e2e', name: 'Ada Admin' };
 /** The fake OpenID Connect provider that e2e/global-setup.ts starts on a fixed port. */
-export const E2E_OIDC = { port: 39555, clientId: 'gantry-e2e', clientSecret: 'e2e-client-secret', name: 'Test IdP' };
+export const E2E_OIDC = { port: Number(process.env.GANTRY_E2E_OIDC_PORT ?? 39555), clientId: 'gantry-e2e', clientSecret: 'e2e-client-secret', name: 'Test IdP' };
 
 /** Browser tests run against the built server on a fresh SQLite data dir (build first). */
 export default defineConfig({

@@ -34,6 +34,19 @@ export class EventBus {
     return () => this.emitter.off('control', fn);
   }
 
+  /**
+   * Who a user is changed: sessions or tokens revoked, password, admin flag or project
+   * memberships changed, user deleted. Open sockets of that user are re-checked at once.
+   */
+  userChanged(userId: number): void {
+    this.emitter.emit('user', userId);
+  }
+
+  onUserChanged(fn: (userId: number) => void): () => void {
+    this.emitter.on('user', fn);
+    return () => this.emitter.off('user', fn);
+  }
+
   /** Wakes the dispatcher: a task was queued or a slot freed. */
   kick(): void {
     this.emitter.emit('kick');

@@ -37,10 +37,11 @@ import { presentTemplate } from './modules/templates/templates.presenter.js';
 import { viewsExtraRoutes } from './modules/views/views.routes.js';
 import { backupRoutes } from './modules/backup/backup.routes.js';
 import { RealtimeHub } from './realtime/hub.js';
-import { wsRoutes } from './realtime/ws.routes.js';
+import { websocketOptions, wsRoutes } from './realtime/ws.routes.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
 import { resourceRoutes } from './platform/resource-routes.js';
 import { environmentInputSchema, environmentSchema, inventoryInputSchema, inventorySchema, keyCreateSchema, keySchema, keyUpdateSchema, repositoryInputSchema, repositorySchema, scheduleInputSchema, scheduleSchema, templateInputSchema, templateSchema, viewInputSchema, viewSchema } from '@gantry/contracts';
-import { registerAuth } from './platform/auth.js';
+import { registerAuth, type Authenticator } from './platform/auth.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
 
 import { createServices, type AppDeps, type Services } from './services.js';
@@ -56,6 +57,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
+    // Behind a reverse proxy, request.ip is the client's address only from proxies trusted here.
+    trustProxy: config.trustProxy,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -65,15 +68,35 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const { totp } = config;
   const authMethods: AuthMethods = { totp: { enabled: totp.enabled, allow_recovery: totp.enabled && totp.allowRecovery } };
 
+  const authenticator: Authenticator = {
+    fromSession: (v) => services.auth.resolveSession(v),
+    fromToken: async (v) => {
+      const id = await services.tokens.resolve(v);
+      return id === null ? null : ((await services.users.findById(id)) ?? null);
+    },
+  };
+
+  await registerSecurityHeaders(app, config.webHost);
   await app.register(cookie);
-  await app.register(websocket);
-  const hub = new RealtimeHub(services.bus, async (projectId, userId) => (await services.projects.membership(projectId, userId)).role !== null);
+  await app.register(websocket, websocketOptions);
+  const hub = new RealtimeHub(
+    services.bus,
+    async (projectId, userId) => (await services.projects.membership(projectId, userId)).role !== null,
+    async (credential) => {
+      const user =
+        credential.kind === 'token'
+          ? await authenticator.fromToken(credential.value)
+          : await authenticator.fromSession(credential.value).then((s) => (s?.verified ? s.user : null));
+      return user ? { id: user.id, admin: user.admin === 1 } : null;
+    },
+  );
   // Runners that stop calling have their tasks failed; every node checks, the database decides who does it.
   const runnerCheckMs = Math.min(15_000, (config.runnerTimeoutSeconds * 1000) / 4);
   const runnerCheck = setInterval(() => void services.runnerProtocol.failSilent().catch((e: unknown) => app.log.error(e)), runnerCheckMs);
   runnerCheck.unref();
   app.addHook('onClose', async () => {
     clearInterval(runnerCheck);
+    hub.close();
     services.dispatcher.close();
     services.scheduler.stop();
   });
@@ -81,17 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     openapi: { info: { title: 'Gantry API', version: config.version } },
     transform: jsonSchemaTransform,
   });
-  registerAuth(
-    app,
-    {
-      fromSession: (v) => services.auth.resolveSession(v),
-      fromToken: async (v) => {
-        const id = await services.tokens.resolve(v);
-        return id === null ? null : ((await services.users.findById(id)) ?? null);
-      },
-    },
-    config.webHost,
-  );
+  registerAuth(app, authenticator, config.webHost);
 
   await app.register(
     async (api) => {
@@ -106,13 +119,13 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
         }),
       );
       await api.register(oidcRoutes(services.oidc, { webHost: config.webHost }));
-      await api.register(usersRoutes(services.users));
+      await api.register(usersRoutes(services.users, { webHost: config.webHost }));
       await api.register(totpRoutes(services.totp));
       await api.register(tokensRoutes(services.tokens));
       await api.register(projectsRoutes(services.projects));
       await api.register(teamRoutes(services.team, services.projects));
-      await api.register(wsRoutes(hub));
-      await api.register(appsRoutes(services.apps));
+      await api.register(wsRoutes(hub, config.webHost));
+      await api.register(appsRoutes(services.apps, services.sandbox));
       await api.register(runnersRoutes(services.runners, services.projects));
       await api.register(runnerProtocolRoutes(services.runners, services.runnerProtocol));
       await api.register(tasksRoutes(services.tasks, services.projects));

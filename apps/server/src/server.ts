@@ -1,18 +1,38 @@
 import { buildApp } from './app.js';
 import { ensureAdmin } from './bootstrap.js';
 import { loadConfig } from './config/config.js';
-import { resolveSecretKey } from './config/secret-key.js';
+import { secureDataFolders } from './config/data-dir.js';
+import { describeSecretKeySource, resolveSecretKey, secretKeySource } from './config/secret-key.js';
 import { createDb } from './db/db.js';
 import { migrateToLatest } from './db/migrate.js';
+import { serverTaskSandbox } from './engine/sandbox.js';
+import { masterKeyService } from './modules/system/master-key.service.js';
+import { SecretBox } from './platform/crypto.js';
 import { VERSION } from './version.js';
 
 /** Start-up: configuration, database and migrations, first admin, then listen. */
 export async function startServer(): Promise<void> {
+  // Everything the server creates (database, key, workspaces, logs) is for its own user only.
+  process.umask(0o077);
   const config = loadConfig(undefined, VERSION);
+  // GANTRY_TASK_SANDBOX=bwrap refuses to start here when bwrap does not work.
+  const sandbox = serverTaskSandbox(config);
+  sandbox.check();
+  secureDataFolders(config);
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
   const db = createDb(config.dbUrl);
   await migrateToLatest(db);
-  const app = await buildApp({ config, db, secretKey });
+  // Before anything can seal a secret: a changed key stops the start (MasterKeyError, exit 1).
+  await masterKeyService(db).verify(new SecretBox(secretKey), describeSecretKeySource(secretKeySource(config.secretKey, config.dataDir)));
+  const app = await buildApp({ config, db, secretKey, sandbox });
+  if (sandbox.warning) {
+    app.log.warn(sandbox.warning);
+    const hint =
+      sandbox.status().requested === 'off'
+        ? 'Unset GANTRY_TASK_SANDBOX'
+        : 'Install bubblewrap (Debian/Ubuntu package "bubblewrap")';
+    process.stdout.write(`\n  WARNING: ${sandbox.warning}.\n  ${hint} to sandbox tasks.\n\n`);
+  }
   const created = await ensureAdmin(app.services, config);
   if (created) {
     // Printed once, on the terminal only: it is never written to the log or the database.

@@ -9,6 +9,7 @@ import { TotpRepository } from './modules/auth/totp.repository.js';
 import { TotpService } from './modules/auth/totp.service.js';
 import { openidClient } from './modules/auth/oidc-client.js';
 import { OidcService } from './modules/auth/oidc.service.js';
+import { OidcIdentitiesRepository } from './modules/auth/oidc-identities.repository.js';
 import { createChannels, channelSecrets } from './modules/notifications/channels/channels.js';
 import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
@@ -21,6 +22,7 @@ import type { EnvironmentsService } from './modules/environments/environments.se
 import type { EventsService } from './modules/events/events.service.js';
 import type { IntegrationRulesService } from './modules/integrations/integration-rules.service.js';
 import type { IntegrationsService } from './modules/integrations/integrations.service.js';
+import { WebhookDeliveriesRepository } from './modules/integrations/webhook-deliveries.repository.js';
 import { WebhookService } from './modules/integrations/webhook.service.js';
 import type { InventoriesService } from './modules/inventories/inventories.service.js';
 import type { KeysService } from './modules/keys/keys.service.js';
@@ -35,7 +37,8 @@ import { TeamService } from './modules/team/team.service.js';
 import { SecretBox } from './platform/crypto.js';
 import { resolveNodeId } from './config/node-id.js';
 import { Dispatcher } from './engine/dispatcher.js';
-import { nodeProcessLauncher, type ProcessLauncher } from './engine/process.js';
+import { createProcessLauncher, type ProcessLauncher } from './engine/process.js';
+import { serverTaskSandbox, type TaskSandbox } from './engine/sandbox.js';
 import { TaskRun } from './engine/runner.js';
 import { TerraformStateStore } from './engine/terraform-state.js';
 import { TerraformStatesRepository } from './modules/terraform-states/terraform-states.repository.js';
@@ -70,6 +73,8 @@ export interface AppDeps {
   sleep?: (ms: number) => Promise<void>;
   /** Test hook: how task processes are started. */
   launcher?: ProcessLauncher;
+  /** Whether and how task processes are sandboxed; defaults to the one GANTRY_TASK_SANDBOX asks for. */
+  sandbox?: TaskSandbox;
   /** Identity of this server for its tasks; defaults to the one kept in the data directory. */
   nodeId?: string;
 }
@@ -105,10 +110,11 @@ export interface Services {
   projectCache: ProjectCacheService;
   runners: RunnersService;
   runnerProtocol: RunnerProtocolService;
+  sandbox: TaskSandbox;
 }
 
 /** Wires repositories and services (the composition root); buildApp in app.ts adds the routes. */
-export function createServices({ config, db, secretKey, clock = systemClock, sleep, launcher = nodeProcessLauncher, nodeId }: AppDeps): Services {
+export function createServices({ config, db, secretKey, clock = systemClock, sleep, sandbox = serverTaskSandbox(config), launcher = createProcessLauncher(sandbox), nodeId }: AppDeps): Services {
   const bus = new EventBus();
   const node = nodeId ?? resolveNodeId(config.dataDir);
   const box = new SecretBox(secretKey);
@@ -116,13 +122,13 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   // Apps live outside the resource services; templates ask them lazily, once both exist.
   const resources = createResourceServices(db.db, { ...resourceDeps, appExists: (id) => apps.exists(id) });
   const { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules } = resources;
-  const users = new UsersService(new UsersRepository(db.db), clock);
-  const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), clock, sleep);
-  const totp = new TotpService(new TotpRepository(db.db), users, box, events, clock, config.totp);
-  const auth = new AuthService(users, new SessionsRepository(db.db), throttle, totp, clock);
-  const oidc = new OidcService(config.oidcProviders, openidClient(), users, auth, events, box, clock);
-  const tokens = new TokensService(new TokensRepository(db.db), clock);
-  const team = new TeamService(new TeamRepository(db.db), users, events, clock);
+  const users = new UsersService(new UsersRepository(db.db), clock, bus);
+  const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), events, clock, sleep);
+  const totp = new TotpService(new TotpRepository(db.db), users, box, events, clock, config.totp, throttle);
+  const auth = new AuthService(users, new SessionsRepository(db.db), throttle, totp, clock, bus);
+  const oidc = new OidcService(config.oidcProviders, openidClient(), users, new OidcIdentitiesRepository(db.db), auth, events, box, clock);
+  const tokens = new TokensService(new TokensRepository(db.db), clock, bus);
+  const team = new TeamService(new TeamRepository(db.db), users, events, clock, bus);
   const apps = new AppsService(new AppsRepository(db.db), refs, events, clock, pathExecutableFinder(config.systemPath));
   projects.seedDemo = (actor, projectId) =>
     seedDemoProject(
@@ -147,7 +153,8 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     bus,
     clock,
     launcher,
-    workRoot: path.join(config.dataDir, 'tasks'),
+    sandbox,
+    workRoot: config.taskDir,
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
     terraformState,
     systemPath: config.systemPath,
@@ -193,7 +200,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     keys,
     launcher,
     clock,
-    workRoot: path.join(config.dataDir, 'tasks'),
+    workRoot: config.taskDir,
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
     systemPath: config.systemPath,
     fire: async (s, commitHash) => {
@@ -201,13 +208,13 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     },
     onError: (s, err) => void events.record({ projectId: s.project_id, userId: null, objectType: 'schedule', objectId: s.id, description: `Schedule ${s.name} could not run: ${(err as Error).message}` }).catch(() => undefined),
   });
-  const webhooks = new WebhookService(integrationsRepo, keys, tasks, events);
+  const webhooks = new WebhookService(integrationsRepo, keys, tasks, events, new WebhookDeliveriesRepository(db.db), clock);
   const backup = new BackupService(
     { projects, keys, repositories, inventories, environments, views, templates, schedules, integrations, integrationRules, events },
     restoreUnit(db.db, (trx, appExists) => createResourceServices(trx, { ...resourceDeps, appExists: async (id) => appExists(id) })),
     (id) => apps.exists(id),
     clock,
   );
-  const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(path.join(config.dataDir, 'tasks')), events);
-  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, terraformStates, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol };
+  const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
+  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, terraformStates, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
 }

@@ -10,6 +10,9 @@ test('an admin manages applications: built-ins, the active switch, and a custom 
   await page.getByRole('menuitem', { name: 'Applications' }).click();
   await expect(page).toHaveURL(/\/apps$/);
   await expect(page.getByRole('heading', { name: 'Applications' })).toBeVisible();
+  // This machine has bubblewrap: the processes apps start run sandboxed, and the page says so.
+  await expect(page.getByTestId('sandbox-status')).toHaveText(/^Tasks run sandboxed with bubblewrap/);
+  expect(await (await page.request.get('/api/sandbox')).json()).toMatchObject({ mode: 'bwrap', requested: 'auto' });
   for (const title of [
     'Ansible Playbook',
     'Terraform Code',

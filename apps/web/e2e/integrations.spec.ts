@@ -204,7 +204,8 @@ test('a task runner sees integrations but cannot change them', async ({ page, br
 
   await runner.getByRole('link', { name: 'Read only hook' }).click();
   await expect(runner.getByRole('heading', { name: 'Read only hook', level: 1 })).toBeVisible();
-  await expect(runner.getByTestId('alias-url')).toHaveCount(1);
+  // Aliases are where anyone can start the task: only members who may update the project see them.
+  await expect(runner.getByTestId('alias-url')).toHaveCount(0);
   await expect(runner.getByRole('button', { name: 'Edit integration' })).toHaveCount(0);
   await expect(runner.getByRole('button', { name: 'Add matcher' })).toHaveCount(0);
   await expect(runner.getByRole('button', { name: 'Add value' })).toHaveCount(0);

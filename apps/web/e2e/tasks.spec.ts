@@ -34,10 +34,15 @@ test('create a bash template in the form, run it and watch its lines arrive', as
   await dialog.getByLabel('Script filename').fill('hello.sh');
   await pick(page, 'Repository', 'scripts');
   await pick(page, 'Variable group', 'defaults');
+  const extraVars = dialog.getByRole('checkbox', { name: 'Allow extra variables in task (beyond the survey)' });
+  await expect(extraVars).not.toBeChecked();
+  await extraVars.check();
   await shot(page, 'template-form');
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(page).toHaveURL(new RegExp(`/project/${p}/templates/\\d+/tasks$`));
   await expect(page.getByRole('heading', { name: 'Say hello' })).toBeVisible();
+  const saved = (await (await page.request.get(`/api/project/${p}/templates`)).json()) as Array<{ name: string; allow_extra_vars_in_task: boolean }>;
+  expect(saved.find((x) => x.name === 'Say hello')?.allow_extra_vars_in_task).toBe(true);
 
   await page.getByRole('button', { name: 'Run' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();

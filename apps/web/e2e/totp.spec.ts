@@ -119,3 +119,49 @@ test('an admin sees the Security tab of another user but never their QR code, an
   await dialog.getByRole('button', { name: 'Disable two-factor sign-in' }).click();
   await expect(dialog.getByRole('button', { name: 'Enable two-factor sign-in' })).toBeVisible();
 });
+
+test('turning off your own two-factor sign-in asks for your password or a code', async ({ page }) => {
+  await signIn(page);
+  const login = `totpoff${Date.now().toString(36)}`;
+  const password = 'totp-off-pass';
+  const created = await page.request.post('/api/users', {
+    data: { name: 'Olga Off', username: login, email: `${login}@example.com`, password },
+    headers: { 'x-gantry-request': '1' },
+  });
+  expect(created.status()).toBe(201);
+  await openUserMenu(page);
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+
+  await signIn(page, login, password);
+  await openUserMenu(page);
+  await page.getByRole('menuitem', { name: 'Edit account' }).click();
+  const account = page.getByRole('dialog', { name: 'Edit account' });
+  await account.getByRole('tab', { name: 'Security' }).click();
+  await account.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
+  await expect(account.getByTestId('recovery-code')).toBeVisible();
+  await account.getByRole('button', { name: 'Close' }).click();
+
+  await openUserMenu(page);
+  await page.getByRole('menuitem', { name: 'Edit account' }).click();
+  await account.getByRole('tab', { name: 'Security' }).click();
+  await account.getByRole('button', { name: 'Disable two-factor sign-in' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Disable two-factor sign-in' });
+  await expect(confirm.getByRole('radio', { name: 'Password' })).toBeChecked();
+  await expect(confirm.getByRole('radio', { name: 'Authenticator code' })).toBeVisible();
+  await confirm.getByRole('button', { name: 'Disable' }).click();
+  await expect(confirm.getByText('Enter your password or a code')).toBeVisible();
+  await confirm.getByLabel('Current password').fill('not-my-password');
+  await confirm.getByRole('button', { name: 'Disable' }).click();
+  await expect(confirm.getByRole('alert')).toHaveText('Current password is incorrect');
+  await shot(page, 'totp-disable');
+  // Still on, still signed in.
+  expect(((await (await page.request.get('/api/user')).json()) as { totp: unknown }).totp).not.toBeNull();
+
+  await confirm.getByRole('radio', { name: 'Authenticator code' }).check();
+  await expect(confirm.getByLabel('Verification code')).toBeVisible();
+  await confirm.getByRole('radio', { name: 'Password' }).check();
+  await confirm.getByLabel('Current password').fill(password);
+  await confirm.getByRole('button', { name: 'Disable' }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(account.getByRole('button', { name: 'Enable two-factor sign-in' })).toBeVisible();
+});

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { openUserMenu, signIn, unique } from './helpers';
 import { shot } from './shots';
 
-test('an admin creates a user, edits them, and the user signs in and changes their password', async ({ page }) => {
+test('an admin creates a user, edits them, and the user signs in and changes their password', async ({ page, browser }) => {
   await signIn(page);
   await page.goto('/users');
   await page.getByRole('button', { name: 'New user' }).click();
@@ -45,6 +45,11 @@ test('an admin creates a user, edits them, and the user signs in and changes the
   await expect(page).toHaveURL(/\/project\/new$/);
   await expect(page.getByTestId('user-name')).toHaveText('Grace B. Hopper');
 
+  // The same user in another browser: signed out by the password change below.
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await signIn(other, login, 'first-pass');
+
   await openUserMenu(page);
   await expect(page.getByRole('menuitem', { name: 'Users' })).toHaveCount(0);
   await page.getByRole('menuitem', { name: 'Change password' }).click();
@@ -55,6 +60,13 @@ test('an admin creates a user, edits them, and the user signs in and changes the
   await dialog.getByLabel('Current password').fill('first-pass');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByTestId('snackbar')).toHaveText('Password changed');
+  // This browser goes on with a new session; the other one is out.
+  await page.goto('/tokens');
+  await expect(page.getByRole('heading', { name: 'API tokens' })).toBeVisible();
+  expect((await other.request.get('/api/user')).status()).toBe(401);
+  await other.goto('/tokens');
+  await expect(other).toHaveURL(/\/auth\/login/);
+  await elsewhere.close();
   await openUserMenu(page);
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await signIn(page, login, 'second-pass');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasControlCharacters, requiredString } from './fields.js';
+import { hasControlCharacters, requiredString, requiredText } from './fields.js';
 
 /** The built-in ("default") apps; admins may reconfigure them but never delete them. */
 export const APP_IDS = ['ansible', 'terraform', 'tofu', 'bash', 'python', 'powershell', 'pulumi'] as const;
@@ -85,14 +85,14 @@ const argsMessage = 'Arguments must be a JSON list of strings';
 
 /** Editable fields of an app (POST /apps/{id}); the id never changes. */
 export const appUpdateSchema = z.object({
-  title: requiredString('Title').max(100, { error: 'Title is too long' }),
+  title: requiredString('Title', 100),
   icon: z
     .string()
     .trim()
     .max(40, { error: 'Icon is too long' })
     .regex(/^[a-z0-9-]*$/, { error: 'Icon must be a name of lowercase letters, digits and -' })
     .default(''),
-  path: requiredString('Path').superRefine((p, ctx) => {
+  path: requiredText('Path', 1024).superRefine((p, ctx) => {
     const problem = appPathProblem(p);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
   }),

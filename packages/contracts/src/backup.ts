@@ -111,6 +111,7 @@ export const backupTemplateSchema = z.object({
   arguments: text.nullable().default(null),
   allow_override_args_in_task: z.boolean().default(false),
   allow_override_branch_in_task: z.boolean().default(false),
+  allow_extra_vars_in_task: z.boolean().default(false),
   suppress_success_alerts: z.boolean().default(false),
   survey_vars: z.array(surveyVarSchema).default([]),
   vaults: z.array(backupVaultSchema).default([]),

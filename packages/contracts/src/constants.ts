@@ -2,6 +2,10 @@
 export const PAGE_SIZE = 20;
 export const SNACKBAR_TIMEOUT_MS = 3000;
 export const WS_RECONNECT_MS = 2000;
+/** WebSocket close code: the socket's session or token is no longer valid (sign in again). */
+export const WS_CLOSE_SIGNED_OUT = 4401;
+/** WebSocket close code: the client did not read its messages fast enough. */
+export const WS_CLOSE_TOO_SLOW = 4000;
 export const LOG_FLUSH_MS = 500;
 export const LOG_ROW_HEIGHT = 22;
 export const TASKS_REFRESH_MS = 10_000;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { requiredString } from './fields.js';
+import { envNameProblem } from './variables.js';
 
 export const SECRET_TYPES = ['var', 'env'] as const;
 export const secretTypeSchema = z.enum(SECRET_TYPES, { error: 'Type is required' });
@@ -48,10 +49,30 @@ export const secretChangeSchema = z.object({
 });
 export type SecretChange = z.input<typeof secretChangeSchema>;
 
-export const environmentInputSchema = z.object({
-  name: requiredString('Name'),
-  json: jsonObjectText('Extra variables must be valid JSON'),
-  env: jsonObjectText('Environment variables must be valid JSON'),
-  secrets: z.array(secretChangeSchema).default([]),
-});
+export const environmentInputSchema = z
+  .object({
+    name: requiredString('Name'),
+    json: jsonObjectText('Extra variables must be valid JSON'),
+    env: jsonObjectText('Environment variables must be valid JSON'),
+    secrets: z.array(secretChangeSchema).default([]),
+  })
+  .superRefine((e, ctx) => {
+    // Environment variables may not steer the task process (loader, shell, interpreters...).
+    const problem = (name: string) => envNameProblem(name, 'group');
+    const envNames = (() => {
+      try {
+        return Object.keys(JSON.parse(e.env) as object);
+      } catch {
+        return [];
+      }
+    })();
+    for (const name of envNames) {
+      const p = problem(name);
+      if (p) return void ctx.addIssue({ code: 'custom', path: ['env'], message: p });
+    }
+    for (const s of e.secrets) {
+      const p = s.type === 'env' && s.operation !== 'delete' ? problem(s.name) : null;
+      if (p) return void ctx.addIssue({ code: 'custom', path: ['secrets'], message: p });
+    }
+  });
 export type EnvironmentInput = z.input<typeof environmentInputSchema>;

@@ -20,6 +20,8 @@ export const Messages = {
   totpNotFound: 'Two-factor method not found',
   totpQrOwnOnly: 'Only the user can see their own two-factor QR code',
   recoveryDisabled: 'Recovery codes are not accepted on this server',
+  /** Removing one's own two-factor method needs one of these (a stolen session alone is not enough). */
+  totpProofRequired: 'Enter your current password or a current verification code',
   forbidden: 'Forbidden',
   notFound: 'Not found',
   projectNotFound: 'Project not found',

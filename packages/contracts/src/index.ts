@@ -21,6 +21,8 @@ export * from './schedules.js';
 export * from './stats.js';
 export * from './integrations.js';
 export * from './variables.js';
+export * from './branches.js';
 export * from './backup.js';
 export * from './runners.js';
 export * from './terraform.js';
+export * from './sandbox.js';

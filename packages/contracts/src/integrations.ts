@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { requiredString } from './fields.js';
 import { taskParamsSchema } from './tasks.js';
+import { taskVariableProblem } from './variables.js';
 
 /** How an incoming webhook proves who sent it (spec 02 §9). */
 export const INTEGRATION_AUTH_METHODS = ['none', 'github', 'bitbucket', 'token', 'hmac', 'basic'] as const;
@@ -67,6 +68,11 @@ export const integrationInputSchema = z
     if (v.auth_header && !/^[A-Za-z0-9-]+$/.test(v.auth_header)) {
       ctx.addIssue({ code: 'custom', path: ['auth_header'], message: 'Auth header must be a valid header name' });
     }
+    // The integration's extra variables become task input of every run it starts: the same name rules.
+    const text = v.task_params.environment ?? '';
+    const names = isJsonObject(text) ? Object.keys(JSON.parse(text) as object) : [];
+    const problem = names.map(taskVariableProblem).find((x) => x !== null);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['task_params'], message: problem });
   });
 export type IntegrationInput = z.input<typeof integrationInputSchema>;
 

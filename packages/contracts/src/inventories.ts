@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasControlCharacters, requiredString } from './fields.js';
+import { hasControlCharacters, multiLine, requiredString } from './fields.js';
 
 export const INVENTORY_TYPES = ['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'] as const;
 export const inventoryTypeSchema = z.enum(INVENTORY_TYPES, { error: 'Type is required' });
@@ -12,6 +12,9 @@ export function isSafeRepoPath(p: string): boolean {
   if (!p || p.startsWith('/') || p.startsWith('~') || p.startsWith('-') || hasControlCharacters(p)) return false;
   return !p.split(/[\\/]+/).some((seg) => seg === '..');
 }
+
+/** Longest inventory text (a static inventory of many hosts fits easily). */
+const INVENTORY_MAX = 1024 * 1024;
 
 export const inventorySchema = z.object({
   id: z.number().int(),
@@ -35,7 +38,7 @@ export const inventoryInputSchema = z
   .object({
     name: requiredString('Name'),
     type: inventoryTypeSchema,
-    inventory: z.string().trim().default(''),
+    inventory: multiLine('Inventory', INVENTORY_MAX).trim().default(''),
     ssh_key_id: z.coerce
       .number({ error: 'User credentials are required' })
       .int({ error: 'User credentials are required' })

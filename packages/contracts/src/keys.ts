@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { requiredString } from './fields.js';
+import { multiLine, requiredString, singleLine } from './fields.js';
 
 export const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
 export const keyTypeSchema = z.enum(KEY_TYPES, { error: 'Type is required' });
 export type KeyType = z.infer<typeof keyTypeSchema>;
+
+/** Longest private key text (an RSA-16384 key in PEM is under 13 KiB). */
+const PRIVATE_KEY_MAX = 64 * 1024;
 
 /** A key as the API shows it: never its material, only whether any is stored. */
 export const keySchema = z.object({
@@ -16,12 +19,12 @@ export const keySchema = z.object({
 export type AccessKey = z.infer<typeof keySchema>;
 
 const sshSchema = z.object({
-  login: z.string().trim().default(''),
+  login: singleLine('Login').default(''),
   passphrase: z.string().default(''),
-  private_key: z.string().default(''),
+  private_key: multiLine('Private key', PRIVATE_KEY_MAX).default(''),
 });
 const loginPasswordSchema = z.object({
-  login: z.string().trim().default(''),
+  login: singleLine('Login').default(''),
   password: z.string().default(''),
 });
 

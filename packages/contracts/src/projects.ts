@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nonNegativeIntegerOrZero } from './fields.js';
+import { nonNegativeIntegerOrZero, requiredString, singleLine } from './fields.js';
 import { projectRoleSchema } from './permissions.js';
 
 export const projectSchema = z.object({
@@ -16,11 +16,9 @@ export const projectSchema = z.object({
 export type Project = z.infer<typeof projectSchema>;
 
 const projectFields = {
-  name: z.string({ error: 'Project name is required' }).trim().min(1, { error: 'Project name is required' }),
+  name: requiredString('Project name'),
   alert: z.boolean().default(false),
-  alert_chat: z
-    .string()
-    .trim()
+  alert_chat: singleLine('Alert chat')
     .nullish()
     .transform((v) => (v ? v : null)),
   max_parallel_tasks: nonNegativeIntegerOrZero(),
@@ -28,7 +26,7 @@ const projectFields = {
 
 export const projectCreateSchema = z.object({
   ...projectFields,
-  type: z.string().default(''),
+  type: singleLine('Type').default(''),
   demo: z.boolean().default(false),
 });
 export type ProjectCreate = z.input<typeof projectCreateSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { hasControlCharacters, requiredString } from './fields.js';
+import { boundedText, hasControlCharacters, requiredString, requiredText, URL_MAX } from './fields.js';
+import { INCORRECT_BRANCH, isValidBranch } from './branches.js';
 
 const ALLOWED_SCHEMES = new Set(['git', 'file', 'ssh', 'http', 'https']);
 
@@ -35,8 +36,8 @@ export type Repository = z.infer<typeof repositorySchema>;
 export const repositoryInputSchema = z
   .object({
     name: requiredString('Name'),
-    git_url: requiredString('Repository URL').refine((u) => gitUrlKind(u) !== null, { error: 'Incorrect URL' }),
-    git_branch: z.string().trim().default(''),
+    git_url: requiredText('Repository URL', URL_MAX).refine((u) => gitUrlKind(u) !== null, { error: 'Incorrect URL' }),
+    git_branch: boundedText('Branch').default(''),
     ssh_key_id: z.coerce
       .number({ error: 'Access key is required' })
       .int({ error: 'Access key is required' })
@@ -46,8 +47,8 @@ export const repositoryInputSchema = z
     if (gitUrlKind(r.git_url) === 'local') return;
     if (!r.git_branch) {
       ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Branch is required' });
-    } else if (r.git_branch.startsWith('-') || hasControlCharacters(r.git_branch) || /\s|\.\./.test(r.git_branch)) {
-      ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Incorrect branch' });
+    } else if (!isValidBranch(r.git_branch)) {
+      ctx.addIssue({ code: 'custom', path: ['git_branch'], message: INCORRECT_BRANCH });
     }
   })
   .transform((r) => (gitUrlKind(r.git_url) === 'local' ? { ...r, git_branch: '' } : r));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasControlCharacters, nonNegativeIntegerOrZero, requiredString } from './fields.js';
+import { nonNegativeIntegerOrZero, requiredString, singleLine, URL_MAX } from './fields.js';
 
 /** Runner status thresholds by last contact (spec): under 5 minutes success, under 1 hour warning. */
 export const RUNNER_ACTIVE_MS = 5 * 60_000;
@@ -29,21 +29,13 @@ export type Runner = z.infer<typeof runnerSchema>;
 export const runnerCreatedSchema = runnerSchema.extend({ token: z.string(), private_key: z.string() });
 export type RunnerCreated = z.infer<typeof runnerCreatedSchema>;
 
-const tagSchema = z
-  .string()
-  .trim()
-  .max(100, { error: 'Tag is too long' })
-  .refine((v) => !hasControlCharacters(v), { error: 'Tag must not contain control characters' })
-  .default('');
+const tagSchema = singleLine('Tag', 100).default('');
 
 /** A runner's editable fields. Project runners must have a tag (checked by the server). */
 export const runnerInputSchema = z.object({
-  name: requiredString('Name').max(100, { error: 'Name is too long' }),
+  name: requiredString('Name', 100),
   tag: tagSchema,
-  webhook: z
-    .string()
-    .trim()
-    .max(2048, { error: 'Webhook is too long' })
+  webhook: singleLine('Webhook', URL_MAX)
     .refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), { error: 'Webhook must be an http(s) URL' })
     .default(''),
   max_parallel_tasks: nonNegativeIntegerOrZero().default(0),

@@ -28,7 +28,7 @@ export type Schedule = z.infer<typeof scheduleSchema>;
 export const scheduleInputSchema = z.object({
   name: requiredString('Name'),
   template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
-  cron_format: requiredString('Cron'),
+  cron_format: requiredString('Cron', 100),
   repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),
   active: z.boolean().default(true),
 });

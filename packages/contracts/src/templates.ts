@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { appIdSchema, isTerraformApp } from './apps.js';
-import { hasControlCharacters, requiredString } from './fields.js';
+import { INCORRECT_BRANCH, isValidBranch } from './branches.js';
+import { boundedText, description, hasControlCharacters, requiredString, singleLine } from './fields.js';
+import { taskVariableProblem } from './variables.js';
 
 export const TEMPLATE_TYPES = ['', 'build', 'deploy'] as const;
 export const templateTypeSchema = z.enum(TEMPLATE_TYPES);
@@ -12,7 +14,7 @@ export const surveyVarSchema = z
   .object({
     name: requiredString('Name'),
     title: requiredString('Title'),
-    description: z.string().default(''),
+    description: description(),
     type: z.enum(SURVEY_VAR_TYPES).default(''),
     values: z.array(z.object({ name: z.string().trim(), value: z.string() })).default([]),
     default_value: z.string().default(''),
@@ -96,22 +98,24 @@ const optionalId = z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerc
 export const templateInputSchema = z
   .object({
     name: requiredString('Name'),
-    description: z.string().default(''),
+    description: description(),
     type: templateTypeSchema.default(''),
     app: appIdSchema.default('ansible'),
-    playbook: z.string().trim().default(''),
+    playbook: boundedText('Playbook filename', 1024).default(''),
     inventory_id: optionalId,
     repository_id: z.coerce.number({ error: 'Repository is required' }).int().positive({ error: 'Repository is required' }),
     environment_id: z.coerce.number({ error: 'Variable group is required' }).int().positive({ error: 'Variable group is required' }),
     view_id: optionalId,
-    git_branch: z.string().trim().nullish(),
-    runner_tag: z.string().trim().nullish(),
-    start_version: z.string().trim().nullish(),
+    git_branch: boundedText('Branch').nullish(),
+    runner_tag: singleLine('Runner tag', 100).nullish(),
+    start_version: singleLine('Start version').nullish(),
     build_template_id: optionalId,
     autorun: z.boolean().default(false),
     arguments: z.string().nullish(),
     allow_override_args_in_task: z.boolean().default(false),
     allow_override_branch_in_task: z.boolean().default(false),
+    /** Whether a task may give extra variables beyond the survey's (off: survey answers only). */
+    allow_extra_vars_in_task: z.boolean().default(false),
     suppress_success_alerts: z.boolean().default(false),
     survey_vars: z.array(surveyVarSchema).default([]),
     vaults: z.array(vaultSchema).default([]),
@@ -127,7 +131,15 @@ export const templateInputSchema = z
     if (t.type === 'build' && !t.start_version) issue('start_version', 'Start version is required');
     if (t.type === 'deploy' && !t.build_template_id) issue('build_template_id', 'Build template is required');
     if (parseArgumentList(t.arguments) === null) issue('arguments', 'Arguments must be a JSON list of strings');
-    if (t.git_branch && (t.git_branch.startsWith('-') || hasControlCharacters(t.git_branch))) issue('git_branch', 'Incorrect branch');
+    if (t.git_branch && !isValidBranch(t.git_branch)) issue('git_branch', INCORRECT_BRANCH);
+    // Survey answers are task input: a survey may only ask for names task input may take.
+    for (const v of t.survey_vars) {
+      const problem = taskVariableProblem(v.name);
+      if (problem) {
+        issue('survey_vars', problem);
+        break;
+      }
+    }
     const names = t.vaults.map((v) => v.name ?? '');
     if (new Set(names).size !== names.length) issue('vaults', names.filter((n) => n === '').length > 1 ? 'Only one vault may have no name' : 'Vault names must be unique');
   });
@@ -153,6 +165,7 @@ export const templateSchema = z.object({
   arguments: z.string().nullable(),
   allow_override_args_in_task: z.boolean(),
   allow_override_branch_in_task: z.boolean(),
+  allow_extra_vars_in_task: z.boolean(),
   suppress_success_alerts: z.boolean(),
   survey_vars: z.array(surveyVarSchema),
   vaults: z.array(z.object({ id: z.number().int(), name: z.string().nullable(), type: z.enum(['password', 'script']), vault_key_id: z.number().int().nullable(), script: z.string().nullable() })),

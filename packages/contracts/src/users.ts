@@ -72,3 +72,15 @@ export const passwordChangeSchema = z.object({
   current_password: z.string().optional(),
 });
 export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+
+/**
+ * Proof for removing one's own two-factor method: the current password or a current code. An
+ * admin removing another user's method (a lost device) sends neither.
+ */
+export const totpRemoveSchema = z
+  .object({
+    password: z.string().max(1000).optional(),
+    passcode: z.string().max(20).optional(),
+  })
+  .nullish();
+export type TotpRemove = z.infer<typeof totpRemoveSchema>;

@@ -1,9 +1,15 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { keyCreateSchema, projectCreateSchema } from '@gantry/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createServices, type Services } from '../app.js';
+import { loadConfig } from '../config/config.js';
+import { parseSecretKey } from '../config/secret-key.js';
+import { createDb, type Db } from '../db/db.js';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../../bin/gantry.mjs');
@@ -64,4 +70,87 @@ describe('gantry CLI (built)', () => {
     await expect(gantry('user', 'delete', '--login', 'nobody')).rejects.toMatchObject({ stderr: expect.stringMatching(/No user with login nobody/) });
     await expect(gantry('frobnicate')).rejects.toMatchObject({ stderr: expect.stringMatching(/Unknown command/) });
   });
+});
+
+// `gantry rekey` on a SQLite data dir; the same transaction on both engines is in master-key.int.test.ts.
+// Each test starts the CLI several times in a row, hence the longer timeouts.
+describe('gantry rekey (built)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-rekey-'));
+  const keyFile = path.join(dir, 'secret.key');
+  const rekeyEnv: NodeJS.ProcessEnv = { ...process.env, GANTRY_DATA_DIR: dir, GANTRY_LOG_LEVEL: 'silent', GANTRY_PORT: '0', GANTRY_HOST: '127.0.0.1' };
+  delete rekeyEnv.GANTRY_SECRET_KEY;
+  const cli = (extra: Record<string, string>, ...args: string[]) => run('node', [bin, ...args], { env: { ...rekeyEnv, ...extra } });
+  const config = loadConfig({ GANTRY_DATA_DIR: dir, GANTRY_LOG_LEVEL: 'silent' });
+
+  /** Services on the data dir's database with the given key, closed after `fn`. */
+  async function withKey<T>(keyText: string, fn: (s: Services, db: Db) => Promise<T>): Promise<T> {
+    const db = createDb(config.dbUrl);
+    try {
+      return await fn(createServices({ config, db, secretKey: parseSecretKey(keyText), nodeId: 'cli-test' }), db);
+    } finally {
+      await db.close();
+    }
+  }
+  const sealed = () => withKey('unused', async (_s, db) => (await db.db.selectFrom('access_key').select('secret').orderBy('id').execute()).map((r) => r.secret));
+
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('re-seals the secrets with a new key, replaces the key file, and the old key no longer starts', async () => {
+    await cli({}, 'migrate');
+    const oldKey = fs.readFileSync(keyFile, 'utf8').trim();
+    const { projectId, keyIds } = await withKey(oldKey, async (s) => {
+      const owner = await s.users.create({ username: 'keeper', name: 'Keeper', email: 'keeper@example.com', password: 'pw-keeper-1', admin: true, external: false, alert: false });
+      const actor = { id: owner.id, admin: true };
+      const project = await s.projects.create(actor, projectCreateSchema.parse({ name: 'Rekeyed' }));
+      const ids: number[] = [];
+      for (const n of [1, 2]) {
+        const input = keyCreateSchema.parse({ name: `k${n}`, type: 'login_password', login_password: { login: 'deploy', password: `rekey-secret-${n}` } });
+        ids.push((await s.keys.create(actor, project.id, input)).id);
+      }
+      return { projectId: project.id, keyIds: ids };
+    });
+    const before = await sealed();
+
+    // A wrong current key: refused, nothing changes.
+    await expect(cli({ GANTRY_SECRET_KEY: 'not-the-key' }, 'rekey', '--new-key', 'whatever')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/The current master key \(GANTRY_SECRET_KEY\) does not open this database's check value; nothing was changed/),
+    });
+    expect(await sealed()).toEqual(before);
+    expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(oldKey);
+
+    const newKey = randomBytes(32).toString('base64');
+    const newKeyFile = path.join(dir, 'new.key');
+    fs.writeFileSync(newKeyFile, `${newKey}\n`);
+    const done = await cli({}, 'rekey', '--new-key-file', newKeyFile);
+    expect(done.stdout).toBe(`Re-sealed 2 secret value(s) with the new master key.\nThe new key is now in ${keyFile}.\n`);
+    expect(fs.readFileSync(keyFile, 'utf8')).toBe(`${newKey}\n`);
+    expect(fs.statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(fs.existsSync(`${keyFile}.new`)).toBe(false);
+    expect(await sealed()).not.toEqual(before);
+
+    // Started with the new key (from its file), the secrets open as before.
+    expect((await cli({}, 'user', 'list')).stdout).toMatch(/\tkeeper\t/);
+    const secrets = await withKey(newKey, (s) => Promise.all(keyIds.map((id) => s.keys.secretOf(projectId, id))));
+    expect(secrets).toMatchObject([{ login: 'deploy', password: 'rekey-secret-1' }, { login: 'deploy', password: 'rekey-secret-2' }]);
+
+    // The old key is refused at start, before the server listens.
+    await expect(cli({ GANTRY_SECRET_KEY: oldKey }, 'server')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/The master key does not open this database's secrets \(GANTRY_SECRET_KEY changed\?\)\. Gantry will not start/),
+    });
+  }, 90_000);
+
+  it('re-seals with a key from GANTRY_SECRET_KEY and says the variable must change; checks its arguments', async () => {
+    const current = fs.readFileSync(keyFile, 'utf8').trim();
+    const done = await cli({ GANTRY_SECRET_KEY: current }, 'rekey', '--new-key', 'a long passphrase for the new key');
+    expect(done.stdout).toMatch(/^Re-sealed 2 secret value\(s\) with the new master key\.\nGANTRY_SECRET_KEY still holds the old key: set it to the new key before starting the server\.\n$/);
+    expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(current);
+    expect((await cli({ GANTRY_SECRET_KEY: 'a long passphrase for the new key' }, 'user', 'list')).stdout).toMatch(/\tkeeper\t/);
+    await expect(cli({}, 'user', 'list')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/secret\.key changed\?/) });
+
+    await expect(cli({}, 'rekey')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--new-key KEY or --new-key-file FILE/) });
+    await expect(cli({}, 'rekey', '--new-key', '  ')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/The new key is empty/) });
+    await expect(cli({ GANTRY_SECRET_KEY: 'same' }, 'rekey', '--new-key', 'same')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/same as the current one/) });
+  }, 90_000);
 });

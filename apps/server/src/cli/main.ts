@@ -3,10 +3,12 @@ import { parseArgs } from 'node:util';
 import { userCreateSchema } from '@gantry/contracts';
 import { createServices } from '../app.js';
 import { loadConfig } from '../config/config.js';
-import { resolveSecretKey } from '../config/secret-key.js';
+import { describeSecretKeySource, parseSecretKey, resolveSecretKey, secretKeySource, stageSecretKeyFile } from '../config/secret-key.js';
 import { createDb } from '../db/db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { parseBackup } from '../modules/backup/backup.parse.js';
+import { masterKeyService } from '../modules/system/master-key.service.js';
+import { SecretBox } from '../platform/crypto.js';
 import { ZodError } from 'zod';
 import { startServer } from '../server.js';
 import { startRunner } from '../remote-runner/start.js';
@@ -22,6 +24,10 @@ const USAGE = `Usage: gantry <command>
   user delete --login L
   project export --id N [--out FILE]       write a project backup (no secrets) to FILE or stdout
   project import --file FILE --owner L     restore a backup as a new project owned by user L
+  rekey --new-key KEY | --new-key-file F   re-seal every secret with a new master key, all or nothing; run
+                                           it with the server stopped. The current key is GANTRY_SECRET_KEY or
+                                           <data dir>/secret.key (then replaced by the new key). KEY: 32 bytes in
+                                           base64 or a passphrase; a file keeps it out of the shell history
   runner start                             run tasks for a server (GANTRY_RUNNER_SERVER_URL, GANTRY_RUNNER_TOKEN,
                                            GANTRY_RUNNER_PRIVATE_KEY_FILE, GANTRY_RUNNER_WORK_DIR)
   version
@@ -40,6 +46,7 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'user' && sub) return await userCommand(sub, rest);
     if (command === 'project' && sub) return await projectCommand(sub, rest);
     if (command === 'runner' && sub === 'start') return await startRunner();
+    if (command === 'rekey') return await rekeyCommand(argv.slice(1));
     fail(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`);
   } catch (err) {
     fail(err instanceof ZodError ? (err.issues[0]?.message ?? 'Invalid input') : err instanceof Error ? err.message : String(err));
@@ -138,7 +145,58 @@ async function withServices(fn: (s: ReturnType<typeof createServices>, applied: 
   const db = createDb(config.dbUrl);
   try {
     const applied = await migrateToLatest(db);
-    await fn(createServices({ config, db, secretKey: resolveSecretKey(config.secretKey, config.dataDir) }), applied);
+    const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+    // Commands write through the same services as the server: the same key check first.
+    await masterKeyService(db).verify(new SecretBox(secretKey), describeSecretKeySource(secretKeySource(config.secretKey, config.dataDir)));
+    await fn(createServices({ config, db, secretKey }), applied);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * `gantry rekey`: every sealed value and the check value move to the new key in one transaction.
+ * A key file is replaced only after the commit (renamed into place); a key from GANTRY_SECRET_KEY
+ * cannot be changed from here, so the operator is told to update it.
+ */
+async function rekeyCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { 'new-key': { type: 'string' }, 'new-key-file': { type: 'string' } } });
+  const given = values['new-key'] ?? values['new-key-file'];
+  if (!given || (values['new-key'] !== undefined && values['new-key-file'] !== undefined)) fail('Give the new key with --new-key KEY or --new-key-file FILE (one of them)');
+  let text = values['new-key'] ?? '';
+  if (values['new-key-file'] !== undefined) {
+    try {
+      text = fs.readFileSync(values['new-key-file'], 'utf8');
+    } catch (err) {
+      fail(`Cannot read ${values['new-key-file']}: ${(err as Error).message}`);
+    }
+  }
+  text = text.trim();
+  if (!text) fail('The new key is empty');
+  const config = loadConfig(process.env, VERSION);
+  const source = secretKeySource(config.secretKey, config.dataDir);
+  if (source.kind === 'file' && !source.exists) fail(`No current master key: GANTRY_SECRET_KEY is not set and ${source.file} does not exist`);
+  const current = resolveSecretKey(config.secretKey, config.dataDir);
+  const next = parseSecretKey(text);
+  if (next.equals(current)) fail('The new key is the same as the current one');
+  const db = createDb(config.dbUrl);
+  try {
+    await migrateToLatest(db);
+    const staged = source.kind === 'file' ? stageSecretKeyFile(config.dataDir, text) : undefined;
+    let count: number;
+    try {
+      count = await masterKeyService(db).rekey(new SecretBox(current), new SecretBox(next), describeSecretKeySource(source));
+    } catch (err) {
+      staged?.discard();
+      throw err;
+    }
+    staged?.commit();
+    process.stdout.write(`Re-sealed ${count} secret value(s) with the new master key.\n`);
+    process.stdout.write(
+      source.kind === 'file'
+        ? `The new key is now in ${source.file}.\n`
+        : 'GANTRY_SECRET_KEY still holds the old key: set it to the new key before starting the server.\n',
+    );
   } finally {
     await db.close();
   }

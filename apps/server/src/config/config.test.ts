@@ -46,6 +46,17 @@ describe('config', () => {
     });
   });
 
+  it('keeps task workspaces beside the data folder and sandboxes tasks when it can, by default', () => {
+    const c = loadConfig({ GANTRY_DATA_DIR: '/srv/gantry/data' });
+    expect(c.taskDir).toBe('/srv/gantry/data-tasks');
+    expect(c.taskSandbox).toBe('auto');
+    expect(loadConfig({ GANTRY_TASK_DIR: '/var/gantry-work', GANTRY_TASK_SANDBOX: 'bwrap' })).toMatchObject({ taskDir: '/var/gantry-work', taskSandbox: 'bwrap' });
+    expect(loadConfig({ GANTRY_TASK_SANDBOX: 'OFF' }).taskSandbox).toBe('off');
+    expect(() => loadConfig({ GANTRY_TASK_SANDBOX: 'docker' })).toThrow(/GANTRY_TASK_SANDBOX: expected auto, bwrap or off/);
+    expect(() => loadConfig({ GANTRY_DATA_DIR: '/srv/d', GANTRY_TASK_DIR: '/srv/d' })).toThrow(/GANTRY_TASK_DIR must not be the data folder or contain it/);
+    expect(() => loadConfig({ GANTRY_DATA_DIR: '/srv/d', GANTRY_TASK_DIR: '/srv' })).toThrow(/GANTRY_TASK_DIR/);
+  });
+
   it('fails listing every bad value', () => {
     expect(() => loadConfig({ GANTRY_PORT: 'abc', GANTRY_NON_ADMIN_CAN_CREATE_PROJECT: 'maybe' })).toThrow(ConfigError);
     try {

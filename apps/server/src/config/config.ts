@@ -1,6 +1,8 @@
 import path from 'node:path';
+import { TASK_SANDBOX_SETTINGS, type TaskSandboxSetting } from '@gantry/contracts';
 import { z } from 'zod';
 import { oidcProvidersEnv, toOidcProviders, type OidcProviderConfig } from './oidc-providers.js';
+import { trustProxyEnv } from './trust-proxy.js';
 
 /** A true/false switch; unset or empty means `fallback`. */
 const boolDefault = (fallback: boolean) =>
@@ -26,10 +28,23 @@ const optionalText = z
 /** Optional http(s) URL; the message never repeats the value (webhook URLs are secrets). */
 const optionalHttpUrl = optionalText.pipe(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional());
 
+/** GANTRY_TASK_SANDBOX (also read by remote runners); unset or empty means auto. */
+export const taskSandboxSetting = z
+  .string()
+  .optional()
+  .transform((v, ctx): TaskSandboxSetting => {
+    const value = v?.trim().toLowerCase() || 'auto';
+    if ((TASK_SANDBOX_SETTINGS as readonly string[]).includes(value)) return value as TaskSandboxSetting;
+    ctx.addIssue({ code: 'custom', message: `expected auto, bwrap or off, got "${v}"` });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   GANTRY_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   GANTRY_HOST: z.string().default('0.0.0.0'),
   GANTRY_DATA_DIR: z.string().default('./data'),
+  GANTRY_TASK_DIR: optionalText,
+  GANTRY_TASK_SANDBOX: taskSandboxSetting,
   GANTRY_DB_URL: z.string().optional(),
   GANTRY_SECRET_KEY: z.string().optional(),
   GANTRY_WEB_HOST: z.string().default(''),
@@ -42,6 +57,7 @@ const envSchema = z.object({
   GANTRY_TOTP_ALLOW_RECOVERY: boolDefault(true),
   GANTRY_OIDC_PROVIDERS: oidcProvidersEnv,
   GANTRY_PASSWORD_LOGIN_DISABLED: bool,
+  GANTRY_TRUST_PROXY: trustProxyEnv,
   GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
@@ -67,6 +83,10 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Where task workspaces live: outside the data folder, so a task's `..` never reaches the key. */
+  taskDir: string;
+  /** Whether task processes run in a bubblewrap sandbox (see engine/sandbox.ts). */
+  taskSandbox: TaskSandboxSetting;
   /** `sqlite:<file>` or a postgres:// URL. */
   dbUrl: string;
   secretKey: string | undefined;
@@ -79,6 +99,11 @@ export interface Config {
   oidcProviders: OidcProviderConfig[];
   /** Sign-in with a password is refused (external providers only); the CLI still manages users. */
   passwordLoginDisabled: boolean;
+  /**
+   * Fastify's `trustProxy`: the proxies whose X-Forwarded-For gives the client's address (for the
+   * sign-in throttle, sessions, logs); false: the header is ignored; true: any hop is trusted.
+   */
+  trustProxy: boolean | string[];
   logLevel: string;
   /** Folder with the built console; served at /. */
   webDist: string;
@@ -117,6 +142,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const webHost = e.GANTRY_WEB_HOST.replace(/\/+$/, '');
   const dataDir = path.resolve(e.GANTRY_DATA_DIR);
   const dbUrl = e.GANTRY_DB_URL?.trim() || `sqlite:${path.join(dataDir, 'gantry.sqlite')}`;
+  // Beside the data folder by default: ./data -> ./data-tasks.
+  const taskDir = path.resolve(e.GANTRY_TASK_DIR ?? path.join(path.dirname(dataDir), `${path.basename(dataDir)}-tasks`));
+  if (path.relative(taskDir, dataDir) === '' || !path.relative(taskDir, dataDir).startsWith('..')) {
+    throw new ConfigError('Invalid configuration: GANTRY_TASK_DIR must not be the data folder or contain it');
+  }
   if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(dbUrl)) {
     throw new ConfigError('Invalid configuration: GANTRY_DB_URL must start with sqlite: or postgres://');
   }
@@ -127,6 +157,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.GANTRY_PORT,
     host: e.GANTRY_HOST,
     dataDir,
+    taskDir,
+    taskSandbox: e.GANTRY_TASK_SANDBOX,
     dbUrl,
     secretKey: e.GANTRY_SECRET_KEY || undefined,
     webHost,
@@ -142,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     totp: { enabled: e.GANTRY_TOTP_ENABLED, allowRecovery: e.GANTRY_TOTP_ALLOW_RECOVERY },
     oidcProviders: toOidcProviders(e.GANTRY_OIDC_PROVIDERS, webHost),
     passwordLoginDisabled: e.GANTRY_PASSWORD_LOGIN_DISABLED,
+    trustProxy: e.GANTRY_TRUST_PROXY,
     logLevel: e.GANTRY_LOG_LEVEL,
     webDist: path.resolve(e.GANTRY_WEB_DIST ?? defaultWebDist()),
     version,

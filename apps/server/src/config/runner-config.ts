@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from './config.js';
+import type { TaskSandboxSetting } from '@gantry/contracts';
+import { ConfigError, taskSandboxSetting } from './config.js';
 
 const runnerEnvSchema = z.object({
   GANTRY_RUNNER_SERVER_URL: z.url({ protocol: /^https?$/, error: 'expected the http(s) URL of the Gantry server' }),
@@ -9,6 +10,7 @@ const runnerEnvSchema = z.object({
   GANTRY_RUNNER_PRIVATE_KEY_FILE: z.string({ error: 'required (a file holding the private key shown at creation)' }).min(1, { error: 'required' }),
   GANTRY_RUNNER_WORK_DIR: z.string().default('./runner-data'),
   GANTRY_RUNNER_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  GANTRY_TASK_SANDBOX: taskSandboxSetting,
   PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
 });
 
@@ -20,6 +22,10 @@ export interface RunnerConfig {
   privateKey: string;
   workDir: string;
   pollMs: number;
+  /** Whether task processes run in a bubblewrap sandbox, as on the server. */
+  taskSandbox: TaskSandboxSetting;
+  /** The private key file, hidden from tasks like the work folder. */
+  privateKeyFile: string;
   /** PATH given to task processes. */
   systemPath: string;
 }
@@ -43,6 +49,8 @@ export function loadRunnerConfig(env: Record<string, string | undefined> = proce
     privateKey,
     workDir: path.resolve(e.GANTRY_RUNNER_WORK_DIR),
     pollMs: e.GANTRY_RUNNER_POLL_MS,
+    taskSandbox: e.GANTRY_TASK_SANDBOX,
+    privateKeyFile: path.resolve(e.GANTRY_RUNNER_PRIVATE_KEY_FILE),
     systemPath: e.PATH,
   };
 }

@@ -10,10 +10,50 @@ export function resolveSecretKey(configured: string | undefined, dataDir: string
   if (configured) return deriveKey(configured);
   const file = path.join(dataDir, 'secret.key');
   if (fs.existsSync(file)) return deriveKey(fs.readFileSync(file, 'utf8').trim());
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const generated = randomBytes(32).toString('base64');
   fs.writeFileSync(file, generated + '\n', { mode: 0o600, flag: 'wx' });
   return deriveKey(generated);
+}
+
+/** Where the master key comes from: GANTRY_SECRET_KEY, or the key file in the data directory. */
+export type SecretKeySource = { kind: 'env' } | { kind: 'file'; file: string; exists: boolean };
+
+export function secretKeySource(configured: string | undefined, dataDir: string): SecretKeySource {
+  if (configured) return { kind: 'env' };
+  const file = path.join(dataDir, 'secret.key');
+  return { kind: 'file', file, exists: fs.existsSync(file) };
+}
+
+/** How messages name the key's origin. */
+export function describeSecretKeySource(source: SecretKeySource): string {
+  return source.kind === 'env' ? 'GANTRY_SECRET_KEY' : source.file;
+}
+
+/** A key given by the operator (`gantry rekey`), in the same forms GANTRY_SECRET_KEY takes. */
+export function parseSecretKey(text: string): Buffer {
+  return deriveKey(text);
+}
+
+/**
+ * Writes a new key file beside the current one (mode 0600) without touching it: `commit` renames
+ * it into place (atomic), `discard` removes it. Used so a failure leaves the current key as it was.
+ */
+export function stageSecretKeyFile(dataDir: string, text: string): { commit(): void; discard(): void } {
+  const file = path.join(dataDir, 'secret.key');
+  const staged = `${file}.new`;
+  fs.rmSync(staged, { force: true });
+  const fd = fs.openSync(staged, 'wx', 0o600);
+  try {
+    fs.writeSync(fd, text + '\n');
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return {
+    commit: () => fs.renameSync(staged, file),
+    discard: () => fs.rmSync(staged, { force: true }),
+  };
 }
 
 /** A 32-byte base64 key is used as is; any other passphrase is stretched to 32 bytes. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { restrictFiles } from '../config/data-dir.js';
 import type { Database } from './types.js';
 
 export type Engine = 'sqlite' | 'postgres';
@@ -17,8 +18,10 @@ export interface Db {
 export function createDb(url: string): Db {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
-    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
     const database = new SQLite(file);
+    // Only the server's user reads the database; SQLite gives the -wal/-shm files the same mode.
+    if (file !== ':memory:') restrictFiles([file, `${file}-wal`, `${file}-shm`]);
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
@@ -31,3 +34,4 @@ export function createDb(url: string): Db {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
+

@@ -9,6 +9,10 @@ import * as m006 from './migrations/006-apps.js';
 import * as m007 from './migrations/007-totp.js';
 import * as m008 from './migrations/008-runners.js';
 import * as m010 from './migrations/010-terraform-workspaces.js';
+import * as m011 from './migrations/011-template-extra-vars.js';
+import * as m012 from './migrations/012-session-revocation.js';
+import * as m013 from './migrations/013-oidc-identities-key-check.js';
+import * as m014 from './migrations/014-webhook-deliveries.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -25,6 +29,10 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '007-totp': m007,
   '008-runners': m008,
   '010-terraform-workspaces': m010,
+  '011-template-extra-vars': m011,
+  '012-session-revocation': m012,
+  '013-oidc-identities-key-check': m013,
+  '014-webhook-deliveries': m014,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -47,6 +47,8 @@ export interface ApiTokenTable {
   user_id: number;
   created: string;
   expired: number;
+  /** When the token stops working on its own (ISO); null: never. */
+  expires: string | null;
 }
 
 export interface ProjectTable {
@@ -163,6 +165,7 @@ export interface TemplateTable {
   arguments: string | null;
   allow_override_args_in_task: number;
   allow_override_branch_in_task: number;
+  allow_extra_vars_in_task: number;
   suppress_success_alerts: number;
   /** JSON list of survey variables. */
   survey_vars: string;
@@ -209,6 +212,8 @@ export interface TaskTable {
   env: string | null;
   /** 1 when a force stop was asked: the remote runner kills instead of terminating. */
   stop_force: Generated<number>;
+  /** 1 once the runner that ran the task reported its final status (later reports are refused). */
+  runner_reported: Generated<number>;
 }
 
 export interface TaskOutputTable {
@@ -336,6 +341,9 @@ export interface Database {
   app: AppTable;
   runner: RunnerTable;
   terraform_state: TerraformStateTable;
+  webhook_delivery: WebhookDeliveryTable;
+  external_identity: ExternalIdentityTable;
+  master_key_check: MasterKeyCheckTable;
 }
 
 export interface TerraformStateTable {
@@ -347,4 +355,31 @@ export interface TerraformStateTable {
   /** Sealed with the SecretBox. */
   state: string;
   created: string;
+}
+
+/** An external user's identity at a sign-in provider: (provider, issuer, subject) is unique. */
+export interface ExternalIdentityTable {
+  id: Generated<number>;
+  /** The provider's id in GANTRY_OIDC_PROVIDERS. */
+  provider: string;
+  /** The id_token's `iss`. */
+  issuer: string;
+  /** The id_token's `sub`. */
+  subject: string;
+  user_id: number;
+  created: string;
+}
+
+/** At most one row (id 1): a known text sealed with the master key, opened at every start. */
+export interface MasterKeyCheckTable {
+  id: number;
+  sealed: string;
+  created: string;
+}
+
+/** A webhook delivery an integration took, by the sender's delivery id (kept 24 hours). */
+export interface WebhookDeliveryTable {
+  integration_id: number;
+  delivery_id: string;
+  received: string;
 }

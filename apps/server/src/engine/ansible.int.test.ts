@@ -88,7 +88,7 @@ describe.each(engines)('ansible ($name)', (engine) => {
     expect(log).toContain('ran on target');
     expect(log).not.toContain('PRIVATE KEY');
     // The key existed for the run only.
-    expect(fs.readdirSync(`${t().config.dataDir}/tasks`)).toEqual([]);
+    expect(fs.readdirSync(t().config.taskDir)).toEqual([]);
   });
 
   it('unlocks a passphrase-protected key with ssh-agent for the clone, and removes it afterwards', async () => {

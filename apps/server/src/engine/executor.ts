@@ -1,14 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEBUG_LEVEL_DEFAULT, reservedVariableProblem, type App } from '@gantry/contracts';
+import { DEBUG_LEVEL_DEFAULT, type App } from '@gantry/contracts';
 import { ansibleArgv } from './apps/ansible.js';
 import { scriptArgv } from './apps/scripts.js';
 import { terraformSteps } from './apps/terraform.js';
+import { unsafeExtraVarsYaml } from './apps/unsafe-yaml.js';
 import { Git } from './git.js';
 import { gitEnvironment } from './git-credentials.js';
 import type { ProcessLauncher, RunningProcess } from './process.js';
 import type { RepoWithKey, RunContext } from './run-context.js';
+import type { TaskSandbox } from './sandbox.js';
 import { prepareSsh, type SshAccess } from './ssh.js';
+import { checkUntrustedVars, scalarEnv, userEnvironment } from './task-env.js';
 import { Workspace } from './workspace.js';
 
 /** What the executor needs of the machine it runs on (the server, or a remote runner). */
@@ -18,6 +21,8 @@ export interface ExecutorDeps {
   knownHostsDir: string;
   terraformState: { restore(templateId: number, workDir: string): void; save(templateId: number, workDir: string): void };
   systemPath: string;
+  /** The sandbox the launcher applies; an unsandboxed run says so on its first log line. */
+  sandbox: Pick<TaskSandbox, 'warning'>;
 }
 
 /** Where a run reports to: the database and bus (local) or the server over HTTP (remote runner). */
@@ -50,11 +55,17 @@ export class TaskExecutor {
   private killRequested = false;
   private confirmation: ((c: 'confirm' | 'reject' | 'stop') => void) | null = null;
   private readonly cleanups: Array<() => void> = [];
+  /** What the run's processes may write in the sandbox: its workspace and its project's known_hosts. */
+  private writable: string[] = [];
 
   constructor(
     private readonly d: ExecutorDeps,
     private readonly host: ExecutionHost,
-  ) {}
+  ) {
+    // Runs are built before they log anything: the warning is the first line of the task's log.
+    const warning = d.sandbox.warning;
+    if (warning) host.log(warning);
+  }
 
   /** A stop, force stop, confirmation or rejection from the console. */
   control(action: ControlAction): void {
@@ -96,21 +107,26 @@ export class TaskExecutor {
 
   /** Runs the task's app in a fresh workspace; throws Stopped, Rejected or an Error saying what failed. */
   async execute(ctx: RunContext, app: ExecutableApp): Promise<void> {
+    // Checked again here whatever was checked on input: a refused name fails the run before it starts.
+    const userEnv = userEnvironment(ctx);
+    checkUntrustedVars(ctx.untrustedVars);
     const ws = new Workspace(this.d.workRoot, ctx.task.id);
     this.cleanups.push(() => ws.dispose());
     fs.mkdirSync(this.d.knownHostsDir, { recursive: true, mode: 0o700 });
     const knownHosts = path.join(this.d.knownHostsDir, `project_${ctx.task.project_id}`);
+    this.writable = [ws.dir, ensureFile(knownHosts)];
 
     const repoDir = ws.path('repository');
     const commit = await this.checkout(ws, ctx.repository, repoDir, ctx.branch, ctx.task.commit_hash, knownHosts, 'repository');
     await this.host.commit(commit.hash, commit.message.slice(0, 200));
     this.host.log(`Checked out ${ctx.repository.row.git_url}${ctx.branch ? ` (${ctx.branch})` : ''} at ${commit.hash.slice(0, 10)}`);
 
+    // The engine's own variables come last: user names were checked, and these win regardless.
     const env: Record<string, string> = {
+      LANG: 'C.UTF-8',
+      ...userEnv,
       PATH: this.d.systemPath,
       HOME: ws.home,
-      LANG: 'C.UTF-8',
-      ...ctx.envVars,
       GANTRY_TASK_ID: String(ctx.task.id),
       GANTRY_PROJECT_ID: String(ctx.task.project_id),
       GANTRY_TEMPLATE_ID: String(ctx.task.template_id),
@@ -124,7 +140,9 @@ export class TaskExecutor {
         return this.runTerraform(ctx, ws, repoDir, env, app.path);
       default: {
         // Built-in script apps and custom apps: the app's own arguments, then the script and its arguments.
-        const scriptEnv = { ...env, ...scalarEnv(ctx.extraVars), GANTRY_EXTRA_VARS: JSON.stringify(ctx.extraVars) };
+        const vars = { ...ctx.trustedVars, ...ctx.untrustedVars };
+        // Variables as environment variables keep to the same name rules, so none replaces PATH, HOME or GANTRY_*.
+        const scriptEnv = { ...env, ...scalarEnv(ctx.trustedVars, ctx.untrustedVars), GANTRY_EXTRA_VARS: JSON.stringify(vars) };
         const cwd = id === 'pulumi' ? inside(repoDir, ctx.template.playbook || '.') : repoDir;
         const script = id === 'pulumi' ? '' : inside(repoDir, ctx.template.playbook);
         const argv = id === 'bash' || id === 'python' || id === 'powershell' || id === 'pulumi' ? scriptArgv(id, script, ctx.args) : [script, ...ctx.args];
@@ -159,7 +177,7 @@ export class TaskExecutor {
       }
       inventoryFile = inside(base, inv.inventory);
     }
-    const extra: Record<string, unknown> = { ...ctx.extraVars };
+    const extra: Record<string, unknown> = { ...ctx.trustedVars };
     let login: string | null = null;
     let privateKeyFile: string | null = null;
     let sshCommonArgs: string[] = ['-o', 'StrictHostKeyChecking=accept-new', '-o', `UserKnownHostsFile=${knownHosts}`];
@@ -191,13 +209,15 @@ export class TaskExecutor {
       privateKeyFile,
       becomePasswordFile,
       vaults,
-      verbosity: p.debug ? (p.debug_level ?? DEBUG_LEVEL_DEFAULT) : null,
+      // Debug only when the template allows it, whatever an older task row says.
+      verbosity: p.debug && tp.allow_debug ? (p.debug_level ?? DEBUG_LEVEL_DEFAULT) : null,
       check: !!p.dry_run,
       diff: !!p.diff,
       limit: p.limit?.length ? p.limit : tp.limit,
       tags: p.tags?.length ? p.tags : tp.tags,
       skipTags: p.skip_tags?.length ? p.skip_tags : tp.skip_tags,
       extraVarsFile: Object.keys(extra).length ? ws.writeSecretFile('extra-vars.json', JSON.stringify(extra)) : null,
+      untrustedVarsFile: Object.keys(ctx.untrustedVars).length ? ws.writeSecretFile('task-vars.yml', unsafeExtraVarsYaml(ctx.untrustedVars)) : null,
       sshCommonArgs,
       templateArgs: [],
       taskArgs: ctx.args,
@@ -211,7 +231,7 @@ export class TaskExecutor {
       ...env,
       TF_IN_AUTOMATION: '1',
       TF_INPUT: '0',
-      ...Object.fromEntries(Object.entries(ctx.extraVars).map(([k, v]) => [`TF_VAR_${k}`, typeof v === 'string' ? v : JSON.stringify(v)])),
+      ...Object.fromEntries(Object.entries({ ...ctx.trustedVars, ...ctx.untrustedVars }).map(([k, v]) => [`TF_VAR_${k}`, typeof v === 'string' ? v : JSON.stringify(v)])),
     };
     const p = ctx.params;
     const steps = terraformSteps({
@@ -254,7 +274,8 @@ export class TaskExecutor {
   /** Runs one process to its end; a non-zero exit fails the task, a stop request stops it. */
   private async exec(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
     if (this.stopRequested) throw new Stopped();
-    this.current = this.d.launcher.start({ command, args, cwd, env }, (l) => this.host.log(l));
+    // Every app process runs sandboxed; git and ssh-agent (run by the server itself) do not.
+    this.current = this.d.launcher.start({ command, args, cwd, env, sandbox: { writable: this.writable } }, (l) => this.host.log(l));
     if (this.stopRequested) this.current.kill(this.killRequested ? 'SIGKILL' : 'SIGTERM');
     const r = await this.current.done;
     this.current = null;
@@ -278,20 +299,16 @@ function workspaceStateFile(cwd: string, workspace: string | null): string {
   return inside(cwd, path.join('terraform.tfstate.d', workspace, 'terraform.tfstate'));
 }
 
+/** Creates an empty 0600 file if there is none (the sandbox can only show a path that exists). */
+function ensureFile(file: string): string {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+  return file;
+}
+
 function readIfExists(file: string): string | null {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch {
     return null;
   }
-}
-
-/** Extra variables with scalar values, as environment variables for scripts. */
-function scalarEnv(vars: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(vars)) {
-    // Extra variables come from task input: they may not steer the process (PATH, LD_*, GANTRY_*...).
-    if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) && !reservedVariableProblem(k) && ['string', 'number', 'boolean'].includes(typeof v)) out[k] = String(v);
-  }
-  return out;
 }

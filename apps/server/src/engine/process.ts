@@ -1,10 +1,17 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 
 export interface ProcessSpec {
   command: string;
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /**
+   * Run inside the task sandbox with only these paths writable. Every app process sets it; only
+   * the server's own helpers (git with hooks off, ssh-agent, ssh-add, all with a clean
+   * environment) run outside.
+   */
+  sandbox?: { writable: string[] };
 }
 
 export interface ProcessResult {
@@ -26,56 +33,110 @@ export interface ProcessLauncher {
   start(spec: ProcessSpec, onLine: (line: string) => void): RunningProcess;
 }
 
+/** Turns a spec into one that runs inside the sandbox (the TaskSandbox policy). */
+export interface SpecWrapper {
+  /** False when tasks are not sandboxed: specs run as they are. */
+  readonly active: boolean;
+  /** Throws when the program cannot be found (reported like a failed spawn). */
+  wrap(spec: ProcessSpec, writable: string[]): ProcessSpec;
+}
+
+/**
+ * The engine's one way to start processes: a spec asking for the sandbox is wrapped by the
+ * policy, everything else (git, ssh-agent) runs as it is. Each process gets its own group, so a
+ * stop reaches the children of a script too.
+ */
+export function createProcessLauncher(sandbox: SpecWrapper): ProcessLauncher {
+  return {
+    start(spec, onLine) {
+      if (!spec.sandbox || !sandbox.active) return spawnProcess(spec, onLine, false);
+      let wrapped: ProcessSpec;
+      try {
+        wrapped = sandbox.wrap(spec, spec.sandbox.writable);
+      } catch (e) {
+        return {
+          pid: undefined,
+          done: Promise.resolve({ code: null, signal: null, spawnError: (e as Error).message }),
+          kill: () => undefined,
+        };
+      }
+      return spawnProcess(wrapped, onLine, true);
+    },
+  };
+}
+
 /**
  * Spawns with an argv array (never a shell) in a new process group, with stdin closed, and
  * hands every stdout/stderr line to `onLine` as soon as it is complete.
  */
-export const nodeProcessLauncher: ProcessLauncher = {
-  start(spec, onLine) {
-    const child = spawn(spec.command, spec.args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const splitter = () => {
-      let rest = '';
-      return {
-        push(chunk: Buffer) {
-          const text = rest + chunk.toString('utf8');
-          const lines = text.split('\n');
-          rest = lines.pop() ?? '';
-          for (const l of lines) onLine(l.endsWith('\r') ? l.slice(0, -1) : l);
-        },
-        end() {
-          if (rest) onLine(rest);
-          rest = '';
-        },
-      };
-    };
-    const out = splitter();
-    const err = splitter();
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => err.push(c));
-    const done = new Promise<ProcessResult>((resolve) => {
-      child.once('error', (e) => resolve({ code: null, signal: null, spawnError: e.message }));
-      child.once('close', (code, signal) => {
-        out.end();
-        err.end();
-        resolve({ code, signal });
-      });
-    });
+function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandboxed: boolean): RunningProcess {
+  const child = spawn(spec.command, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const splitter = () => {
+    let rest = '';
     return {
-      pid: child.pid,
-      done,
-      kill(signal) {
-        if (!child.pid) return;
-        try {
-          process.kill(-child.pid, signal);
-        } catch {
-          // The group is already gone.
-        }
+      push(chunk: Buffer) {
+        const text = rest + chunk.toString('utf8');
+        const lines = text.split('\n');
+        rest = lines.pop() ?? '';
+        for (const l of lines) onLine(l.endsWith('\r') ? l.slice(0, -1) : l);
+      },
+      end() {
+        if (rest) onLine(rest);
+        rest = '';
       },
     };
-  },
-};
+  };
+  const out = splitter();
+  const err = splitter();
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  const done = new Promise<ProcessResult>((resolve) => {
+    child.once('error', (e) => resolve({ code: null, signal: null, spawnError: e.message }));
+    child.once('close', (code, signal) => {
+      out.end();
+      err.end();
+      resolve({ code, signal });
+    });
+  });
+  return {
+    pid: child.pid,
+    done,
+    kill(signal) {
+      if (!child.pid) return;
+      // bwrap itself dies on SIGTERM and then SIGKILLs the whole sandbox: a polite stop goes to
+      // the processes inside only, so a script can still trap it and clean up.
+      if (sandboxed && signal !== 'SIGKILL' && signalGroupExceptLeader(child.pid, signal)) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // The group is already gone.
+      }
+    },
+  };
+}
+
+/** Signals every process of group `pgid` but its leader; false when /proc cannot be read. */
+function signalGroupExceptLeader(pgid: number, signal: NodeJS.Signals): boolean {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n) && Number(n) !== pgid);
+  } catch {
+    return false;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name "(...)": state, ppid, pgrp.
+      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (pgrp === pgid) process.kill(Number(pid), signal);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return true;
+}

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { gitRepo } from '../test/git-fixture.js';
 import { createProject, engines, signedInUser, useTestApp } from '../test/harness.js';
 import { runTask, setupTemplate, taskLog, waitForTask } from '../test/tasks.js';
@@ -12,6 +12,16 @@ for (const exe of ['pwsh', 'pulumi']) {
   fs.writeFileSync(path.join(binDir, exe), `#!/bin/sh\necho "exe=${exe} cwd=$(basename "$PWD")"\nfor a in "$@"; do echo "arg=$a"; done\n`, { mode: 0o755 });
 }
 
+// Tasks get a private /tmp: the flag they wait for lives where their read-only view of the system shows it.
+const flagDirs: string[] = [];
+const flagFile = () => {
+  flagDirs.push(fs.mkdtempSync(path.join('/var/tmp', 'gantry-flag-')));
+  return path.join(flagDirs.at(-1)!, 'go');
+};
+afterAll(() => {
+  for (const d of flagDirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
 describe.each(engines)('task queue and apps ($name)', (engine) => {
   const t = useTestApp(engine, { GANTRY_MAX_PARALLEL_TASKS: '3', PATH: `${binDir}:${process.env.PATH}` });
 
@@ -19,9 +29,9 @@ describe.each(engines)('task queue and apps ($name)', (engine) => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);
     await admin.put(`/api/project/${p}`, { name: 'limited', max_parallel_tasks: 1 });
-    const repo = gitRepo({ 'wait.sh': 'echo start; while [ ! -f "$GANTRY_FLAG" ]; do sleep 0.05; done; echo end\n' });
-    const flag = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-flag-')), 'go');
-    const s = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'wait.sh' }, { env: JSON.stringify({ GANTRY_FLAG: flag }) });
+    const repo = gitRepo({ 'wait.sh': 'echo start; while [ ! -f "$WAIT_FLAG" ]; do sleep 0.05; done; echo end\n' });
+    const flag = flagFile();
+    const s = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'wait.sh' }, { env: JSON.stringify({ WAIT_FLAG: flag }) });
     const first = await runTask(admin, p, { template_id: s.templateId });
     const second = await runTask(admin, p, { template_id: s.templateId });
     await waitForTask(admin, p, first, ['running']);
@@ -40,12 +50,12 @@ describe.each(engines)('task queue and apps ($name)', (engine) => {
 
   it('honours the global limit across projects', async () => {
     const admin = await signedInUser(t(), { admin: true });
-    const repo = gitRepo({ 'wait.sh': 'while [ ! -f "$GANTRY_FLAG" ]; do sleep 0.05; done\n' });
-    const flag = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-flag-')), 'go');
+    const repo = gitRepo({ 'wait.sh': 'while [ ! -f "$WAIT_FLAG" ]; do sleep 0.05; done\n' });
+    const flag = flagFile();
     const ids: Array<[number, number]> = [];
     for (let i = 0; i < 4; i++) {
       const p = await createProject(admin);
-      const s = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'wait.sh' }, { env: JSON.stringify({ GANTRY_FLAG: flag }) });
+      const s = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'wait.sh' }, { env: JSON.stringify({ WAIT_FLAG: flag }) });
       ids.push([p, await runTask(admin, p, { template_id: s.templateId })]);
     }
     await new Promise((r) => setTimeout(r, 500));
@@ -69,7 +79,7 @@ describe.each(engines)('task queue and apps ($name)', (engine) => {
       'arg=-NoProfile',
       'arg=-NonInteractive',
       'arg=-File',
-      `arg=${t().config.dataDir}/tasks/task_${psTask.id}/repository/deploy.ps1`,
+      `arg=${t().config.taskDir}/task_${psTask.id}/repository/deploy.ps1`,
       'arg=-Name',
       'arg=web',
     ]);

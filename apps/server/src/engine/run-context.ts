@@ -28,8 +28,17 @@ export interface RunContext {
   inventoryKey: KeySecret | null;
   becomeKey: KeySecret | null;
   vaults: Array<{ name: string | null; type: 'password' | 'script'; password: string | null; script: string | null }>;
-  extraVars: Record<string, unknown>;
-  envVars: Record<string, string>;
+  /** Extra variables set by managers (the variable group and its secret variables): Ansible may render Jinja in them. */
+  trustedVars: Record<string, unknown>;
+  /**
+   * Extra variables from task input (survey answers, a task's extra variables, an integration's
+   * values): data only, given to Ansible as `!unsafe` so Jinja in them is never rendered.
+   */
+  untrustedVars: Record<string, unknown>;
+  /** Environment variables of the variable group (and its secret ones). */
+  groupEnv: Record<string, string>;
+  /** Environment variables from task input (an integration's extracted values). */
+  taskEnv: Record<string, string>;
   args: string[];
   branch: string | null;
   /** Every secret value of the run, for masking the log. */
@@ -88,17 +97,17 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<
   for (const s of groupSecrets) secrets.push(s.value);
   for (const v of Object.values(taskSecrets)) if (typeof v === 'string') secrets.push(v);
 
-  const extraVars: Record<string, unknown> = {
+  // Who set a value decides how it is used: managers' values may be templates, task input never.
+  const trustedVars: Record<string, unknown> = {
     ...parseObject(environment.json),
     ...Object.fromEntries(groupSecrets.filter((s) => s.type === 'var').map((s) => [s.name, s.value])),
-    ...parseObject(task.environment),
-    ...taskSecrets,
   };
-  const envVars: Record<string, string> = {
+  const untrustedVars: Record<string, unknown> = { ...parseObject(task.environment), ...taskSecrets };
+  const groupEnv: Record<string, string> = {
     ...Object.fromEntries(Object.entries(parseObject(environment.env)).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
     ...Object.fromEntries(groupSecrets.filter((s) => s.type === 'env').map((s) => [s.name, s.value])),
-    ...Object.fromEntries(Object.entries(parseObject(task.env)).filter((e): e is [string, string] => typeof e[1] === 'string')),
   };
+  const taskEnv = Object.fromEntries(Object.entries(parseObject(task.env)).filter((e): e is [string, string] => typeof e[1] === 'string'));
 
   return {
     task: { id: task.id, project_id: task.project_id, template_id: task.template_id, commit_hash: task.commit_hash },
@@ -111,8 +120,10 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<
     inventoryKey: await keyOf(inventory?.ssh_key_id ?? null),
     becomeKey: await keyOf(inventory?.become_key_id ?? null),
     vaults,
-    extraVars,
-    envVars,
+    trustedVars,
+    untrustedVars,
+    groupEnv,
+    taskEnv,
     args: [...(parseArgumentList(template.arguments) ?? []), ...(parseArgumentList(task.arguments) ?? [])],
     branch: task.git_branch || template.git_branch || repoRow.git_branch || null,
     secrets: secrets.filter(Boolean),

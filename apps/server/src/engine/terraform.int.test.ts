@@ -65,7 +65,8 @@ describe.each(engines)('terraform and tofu ($name)', (engine) => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);
     const repo = gitRepo({ 'main.tf': MAIN_TF });
-    const s = await setupTemplate(admin, p, repo, { app: 'terraform', playbook: '', task_params: { allow_auto_approve: true } });
+    // The task gives `greeting` as a free extra variable, which the template allows.
+    const s = await setupTemplate(admin, p, repo, { app: 'terraform', playbook: '', allow_extra_vars_in_task: true, task_params: { allow_auto_approve: true } });
     expect((await admin.get(`/api/project/${p}/templates/${s.templateId}/terraform/state`)).json()).toEqual({ error: 'No state available.' });
     const id = await runTask(admin, p, { template_id: s.templateId });
     await waitForTask(admin, p, id, ['waiting_confirmation']);

@@ -1,6 +1,7 @@
 import { CSRF_HEADER, Messages, SESSION_COOKIE } from '@gantry/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../modules/users/users.repository.js';
+import { randomToken, sha256 } from './crypto.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
 
 /** Resolves credentials to a user; provided by the auth and tokens modules. */
@@ -130,6 +131,20 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, v
     secure: request.protocol === 'https' || webHost.startsWith('https://'),
     maxAge: 7 * 24 * 3600,
   });
+}
+
+/** The session cookie's value when the caller signed in with one (not with a bearer token). */
+export function callerSession(request: FastifyRequest): string | undefined {
+  return request.authKind === 'session' ? request.cookies[SESSION_COOKIE] : undefined;
+}
+
+/** The id a session is stored under: only the hash of the cookie value, so a database leak leaks no session. */
+export const sessionIdOf = (value: string): string => sha256(value);
+
+/** A fresh session cookie value with the id it is stored under. */
+export function newSessionValue(): { value: string; id: string } {
+  const value = randomToken(48);
+  return { value, id: sessionIdOf(value) };
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
-import { AppError } from './errors.js';
+import { AppError, TooManyRequestsError } from './errors.js';
 
 /**
  * Maps every failure to `{ error }`: known errors keep their status and message, input errors
@@ -11,6 +11,7 @@ import { AppError } from './errors.js';
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
     if (err instanceof AppError) {
+      if (err instanceof TooManyRequestsError && err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
       return reply.status(err.statusCode).send({ ...err.details, error: err.message });
     }
     if (isConstraintViolation(err)) {

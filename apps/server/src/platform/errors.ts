@@ -35,7 +35,11 @@ export class ConflictError extends AppError {
   }
 }
 export class TooManyRequestsError extends AppError {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Sent as `Retry-After`: how long until the caller may try again. */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(429, message);
   }
 }

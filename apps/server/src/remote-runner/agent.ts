@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunnerJob } from '@gantry/contracts';
 import type { ExecutorDeps } from '../engine/executor.js';
-import type { ProcessLauncher } from '../engine/process.js';
+import { createProcessLauncher } from '../engine/process.js';
+import type { TaskSandbox } from '../engine/sandbox.js';
 import { TerraformStateStore } from '../engine/terraform-state.js';
 import { taskWorkspaceStore } from '../engine/workspace.js';
 import { RemoteTaskRun } from './remote-run.js';
@@ -14,7 +15,8 @@ export interface RunnerAgentOptions {
   workDir: string;
   pollMs: number;
   systemPath: string;
-  launcher: ProcessLauncher;
+  /** Applied to every app process, with the work folder hidden (runnerTaskSandbox). */
+  sandbox: TaskSandbox;
   /** Where the agent reports problems (the server unreachable...); never given secrets. */
   log(message: string): void;
 }
@@ -34,7 +36,8 @@ export class RunnerAgent {
 
   constructor(private readonly o: RunnerAgentOptions) {
     this.deps = {
-      launcher: o.launcher,
+      launcher: createProcessLauncher(o.sandbox),
+      sandbox: o.sandbox,
       workRoot: path.join(o.workDir, 'tasks'),
       knownHostsDir: path.join(o.workDir, 'known_hosts'),
       terraformState: new TerraformStateStore(path.join(o.workDir, 'terraform')),
@@ -48,6 +51,8 @@ export class RunnerAgent {
 
   start(): void {
     fs.mkdirSync(this.o.workDir, { recursive: true, mode: 0o700 });
+    // It holds keys and known_hosts: only the runner's user may enter, also when made earlier.
+    fs.chmodSync(this.o.workDir, 0o700);
     this.schedule(0);
   }
 

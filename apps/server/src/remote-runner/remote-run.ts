@@ -2,7 +2,7 @@ import type { RunnerJob, RunnerStatusBody } from '@gantry/contracts';
 import { TaskExecutor, type ControlAction, type ExecutionHost, type ExecutorDeps } from '../engine/executor.js';
 import type { RunContext } from '../engine/run-context.js';
 import { openSealed } from '../platform/envelope.js';
-import { RemoteLog } from './remote-log.js';
+import { RemoteLog, taskHasEnded } from './remote-log.js';
 import type { RunnerServer } from './server-client.js';
 
 /**
@@ -19,7 +19,8 @@ export class RemoteTaskRun {
     private readonly job: RunnerJob,
     private readonly privateKey: string,
   ) {
-    this.log = new RemoteLog(server, job.task_id);
+    // The server ended the task (timeout, a stop it stored): the process is stopped too.
+    this.log = new RemoteLog(server, job.task_id, undefined, () => this.executor.control('stop'));
     const host: ExecutionHost = {
       log: (line) => this.log.write(line),
       setStatus: async (_from, to) => {
@@ -62,6 +63,11 @@ export class RemoteTaskRun {
       try {
         return await this.server.status(this.job.task_id, body);
       } catch (e) {
+        // The task has ended on the server: a retry would get the same answer.
+        if (taskHasEnded(e)) {
+          this.log.end();
+          throw e;
+        }
         if (attempt >= 4) throw e;
         await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
       }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { RunnerPollResponse, WsMessage } from '@gantry/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeProcessLauncher } from '../engine/process.js';
+import { runnerTaskSandbox } from '../engine/sandbox.js';
 import { openSealed } from '../platform/envelope.js';
 import { gitRepo } from '../test/git-fixture.js';
 import { createProject, engines, signedInUser, useTestApp, type Caller } from '../test/harness.js';
@@ -12,6 +12,9 @@ import { RunnerAgent } from './agent.js';
 import { httpRunnerServer, type RunnerServer } from './server-client.js';
 
 const CANARY = 'tok-canary-remote-4711';
+const CANARY_FILE = 'runner-work-canary-0815';
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-runner-'));
+const keyFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-runner-key-')), 'runner.pem');
 
 describe.each(engines)('remote runner end to end ($name)', (engine) => {
   const t = useTestApp(engine, { GANTRY_USE_REMOTE_RUNNER: 'true', GANTRY_RUNNER_TIMEOUT_SECONDS: '5' });
@@ -33,19 +36,41 @@ describe.each(engines)('remote runner end to end ($name)', (engine) => {
     const http = httpRunnerServer(baseUrl, runner.token);
     // Captures every poll answer, to check what really travels on the wire.
     const capturing: RunnerServer = { ...http, poll: async (running) => { const a = await http.poll(running); polls.push(a); return a; } };
+    const systemPath = process.env.PATH ?? '/usr/bin:/bin';
+    fs.writeFileSync(path.join(workDir, 'canary.txt'), CANARY_FILE);
+    fs.writeFileSync(keyFile, runner.private_key);
     agent = new RunnerAgent({
       server: capturing,
       privateKey: runner.private_key,
-      workDir: fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-runner-')),
+      workDir,
       pollMs: 100,
-      systemPath: process.env.PATH ?? '/usr/bin:/bin',
-      launcher: nodeProcessLauncher,
+      systemPath,
+      sandbox: runnerTaskSandbox({ taskSandbox: 'bwrap', workDir, privateKeyFile: keyFile, systemPath }),
       log: () => undefined,
     });
     agent.start();
   });
   afterAll(async () => {
     await agent?.stop();
+  });
+
+  it('runs tasks sandboxed: the work folder and the private key are out of sight, the workspace is writable', async () => {
+    const p = await createProject(admin);
+    const script = [
+      'cat "$PEEK_WORK/canary.txt" || echo "no canary"',
+      'grep -c PRIVATE "$PEEK_KEY" || echo "no key"',
+      'echo mine > own.txt && cat own.txt',
+      '',
+    ].join('\n');
+    const s = await setupTemplate(admin, p, gitRepo({ 'peek.sh': script }), { app: 'bash', playbook: 'peek.sh', runner_tag: 'linux' }, { env: JSON.stringify({ PEEK_WORK: workDir, PEEK_KEY: keyFile }) });
+    const id = await runTask(admin, p, { template_id: s.templateId });
+    expect((await waitForTask(admin, p, id, undefined, 30_000)).status).toBe('success');
+    const log = await taskLog(admin, p, id);
+    expect(log).toContain('no canary');
+    expect(log).toContain('mine');
+    expect(log.join('\n')).not.toContain(CANARY_FILE);
+    expect(log.join('\n')).not.toContain('PRIVATE KEY');
+    expect(log).toContain('no key');
   });
 
   it('runs a tagged bash task on the runner: logs back, secrets masked and sealed, runner_id set', async () => {
@@ -72,6 +97,34 @@ describe.each(engines)('remote runner end to end ($name)', (engine) => {
     expect(JSON.stringify(job)).not.toContain('hello.sh');
     expect(openSealed(runner.private_key, job.sealed)).toContain(CANARY);
     expect((await admin.get('/api/runners')).json().find((r: { id: number }) => r.id === runner.id).touched).toBeTruthy();
+  });
+
+  it('keeps task input data on the runner too: Jinja in a survey answer is printed, the group value rendered', async () => {
+    const p = await createProject(admin);
+    const key = (await admin.post(`/api/project/${p}/keys`, { name: 'none', type: 'none' })).json().id;
+    const inventory = 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3';
+    const inv = (await admin.post(`/api/project/${p}/inventory`, { name: 'local', type: 'static', inventory, ssh_key_id: key })).json().id;
+    const playbook = '- hosts: all\n  gather_facts: false\n  tasks:\n    - ansible.builtin.debug:\n        msg: "greeting={{ greeting }} computed={{ computed }}"\n';
+    const s = await setupTemplate(
+      admin,
+      p,
+      gitRepo({ 'site.yml': playbook }),
+      { app: 'ansible', playbook: 'site.yml', inventory_id: inv, runner_tag: 'linux', survey_vars: [{ name: 'greeting', title: 'Greeting' }] },
+      { json: '{"computed": "{{ 6 * 7 }}"}' },
+    );
+    const greeting = "{{ lookup('pipe', 'echo PWNED-$((6*7))') }}";
+    const id = await runTask(admin, p, { template_id: s.templateId, environment: JSON.stringify({ greeting }) });
+    const task = await waitForTask(admin, p, id, undefined, 30_000);
+    const log = (await taskLog(admin, p, id)).join('\n');
+    expect(task.status, log).toBe('success');
+    expect(task.runner_id).toBe(runner.id);
+    expect(log).toContain(`greeting=${greeting} computed=42`);
+    expect(log).not.toContain('PWNED-42');
+    // The job package keeps the trusted and the untrusted variables apart.
+    const job = polls.flatMap((a) => a.jobs).find((j) => j.task_id === id)!;
+    const sealed = JSON.parse(openSealed(runner.private_key, job.sealed)) as { trustedVars: object; untrustedVars: object };
+    expect(sealed.trustedVars).toEqual({ computed: '{{ 6 * 7 }}' });
+    expect(sealed.untrustedVars).toEqual({ greeting });
   });
 
   it('a template without the runner tag waits: no runner with an empty tag', async () => {

@@ -1,20 +1,26 @@
 import { loadRunnerConfig } from '../config/runner-config.js';
-import { nodeProcessLauncher } from '../engine/process.js';
+import { runnerTaskSandbox } from '../engine/sandbox.js';
 import { VERSION } from '../version.js';
 import { RunnerAgent } from './agent.js';
 import { httpRunnerServer } from './server-client.js';
 
 /** `gantry runner start`: configuration from the environment, then poll until SIGINT/SIGTERM. */
 export async function startRunner(): Promise<void> {
+  // Keys, known_hosts and workspaces the runner writes are for its own user only.
+  process.umask(0o077);
   const config = loadRunnerConfig();
   const say = (m: string) => process.stdout.write(`${new Date().toISOString()} ${m}\n`);
+  // GANTRY_TASK_SANDBOX=bwrap refuses to start here when bwrap does not work.
+  const sandbox = runnerTaskSandbox(config);
+  sandbox.check();
+  if (sandbox.warning) say(`WARNING: ${sandbox.warning}`);
   const agent = new RunnerAgent({
     server: httpRunnerServer(config.serverUrl, config.token),
     privateKey: config.privateKey,
     workDir: config.workDir,
     pollMs: config.pollMs,
     systemPath: config.systemPath,
-    launcher: nodeProcessLauncher,
+    sandbox,
     log: say,
   });
   const shutdown = async () => {

@@ -17,16 +17,24 @@ interface EngineFactory {
 
 const pgBase = process.env.GANTRY_TEST_PG_URL;
 
+/** A temp folder holding the data folder, so the task folder beside it (`data-tasks`) goes with it. */
+function testFolders(): { root: string; dataDir: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
+  const dataDir = path.join(root, 'data');
+  fs.mkdirSync(dataDir, { mode: 0o700 });
+  return { root, dataDir };
+}
+
 /** SQLite always; PostgreSQL too when GANTRY_TEST_PG_URL names a server (each test gets its own database). */
 export const engines: EngineFactory[] = [
   {
     name: 'sqlite',
     async create() {
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
+      const { root, dataDir } = testFolders();
       return {
         url: `sqlite:${path.join(dataDir, 'gantry.sqlite')}`,
         dataDir,
-        drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+        drop: async () => fs.rmSync(root, { recursive: true, force: true }),
       };
     },
   },
@@ -42,7 +50,7 @@ export const engines: EngineFactory[] = [
             await admin.end();
             const url = new URL(pgBase);
             url.pathname = `/${name}`;
-            const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
+            const { root, dataDir } = testFolders();
             return {
               url: url.toString(),
               dataDir,
@@ -58,7 +66,7 @@ export const engines: EngineFactory[] = [
                 }
                 await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
                 await c.end();
-                fs.rmSync(dataDir, { recursive: true, force: true });
+                fs.rmSync(root, { recursive: true, force: true });
               },
             };
           },

@@ -88,6 +88,7 @@ export async function fullProject(c: Caller) {
     git_branch: 'release',
     arguments: '["--forks","5"]',
     allow_override_args_in_task: true,
+    allow_extra_vars_in_task: true,
     survey_vars: [
       { name: 'version', title: 'Version', required: true },
       {

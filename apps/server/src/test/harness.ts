@@ -6,6 +6,8 @@ import { buildApp, type GantryApp } from '../app.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { createDb, type Db } from '../db/db.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { masterKeyService } from '../modules/system/master-key.service.js';
+import { SecretBox } from '../platform/crypto.js';
 import type { TestDatabase } from './engines.js';
 import { engines } from './engines.js';
 
@@ -44,6 +46,8 @@ export function useTestApp(
     await migrateToLatest(db);
     const sleeps: number[] = [];
     const secretKey = randomBytes(32);
+    // As at a real start: the fresh database's check value is sealed with this key.
+    await masterKeyService(db).verify(new SecretBox(secretKey), 'test key');
     const app = await buildApp({ config, db, secretKey, sleep: async (ms) => void sleeps.push(ms) });
     ctx = { app, db, config, secretKey, sleeps };
   });

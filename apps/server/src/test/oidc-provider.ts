@@ -7,6 +7,8 @@ export interface FakeOidcUser {
   sub: string;
   preferred_username?: string;
   email?: string;
+  /** Whether the provider vouches for the email (a boolean by the standard; some send "true"). */
+  email_verified?: boolean | string;
   name?: string;
 }
 

@@ -20,6 +20,11 @@ export function onUnauthorized(fn: Listener): () => void {
   return () => unauthorizedListeners.delete(fn);
 }
 
+/** Something other than a call learned that the user is signed out (the socket's close code). */
+export function signalUnauthorized(): void {
+  unauthorizedListeners.forEach((l) => l());
+}
+
 export interface RequestOptions {
   /** Do not treat a 401 as "signed out" (the sign-in call itself). */
   quiet401?: boolean;
@@ -74,5 +79,6 @@ export const api = {
   get: <T>(url: string, opts?: RequestOptions) => request<T>('GET', url, undefined, opts),
   post: <T = void>(url: string, body?: unknown, opts?: RequestOptions) => request<T>('POST', url, body, opts),
   put: <T = void>(url: string, body?: unknown) => request<T>('PUT', url, body),
-  delete: <T = void>(url: string) => request<T>('DELETE', url),
+  /** `body`: for the few deletes that need proof (e.g. removing one's own two-factor method). */
+  delete: <T = void>(url: string, body?: unknown) => request<T>('DELETE', url, body),
 };

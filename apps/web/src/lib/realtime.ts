@@ -1,4 +1,5 @@
-import { WS_RECONNECT_MS, type WsMessage } from '@gantry/contracts';
+import { WS_CLOSE_SIGNED_OUT, WS_RECONNECT_MS, type WsMessage } from '@gantry/contracts';
+import { signalUnauthorized } from './api-client';
 
 type Listener = (m: WsMessage) => void;
 
@@ -51,8 +52,14 @@ class RealtimeClient {
       }
       this.listeners.forEach((l) => l(m));
     };
-    ws.onclose = () => {
+    ws.onclose = (e: CloseEvent) => {
       if (this.ws === ws) this.ws = null;
+      // The server closed the socket because its session ended: go to sign-in, do not retry.
+      if (e.code === WS_CLOSE_SIGNED_OUT) {
+        this.running = false;
+        signalUnauthorized();
+        return;
+      }
       if (this.running) this.timer = setTimeout(() => this.connect(), WS_RECONNECT_MS);
     };
   }

@@ -14,7 +14,10 @@ export interface AnsibleRun {
   limit: string[];
   tags: string[];
   skipTags: string[];
+  /** Managers' extra variables (JSON): Ansible may render templates in them. */
   extraVarsFile: string | null;
+  /** Task input's extra variables (YAML, every string `!unsafe`); after the trusted file, as task values always came last. */
+  untrustedVarsFile: string | null;
   sshCommonArgs: string[];
   templateArgs: string[];
   taskArgs: string[];
@@ -32,10 +35,12 @@ export function ansibleArgv(r: AnsibleRun): string[] {
   if (r.verbosity) a.push(`-${'v'.repeat(r.verbosity)}`);
   if (r.check) a.push('--check');
   if (r.diff) a.push('--diff');
-  if (r.limit.length) a.push('--limit', r.limit.join(','));
-  if (r.tags.length) a.push('--tags', r.tags.join(','));
-  if (r.skipTags.length) a.push('--skip-tags', r.skipTags.join(','));
+  // One argv element each, `--opt=value`: a value can never be taken for an option.
+  if (r.limit.length) a.push(`--limit=${r.limit.join(',')}`);
+  if (r.tags.length) a.push(`--tags=${r.tags.join(',')}`);
+  if (r.skipTags.length) a.push(`--skip-tags=${r.skipTags.join(',')}`);
   if (r.extraVarsFile) a.push('--extra-vars', `@${r.extraVarsFile}`);
+  if (r.untrustedVarsFile) a.push('--extra-vars', `@${r.untrustedVarsFile}`);
   a.push(...r.templateArgs, ...r.taskArgs);
   a.push(r.playbook);
   return a;

@@ -290,7 +290,7 @@ describe.each(engines)('apps ($name)', (engine) => {
       'exe=recorder',
       'arg=--strict',
       'arg=x y',
-      `arg=${t().config.dataDir}/tasks/task_${recTask.id}/repository/run.sh`,
+      `arg=${t().config.taskDir}/task_${recTask.id}/repository/run.sh`,
       'arg=one',
       `env task=${recTask.id} size=7`,
     ]);
@@ -333,7 +333,7 @@ describe.each(engines)('apps ($name)', (engine) => {
       'arg=dev',
       'arg=-u',
       'arg=--',
-      `arg=${t().config.dataDir}/tasks/task_${after.id}/repository/main.py`,
+      `arg=${t().config.taskDir}/task_${after.id}/repository/main.py`,
       'arg=--flag',
       `env task=${after.id} size=`,
     ]);

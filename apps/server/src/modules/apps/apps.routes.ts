@@ -1,4 +1,4 @@
-import { appActiveSchema, appCreateSchema, appSchema, appUpdateSchema } from '@gantry/contracts';
+import { appActiveSchema, appCreateSchema, appSchema, appUpdateSchema, sandboxStatusSchema, type SandboxStatus } from '@gantry/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -10,10 +10,15 @@ const params = z.object({ id: z.string() });
 const adminOnly = { preValidation: async (request: FastifyRequest) => void requireAdmin(request) };
 const actorOf = (u: { id: number; admin: number }) => ({ id: u.id, admin: u.admin === 1 });
 
-/** Apps: every signed-in user reads them (the template form offers them); admins change them. */
-export function appsRoutes(apps: AppsService): FastifyPluginAsyncZod {
+/**
+ * Apps: every signed-in user reads them (the template form offers them); admins change them and
+ * see whether the processes they start run sandboxed (`/sandbox`, apart from `/apps/:id`).
+ */
+export function appsRoutes(apps: AppsService, sandbox: { status(): SandboxStatus }): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/apps', { schema: { tags: ['apps'], response: { 200: z.array(appSchema) } } }, async () => apps.list());
+
+    app.get('/sandbox', { ...adminOnly, schema: { tags: ['apps'], response: { 200: sandboxStatusSchema } } }, async () => sandbox.status());
 
     app.post(
       '/apps',

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 
 /** Failed sign-ins per account and per address, kept in the database so every node sees them. */
@@ -9,21 +9,26 @@ export class AuthFailuresRepository {
     return this.db.selectFrom('auth_failure').selectAll().where('key', '=', key).executeTakeFirst();
   }
 
-  async record(key: string, now: string, windowStart: string): Promise<void> {
-    const row = await this.find(key);
-    if (!row || row.last_at < windowStart) {
-      await this.db
-        .insertInto('auth_failure')
-        .values({ key, count: 1, first_at: now, last_at: now })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ count: 1, first_at: now, last_at: now }))
-        .execute();
-      return;
-    }
-    await this.db
-      .updateTable('auth_failure')
-      .set((eb) => ({ count: eb('count', '+', 1), last_at: now }))
-      .where('key', '=', key)
-      .execute();
+  /**
+   * Counts one more failure, starting afresh when the last one is older than `windowStart`;
+   * answers the new count. One upsert, so failures arriving at once are each counted and each
+   * see their own count (the one that reaches a limit is the only one to see it).
+   */
+  async record(key: string, now: string, windowStart: string): Promise<number> {
+    const stale = sql<boolean>`auth_failure.last_at < ${windowStart}`;
+    const row = await this.db
+      .insertInto('auth_failure')
+      .values({ key, count: 1, first_at: now, last_at: now })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          count: sql<number>`CASE WHEN ${stale} THEN 1 ELSE auth_failure.count + 1 END`,
+          first_at: sql<string>`CASE WHEN ${stale} THEN ${now} ELSE auth_failure.first_at END`,
+          last_at: now,
+        }),
+      )
+      .returning('count')
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
   }
 
   async clear(key: string): Promise<void> {

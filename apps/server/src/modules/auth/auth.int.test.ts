@@ -58,20 +58,6 @@ describe.each(engines)('auth ($name)', (engine) => {
     expect(right.statusCode).toBe(429);
   });
 
-  it('refuses repeated failures from one address across accounts', async () => {
-    const ctx = t();
-    const ip = '10.77.0.1';
-    let last = 0;
-    for (let i = 0; i <= REFUSE_AFTER; i++) {
-      const r = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { auth: uniq('nobody'), password: 'x' } });
-      last = r.statusCode;
-    }
-    expect(last).toBe(429);
-    const other = await signedInUser(ctx);
-    const fromElsewhere = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '10.78.0.1', payload: { auth: other.username, password: other.password } });
-    expect(fromElsewhere.statusCode).toBe(204);
-  });
-
   it('logout ends the session on the server', async () => {
     const u = await signedInUser(t());
     expect((await u.get('/api/user')).statusCode).toBe(200);

@@ -1,10 +1,12 @@
 import { Messages } from '@gantry/contracts';
+import { newSessionValue, sessionIdOf } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
-import { dummyPasswordHash, randomToken, sha256, verifyPassword } from '../../platform/crypto.js';
+import { dummyPasswordHash, verifyPassword } from '../../platform/crypto.js';
 import { UnauthorizedError } from '../../platform/errors.js';
+import type { EventBus } from '../../realtime/bus.js';
 import type { UserRow } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
-import type { LoginThrottle } from './login-throttle.js';
+import { throttleKeys, type LoginThrottle } from './login-throttle.js';
 import type { SessionsRepository } from './sessions.repository.js';
 
 /** A session idle this long is over. */
@@ -40,17 +42,21 @@ export class AuthService {
     private readonly throttle: LoginThrottle,
     private readonly secondFactor: SecondFactor,
     private readonly clock: Clock,
+    private readonly bus: EventBus,
   ) {}
 
   /**
    * Checks the credentials and opens a session; answers the same 401 for an unknown user and
    * a wrong password, and spends the same hashing time on both. A user with two-factor sign-in
    * gets a session that only the code (or the recovery code) makes usable.
+   *
+   * Failures count against the account (whichever of its logins was typed) and the address.
    */
   async login(auth: string, password: string, client: Client): Promise<string> {
-    const keys = [`account:${auth.trim().toLowerCase()}`, `ip:${client.ip}`];
+    const login = auth.trim();
+    const user = await this.users.findByLogin(login);
+    const keys = [user ? throttleKeys.account(user) : throttleKeys.unknownLogin(login), throttleKeys.address(client.ip)];
     await this.throttle.before(keys);
-    const user = await this.users.findByLogin(auth.trim());
     const hash = user?.password ?? (await dummyPasswordHash());
     const ok = (await verifyPassword(password, hash)) && !!user?.password && user.external === 0;
     if (!ok || !user) {
@@ -70,10 +76,10 @@ export class AuthService {
   }
 
   async openSession(userId: number, client: Client, verified = true): Promise<string> {
-    const value = randomToken(48);
+    const { value, id } = newSessionValue();
     const now = this.clock.now().toISOString();
     await this.sessions.insert({
-      id: sha256(value),
+      id,
       user_id: userId,
       created: now,
       last_active: now,
@@ -86,7 +92,7 @@ export class AuthService {
 
   /** The session behind a cookie, or null when it is unknown or over. */
   async resolveSession(value: string): Promise<SessionIdentity | null> {
-    const id = sha256(value);
+    const id = sessionIdOf(value);
     const session = await this.sessions.find(id);
     if (!session) return null;
     const now = this.clock.now();
@@ -94,6 +100,7 @@ export class AuthService {
     const pendingTooLong = session.verified === 0 && now.getTime() - Date.parse(session.created) > PENDING_SESSION_MS;
     if (idle > SESSION_IDLE_MS || pendingTooLong) {
       await this.sessions.delete(id);
+      this.bus.userChanged(session.user_id);
       return null;
     }
     if (idle > TOUCH_EVERY_MS) await this.sessions.touch(id, now.toISOString());
@@ -121,8 +128,13 @@ export class AuthService {
     );
   }
 
+  /** Ends the session; the user's open sockets are re-checked, so the ones it opened close. */
   async logout(value: string): Promise<void> {
-    await this.sessions.delete(sha256(value));
+    const id = sessionIdOf(value);
+    const session = await this.sessions.find(id);
+    if (!session) return;
+    await this.sessions.delete(id);
+    this.bus.userChanged(session.user_id);
   }
 
   private async secondStep(
@@ -134,13 +146,13 @@ export class AuthService {
     const session = await this.resolveSession(value);
     if (!session) throw new UnauthorizedError();
     if (session.verified) return;
-    const keys = [`second-factor:${session.user.id}`, `ip:${client.ip}`];
+    const keys = [throttleKeys.secondFactor(session.user), throttleKeys.address(client.ip)];
     await this.throttle.before(keys);
     if (!(await check(session.user))) {
       await this.throttle.failed(keys);
       throw new UnauthorizedError(wrong);
     }
     await this.throttle.succeeded(keys[0]!);
-    await this.sessions.markVerified(sha256(value));
+    await this.sessions.markVerified(sessionIdOf(value));
   }
 }

@@ -15,7 +15,8 @@ export interface OidcClient {
   authorizationUrl(provider: OidcProviderConfig, redirectUri: string, checks: OidcChecks): Promise<URL>;
   /**
    * Checks the callback (state, PKCE, id_token signature, issuer, audience, expiry, nonce) and
-   * answers the user's claims: the id_token's, completed from userinfo when one is missing.
+   * answers the user's claims: the id_token's, completed from userinfo when one is missing
+   * (userinfo never replaces an id_token claim, so `iss` and `sub` are the id_token's).
    */
   claims(provider: OidcProviderConfig, callbackUrl: URL, checks: OidcChecks): Promise<Record<string, unknown>>;
 }
@@ -72,7 +73,8 @@ export function openidClient(): OidcClient {
       const idClaims = tokens.claims();
       if (!idClaims) throw new Error('the provider sent no id_token');
       const claims: Record<string, unknown> = { ...idClaims };
-      const wanted = [provider.usernameClaim, provider.nameClaim, provider.emailClaim];
+      // email_verified too: it decides whether an existing account may be linked by its email.
+      const wanted = [provider.usernameClaim, provider.nameClaim, provider.emailClaim, 'email_verified'];
       if (wanted.some((c) => claims[c] === undefined) && config.serverMetadata().userinfo_endpoint) {
         const info = await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub);
         for (const [k, v] of Object.entries(info)) if (claims[k] === undefined) claims[k] = v;

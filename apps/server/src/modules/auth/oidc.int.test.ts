@@ -4,22 +4,17 @@ import { callerFor, engines, signedInUser, uniq, useTestApp, type TestContext } 
 import { startOidcProvider, type FakeOidcProvider } from '../../test/oidc-provider.js';
 import { OIDC_FLOW_COOKIE } from './oidc.routes.js';
 
-function providersEnv(idp: FakeOidcProvider): string {
+function providersEnv(idp: FakeOidcProvider, other?: FakeOidcProvider): string {
+  const entry = (p: FakeOidcProvider, name: string) => ({ display_name: name, provider_url: p.issuer, client_id: p.clientId, client_secret: p.clientSecret });
   return JSON.stringify({
-    test: {
-      display_name: 'Test IdP',
-      color: '#123456',
-      icon: 'key',
-      provider_url: idp.issuer,
-      client_id: idp.clientId,
-      client_secret: idp.clientSecret,
-    },
+    test: { ...entry(idp, 'Test IdP'), color: '#123456', icon: 'key' },
+    ...(other ? { other: entry(other, 'Other IdP') } : {}),
   });
 }
 
 /** Starts sign-in at Gantry, lets the provider approve; answers the callback path and flow cookie. */
-async function startFlow(ctx: TestContext, query = '') {
-  const res = await ctx.app.inject({ method: 'GET', url: `/api/auth/oidc/test/login${query}` });
+async function startFlow(ctx: TestContext, query = '', provider = 'test') {
+  const res = await ctx.app.inject({ method: 'GET', url: `/api/auth/oidc/${provider}/login${query}` });
   expect(res.statusCode).toBe(302);
   const flowCookie = res.cookies.find((c) => c.name === OIDC_FLOW_COOKIE)!;
   expect(flowCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/auth/oidc' });
@@ -38,8 +33,8 @@ function finishFlow(ctx: TestContext, callback: string, flow?: string) {
   return ctx.app.inject({ method: 'GET', url: callback, cookies: flow ? { [OIDC_FLOW_COOKIE]: flow } : {} });
 }
 
-async function signIn(ctx: TestContext, query = '') {
-  const { flow, callback } = await startFlow(ctx, query);
+async function signIn(ctx: TestContext, query = '', provider = 'test') {
+  const { flow, callback } = await startFlow(ctx, query, provider);
   return finishFlow(ctx, callback, flow);
 }
 
@@ -151,6 +146,10 @@ describe.each(engines)('oidc sign-in ($name)', (engine) => {
     expectRefused(await signIn(ctx), /local account/);
     idp.user = { sub: 'local-by-mail', preferred_username: uniq('other'), email: `${local.username}@example.com`, name: 'Intruder' };
     expectRefused(await signIn(ctx), /local account/);
+    // Not even when the provider vouches for the local account's email.
+    idp.user = { sub: 'local-verified', preferred_username: local.username, email: `${local.username}@example.com`, email_verified: true, name: 'Intruder' };
+    expectRefused(await signIn(ctx), /local account/);
+    expect(await ctx.db.db.selectFrom('external_identity').select('id').where('user_id', '=', local.id).execute()).toEqual([]);
   });
 
   it('lands only on paths of this site', async () => {
@@ -186,6 +185,107 @@ describe.each(engines)('oidc sign-in ($name)', (engine) => {
     const second = await signIn(ctx);
     const pending = callerFor(ctx, { id, username, password: '', cookie: sessionOf(second)!.value });
     expect((await pending.get('/api/user')).json()).toEqual({ error: 'TOTP_REQUIRED' });
+  });
+});
+
+describe.each(engines)('oidc identity binding ($name)', (engine) => {
+  let idp: FakeOidcProvider;
+  let other: FakeOidcProvider;
+  beforeAll(async () => {
+    idp = await startOidcProvider();
+    other = await startOidcProvider();
+  });
+  afterAll(async () => {
+    await idp?.close();
+    await other?.close();
+  });
+  const t = useTestApp(engine, {
+    get GANTRY_OIDC_PROVIDERS() {
+      return providersEnv(idp, other);
+    },
+  });
+
+  /** The id of the user a successful sign-in opened a session for. */
+  async function signedInId(res: Awaited<ReturnType<typeof finishFlow>>): Promise<number> {
+    const cookie = sessionOf(res);
+    expect(cookie, res.headers.location as string).toBeDefined();
+    return (await callerFor(t(), { id: 0, username: '', password: '', cookie: cookie!.value }).get('/api/user')).json<{ id: number }>().id;
+  }
+
+  const bindings = (userId: number) => t().db.db.selectFrom('external_identity').select(['provider', 'issuer', 'subject']).where('user_id', '=', userId).execute();
+
+  /** An external user as an older Gantry created it: no binding yet. */
+  const unboundExternal = (name: string) =>
+    t().app.services.users.create({ username: name, name: `Old ${name}`, email: `${name}@idp.example`, admin: false, external: true, alert: false });
+
+  it('binds a new external user to the provider, issuer and subject', async () => {
+    const name = uniq('bind');
+    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example` };
+    const id = await signedInId(await signIn(t()));
+    expect(await bindings(id)).toEqual([{ provider: 'test', issuer: idp.issuer, subject: `sub-${name}` }]);
+  });
+
+  it('does not let the same username or email in from another provider or another subject', async () => {
+    const ctx = t();
+    const name = uniq('alice');
+    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example` };
+    const alice = await signedInId(await signIn(ctx));
+    // Another issuer claims the username, with its own (verified) email.
+    other.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@evil.example`, email_verified: true };
+    expectRefused(await signIn(ctx, '', 'other'), /verified/);
+    // Another issuer claims username and email without vouching for the email.
+    other.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example` };
+    expectRefused(await signIn(ctx, '', 'other'), /verified/);
+    other.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example`, email_verified: false };
+    expectRefused(await signIn(ctx, '', 'other'), /verified/);
+    // Another subject at the same provider, even with the verified email: the account is bound already.
+    idp.user = { sub: `sub-${name}-2`, preferred_username: name, email: `${name}@idp.example`, email_verified: true };
+    expectRefused(await signIn(ctx), /not linked/);
+    expect(await bindings(alice)).toEqual([{ provider: 'test', issuer: idp.issuer, subject: `sub-${name}` }]);
+  });
+
+  it('does not link an unbound external user when the email is not verified or differs', async () => {
+    const ctx = t();
+    const name = uniq('old');
+    const old = await unboundExternal(name);
+    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example` };
+    expectRefused(await signIn(ctx), /verified/);
+    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example`, email_verified: false };
+    expectRefused(await signIn(ctx), /verified/);
+    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@elsewhere.example`, email_verified: true };
+    expectRefused(await signIn(ctx), /verified/);
+    expect(await bindings(old.id)).toEqual([]);
+  });
+
+  it('links an unbound external user by its verified email, then signs in by the binding only', async () => {
+    const ctx = t();
+    const name = uniq('old');
+    const old = await unboundExternal(name);
+    // Email compared without case; "true" as text is accepted (some providers send it so).
+    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name.toUpperCase()}@IDP.example`, email_verified: 'true' };
+    expect(await signedInId(await signIn(ctx))).toBe(old.id);
+    expect(await bindings(old.id)).toEqual([{ provider: 'test', issuer: idp.issuer, subject: `sub-${name}` }]);
+    const events = await ctx.db.db.selectFrom('event').select('description').where('object_type', '=', 'user').where('object_id', '=', old.id).execute();
+    expect(events.map((e) => e.description)).toEqual([`User ${name} linked to sign-in with Test IdP`]);
+
+    // The provider renamed the person: the subject still finds the same account, unchanged.
+    idp.user = { sub: `sub-${name}`, preferred_username: uniq('renamed'), email: `${uniq('renamed')}@idp.example` };
+    expect(await signedInId(await signIn(ctx))).toBe(old.id);
+    expect(await ctx.app.services.users.findById(old.id)).toMatchObject({ username: name, email: `${name}@idp.example` });
+    const users = await ctx.db.db.selectFrom('user').select('id').where('username', 'like', 'renamed%').execute();
+    expect(users).toEqual([]);
+  });
+
+  it('forgets the bindings of a deleted user', async () => {
+    const ctx = t();
+    const name = uniq('gone');
+    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example` };
+    const first = await signedInId(await signIn(ctx));
+    await ctx.app.services.users.deleteByAdmin(first);
+    expect(await bindings(first)).toEqual([]);
+    const second = await signedInId(await signIn(ctx));
+    expect(second).not.toBe(first);
+    expect(await bindings(second)).toEqual([{ provider: 'test', issuer: idp.issuer, subject: `sub-${name}` }]);
   });
 });
 

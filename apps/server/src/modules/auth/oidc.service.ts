@@ -7,6 +7,7 @@ import type { EventsService } from '../events/events.service.js';
 import type { UserRow } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import type { AuthService } from './auth.service.js';
+import type { ExternalIdentity, OidcIdentitiesRepository } from './oidc-identities.repository.js';
 import { ProviderRefusedError, type OidcChecks, type OidcClient } from './oidc-client.js';
 
 /** How long the browser may spend at the provider between our two redirects. */
@@ -47,6 +48,7 @@ export class OidcService {
     providers: OidcProviderConfig[],
     private readonly client: OidcClient,
     private readonly users: UsersService,
+    private readonly identities: OidcIdentitiesRepository,
     private readonly auth: AuthService,
     private readonly events: EventsService,
     private readonly box: SecretBox,
@@ -110,18 +112,25 @@ export class OidcService {
     return state;
   }
 
-  /** The external user these claims stand for; never a local (password) account. */
+  /**
+   * The external user these claims stand for; never a local (password) account. The binding to
+   * the provider's (issuer, subject) decides; usernames and emails are only claims. Without a
+   * binding, an existing account is linked only when it is external, not yet bound at this
+   * provider, and the provider vouches for its email (`email_verified`).
+   */
   private async userFor(p: OidcProviderConfig, claims: Record<string, unknown>): Promise<UserRow> {
+    const identity = identityOf(p, claims);
+    const boundId = await this.identities.userIdOf(identity);
+    const bound = boundId === undefined ? undefined : await this.users.findById(boundId);
+    if (bound) {
+      if (bound.external !== 1) throw new OidcSignInError(LOCAL_ACCOUNT);
+      return bound;
+    }
     const email = claimText(claims, p.emailClaim);
     const username = claimText(claims, p.usernameClaim) ?? email?.split('@')[0];
     if (!username) throw new OidcSignInError(`${p.displayName} did not send the "${p.usernameClaim}" claim`);
     const found = (await this.users.findByLogin(username)) ?? (email ? await this.users.findByLogin(email) : undefined);
-    if (found) {
-      if (found.external !== 1) {
-        throw new OidcSignInError('A local account with this username or email already exists; sign in with its password');
-      }
-      return found;
-    }
+    if (found) return this.link(p, identity, found, email, claims);
     if (!email) throw new OidcSignInError(`${p.displayName} did not send the "${p.emailClaim}" claim`);
     const input = userCreateSchema.safeParse({ username, name: claimText(claims, p.nameClaim) ?? username, email, admin: false, external: true, alert: false });
     if (!input.success) throw new OidcSignInError(`${p.displayName} sent an unusable profile: ${input.error.issues[0]?.message ?? 'invalid'}`);
@@ -132,15 +141,50 @@ export class OidcService {
       if (err instanceof ConflictError) throw new OidcSignInError(`${err.message}; ask an administrator`);
       throw err;
     }
-    await this.events.record({
-      projectId: null,
-      userId: created.id,
-      objectType: 'user',
-      objectId: created.id,
-      description: `User ${created.username} created by sign-in with ${p.displayName}`,
-    });
+    // Only a sign-in racing this one for the same subject can have bound it meanwhile: that one
+    // made the user, so this one takes its new account back.
+    if (!(await this.identities.bind(identity, created.id, this.clock.now().toISOString()))) {
+      await this.users.deleteByAdmin(created.id);
+      throw new OidcSignInError('Sign-in failed; please try again');
+    }
+    await this.record(created, `User ${created.username} created by sign-in with ${p.displayName}`);
     return created;
   }
+
+  /** Binds an existing account to this identity, when the rules allow it (see userFor). */
+  private async link(p: OidcProviderConfig, identity: ExternalIdentity, user: UserRow, email: string | undefined, claims: Record<string, unknown>): Promise<UserRow> {
+    if (user.external !== 1) throw new OidcSignInError(LOCAL_ACCOUNT);
+    const refused = `An account with this username or email exists and is not linked to this ${p.displayName} sign-in; ask an administrator`;
+    if (await this.identities.isBound(p.id, user.id)) throw new OidcSignInError(refused);
+    const sameEmail = email !== undefined && email.toLowerCase() === user.email.toLowerCase();
+    if (!sameEmail || !emailVerified(claims)) {
+      throw new OidcSignInError(`An account with this username or email exists; ${p.displayName} must confirm its email address as verified to link it`);
+    }
+    if (!(await this.identities.bind(identity, user.id, this.clock.now().toISOString()))) throw new OidcSignInError(refused);
+    await this.record(user, `User ${user.username} linked to sign-in with ${p.displayName}`);
+    return user;
+  }
+
+  private record(user: UserRow, description: string): Promise<unknown> {
+    return this.events.record({ projectId: null, userId: user.id, objectType: 'user', objectId: user.id, description });
+  }
+}
+
+const LOCAL_ACCOUNT = 'A local account with this username or email already exists; sign in with its password';
+
+/** The provider's stable id for the person: the id_token's issuer and subject. */
+function identityOf(p: OidcProviderConfig, claims: Record<string, unknown>): ExternalIdentity {
+  const issuer = claims.iss;
+  const subject = claims.sub;
+  if (typeof issuer !== 'string' || !issuer || typeof subject !== 'string' || !subject) {
+    throw new OidcSignInError(`${p.displayName} did not send the "iss" and "sub" claims`);
+  }
+  return { provider: p.id, issuer, subject };
+}
+
+/** `email_verified` as the standard says (a boolean); some providers send the text "true". */
+function emailVerified(claims: Record<string, unknown>): boolean {
+  return claims.email_verified === true || claims.email_verified === 'true';
 }
 
 /** Where the provider sends the browser back: configured, or this server's own callback. */

@@ -58,6 +58,17 @@ async function enable(u: Caller, userId = u.id): Promise<{ id: number; recovery_
   return res.json();
 }
 
+/** The user removing their own method, with proof in the body. */
+function removeOwn(ctx: TestContext, u: Caller, totpId: number, proof: { password?: string; passcode?: string }) {
+  return ctx.app.inject({
+    method: 'DELETE',
+    url: `/api/users/${u.id}/2fas/totp/${totpId}`,
+    cookies: { [SESSION_COOKIE]: u.cookie },
+    headers: { [CSRF_HEADER]: '1' },
+    payload: proof,
+  });
+}
+
 describe.each(engines)('two-factor sign-in ($name)', (engine) => {
   const t = useTestApp(engine, { GANTRY_TOTP_ENABLED: 'true' });
 
@@ -254,9 +265,9 @@ describe.each(engines)('two-factor sign-in ($name)', (engine) => {
     expect((await admin.del(`/api/users/${u.id}/2fas/totp/${id + 1000}`)).statusCode).toBe(404);
     expect((await admin.del(`/api/users/${u.id}/2fas/totp/${id}`)).statusCode).toBe(204);
     expect((await u.get('/api/user')).json().totp).toBeNull();
-    // The user may remove their own too.
+    // The user may remove their own too, with their password.
     const own = await enable(u);
-    expect((await u.del(`/api/users/${u.id}/2fas/totp/${own.id}`)).statusCode).toBe(204);
+    expect((await removeOwn(ctx, u, own.id, { password: u.password })).statusCode).toBe(204);
     const events = await ctx.db.db
       .selectFrom('event')
       .select(['description', 'user_id'])
@@ -269,6 +280,56 @@ describe.each(engines)('two-factor sign-in ($name)', (engine) => {
       { description: `Two-factor sign-in enabled for ${u.username}`, user_id: u.id },
       { description: `Two-factor sign-in disabled for ${u.username}`, user_id: u.id },
     ]);
+  });
+
+  it('removes your own method only with your password or a current code', async () => {
+    const ctx = t();
+    const u = await signedInUser(ctx);
+    const { id } = await enable(u);
+    const app = await authenticator(ctx, u.id);
+    const stillOn = async () => expect((await u.get('/api/user')).json().totp).toEqual({ id });
+
+    // A session alone is not enough: no proof, an empty one, a wrong password, a wrong code.
+    const none = await u.del(`/api/users/${u.id}/2fas/totp/${id}`);
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toEqual({ error: 'Enter your current password or a current verification code' });
+    expect((await removeOwn(ctx, u, id, { password: '', passcode: '' })).json()).toEqual({
+      error: 'Enter your current password or a current verification code',
+    });
+    const wrongPassword = await removeOwn(ctx, u, id, { password: 'not-it' });
+    expect(wrongPassword.statusCode).toBe(400);
+    expect(wrongPassword.json()).toEqual({ error: 'Current password is incorrect' });
+    const wrongCode = await removeOwn(ctx, u, id, { passcode: app.wrong() });
+    expect(wrongCode.statusCode).toBe(400);
+    expect(wrongCode.json()).toEqual({ error: 'Incorrect verification code.' });
+    // Not in the query string either (logs keep it).
+    const query = await ctx.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${u.id}/2fas/totp/${id}?password=${encodeURIComponent(u.password)}`,
+      cookies: { [SESSION_COOKIE]: u.cookie },
+      headers: { [CSRF_HEADER]: '1' },
+    });
+    expect(query.statusCode).toBe(400);
+    await stillOn();
+    // The session is still signed in after the refusals (400, not 401).
+    expect((await u.get('/api/user')).statusCode).toBe(200);
+
+    // A current code removes it.
+    expect((await removeOwn(ctx, u, id, { passcode: app.code() })).statusCode).toBe(204);
+    expect((await u.get('/api/user')).json().totp).toBeNull();
+  });
+
+  it('counts wrong passwords given to remove the method like failed sign-ins', async () => {
+    const ctx = t();
+    const u = await signedInUser(ctx);
+    const { id } = await enable(u);
+    let last = 0;
+    for (let i = 0; i < REFUSE_AFTER; i++) last = (await removeOwn(ctx, u, id, { password: 'guess' })).statusCode;
+    expect(last).toBe(400);
+    const locked = await removeOwn(ctx, u, id, { password: u.password });
+    expect(locked.statusCode).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await u.get('/api/user')).json().totp).toEqual({ id });
   });
 
   it('does not ask API tokens for a code', async () => {

@@ -1,4 +1,4 @@
-import { idParamSchema, totpCreatedSchema } from '@gantry/contracts';
+import { idParamSchema, totpCreatedSchema, totpRemoveSchema } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
@@ -18,11 +18,18 @@ export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
         reply.status(201).send(await totp.enable(actorOf(requireUser(request)), request.params.id)),
     );
 
+    // Removing one's own method takes `{password}` or `{passcode}` in the body; never in the
+    // query string, which request logs and proxies keep.
     app.delete(
       '/users/:id/2fas/totp/:totpId',
-      { schema: { tags: ['users'], params: totpParams } },
+      { schema: { tags: ['users'], params: totpParams, body: totpRemoveSchema } },
       async (request, reply) => {
-        await totp.disable(actorOf(requireUser(request)), request.params.id, request.params.totpId);
+        const { password, passcode } = request.body ?? {};
+        await totp.disable(actorOf(requireUser(request)), request.params.id, request.params.totpId, {
+          password,
+          passcode,
+          ip: request.ip,
+        });
         return reply.status(204).send();
       },
     );

@@ -2,11 +2,12 @@ import { Messages, VERIFICATION_CODE_LENGTH, type TotpCreated } from '@gantry/co
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Clock } from '../../platform/clock.js';
-import { randomToken, sha256, type SecretBox } from '../../platform/crypto.js';
+import { randomToken, sha256, verifyPassword, type SecretBox } from '../../platform/crypto.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { EventsService } from '../events/events.service.js';
 import type { UserRow } from '../users/users.repository.js';
 import type { Actor, UsersService } from '../users/users.service.js';
+import { throttleKeys, type LoginThrottle } from './login-throttle.js';
 import type { TotpRepository } from './totp.repository.js';
 
 export interface TotpSettings {
@@ -14,6 +15,14 @@ export interface TotpSettings {
   enabled: boolean;
   /** GANTRY_TOTP_ALLOW_RECOVERY: the recovery code may stand in for a code (once). */
   allowRecovery: boolean;
+}
+
+/** What proves it is really the user removing their own method: the password or a current code. */
+export interface TotpProof {
+  password?: string | undefined;
+  passcode?: string | undefined;
+  /** The caller's address, for throttling wrong proofs like wrong sign-ins. */
+  ip: string;
 }
 
 /** What the issuer field of authenticator apps shows. */
@@ -37,6 +46,7 @@ export class TotpService {
     private readonly events: EventsService,
     private readonly clock: Clock,
     private readonly settings: TotpSettings,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   /** Whether signing in as this user takes a code after the password. */
@@ -60,9 +70,16 @@ export class TotpService {
     return { id, recovery_code: recovery };
   }
 
-  /** The user themself or an admin (e.g. for a user who lost their device and recovery code). */
-  async disable(actor: Actor, userId: number, totpId: number): Promise<void> {
+  /**
+   * The user themself, with their password or a current code (a session left open or stolen is
+   * not enough to weaken the account), or an admin for another user without either (e.g. for a
+   * user who lost their device and recovery code).
+   */
+  async disable(actor: Actor, userId: number, totpId: number, proof: TotpProof): Promise<void> {
     const user = await this.users.get(actor, userId);
+    const row = await this.repo.findByUser(userId);
+    if (!row || row.id !== totpId) throw new NotFoundError(Messages.totpNotFound);
+    if (actor.id === userId) await this.checkProof(user, proof);
     if (!(await this.repo.delete(userId, totpId))) throw new NotFoundError(Messages.totpNotFound);
     await this.record(actor.id, user, `Two-factor sign-in disabled for ${user.username}`);
   }
@@ -103,6 +120,35 @@ export class TotpService {
     if (!(await this.repo.deleteByRecovery(user.id, recoveryHash(code)))) return false;
     await this.record(user.id, user, `Two-factor sign-in disabled for ${user.username} by its recovery code`);
     return true;
+  }
+
+  /**
+   * Wrong proofs count like failed sign-ins (per account and address), so the password cannot
+   * be guessed here at speed either.
+   */
+  private async checkProof(user: UserRow, proof: TotpProof): Promise<void> {
+    const { password, passcode } = proof;
+    if (password) {
+      const keys = [throttleKeys.account(user), throttleKeys.address(proof.ip)];
+      await this.throttle.before(keys);
+      if (user.external === 1 || !user.password || !(await verifyPassword(password, user.password))) {
+        await this.throttle.failed(keys);
+        throw new ValidationError(Messages.incorrectCurrentPassword);
+      }
+      await this.throttle.succeeded(keys[0]!);
+      return;
+    }
+    if (passcode) {
+      const keys = [throttleKeys.secondFactor(user), throttleKeys.address(proof.ip)];
+      await this.throttle.before(keys);
+      if (!(await this.checkCode(user.id, passcode.trim()))) {
+        await this.throttle.failed(keys);
+        throw new ValidationError(Messages.incorrectVerificationCode);
+      }
+      await this.throttle.succeeded(keys[0]!);
+      return;
+    }
+    throw new ValidationError(Messages.totpProofRequired);
   }
 
   private totp(base32: string, label: string): TOTP {

@@ -52,6 +52,7 @@ describe.each(engines)('project backup and restore ($name)', (engine) => {
     expect(tpl('Deploy').build_template_id).toBe(tpl('Build').id);
     expect(tpl('Playbook')).toMatchObject({
       view_id: 1,
+      allow_extra_vars_in_task: true,
       inventory_id: backup.inventories.find((i) => i.name === 'hosts')!.id,
       vaults: [
         { name: 'prod', vault_key_id: 1 },
@@ -207,15 +208,15 @@ describe.each(engines)('project backup and restore ($name)', (engine) => {
 
   it('takes a large backup, up to 10 MB', async () => {
     const admin = await signedInUser(t(), { admin: true });
-    const description = 'x'.repeat(2_000_000);
+    // Descriptions are limited to 4 KiB: the bulk is in static inventories (up to 1 MiB each).
+    const inventory = (id: number) => ({ id, name: `i${id}`, type: 'static', inventory: 'x'.repeat(1_000_000), ssh_key_id: 1 });
     const doc = {
       meta: { format: BACKUP_FORMAT, version: 1, name: 'Big' },
       keys: [{ id: 1, name: 'k', type: 'none' }],
       repositories: [{ id: 1, name: 'r', git_url: '/srv/r', ssh_key_id: 1 }],
+      inventories: [inventory(1), inventory(2)],
       environments: [{ id: 1, name: 'e' }],
-      templates: [
-        { id: 1, name: 't', app: 'bash', playbook: 'a.sh', repository_id: 1, environment_id: 1, description },
-      ],
+      templates: [{ id: 1, name: 't', app: 'bash', playbook: 'a.sh', repository_id: 1, environment_id: 1 }],
     };
     const res = await admin.post('/api/projects/restore', doc);
     expect(res.statusCode, res.body).toBe(201);

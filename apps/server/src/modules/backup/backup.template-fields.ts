@@ -36,6 +36,7 @@ export function templateFields(t: Omit<BackupTemplate, 'id'>, refs: TemplateRefs
     arguments: t.arguments,
     allow_override_args_in_task: t.allow_override_args_in_task,
     allow_override_branch_in_task: t.allow_override_branch_in_task,
+    allow_extra_vars_in_task: t.allow_extra_vars_in_task,
     suppress_success_alerts: t.suppress_success_alerts,
     survey_vars: t.survey_vars,
     vaults: t.vaults.map((v) => ({ name: v.name, type: v.type, vault_key_id: refs.key(v.vault_key_id), script: v.script })),

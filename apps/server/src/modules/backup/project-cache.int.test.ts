@@ -28,7 +28,7 @@ describe.each(engines)('project cache ($name)', (engine) => {
     // As if the server had died during `running`, and the others had left their folders behind.
     await ctx.db.db.updateTable('task').set({ status: 'running' }).where('id', '=', running).execute();
     const data = ctx.config.dataDir;
-    const folder = (id: number) => path.join(data, 'tasks', `task_${id}`);
+    const folder = (id: number) => path.join(ctx.config.taskDir, `task_${id}`);
     for (const id of [finished, running, foreign]) {
       fs.mkdirSync(path.join(folder(id), 'repository'), { recursive: true });
       fs.writeFileSync(path.join(folder(id), 'repository', 'file'), 'x');

@@ -5,7 +5,7 @@ import { bashTemplate } from '../../test/webhooks.js';
 describe.each(engines)('integration permissions ($name)', (engine) => {
   const t = useTestApp(engine);
 
-  it('lets members read, only updateProject change; other projects stay out of reach', async () => {
+  it('lets members read, only updateProject change or list aliases; other projects stay out of reach', async () => {
     const ctx = t();
     const admin = await signedInUser(ctx, { admin: true });
     const owner = await signedInUser(ctx);
@@ -52,8 +52,6 @@ describe.each(engines)('integration permissions ($name)', (engine) => {
       for (const path of [
         base,
         `${base}/${id}`,
-        `${base}/${id}/aliases`,
-        `${base}/aliases`,
         `${base}/${id}/matchers`,
         `${base}/${id}/values`,
         `${base}/${id}/matchers/${matcher.id}`,
@@ -61,6 +59,9 @@ describe.each(engines)('integration permissions ($name)', (engine) => {
         expect((await reader.get(path)).statusCode).toBe(200);
       }
       const denied = [
+        // An alias is where anyone can start the integration's task: only updateProject lists them.
+        await reader.get(`${base}/${id}/aliases`),
+        await reader.get(`${base}/aliases`),
         await reader.post(base, body),
         await reader.put(`${base}/${id}`, body),
         await reader.del(`${base}/${id}`),
@@ -81,6 +82,8 @@ describe.each(engines)('integration permissions ($name)', (engine) => {
     }
     expect((await outsider.post(`${base}/${id}/aliases`)).statusCode).toBe(404);
     expect((await owner.get(`${base}/${id}/matchers`)).json()).toHaveLength(1);
+    expect((await owner.get(`${base}/${id}/aliases`)).json()).toEqual([alias]);
+    expect((await owner.get(`${base}/aliases`)).statusCode).toBe(200);
     expect((await owner.get(`${base}/${id}/values`)).json()).toHaveLength(1);
 
     // The owner of another project cannot reach this project's rows through their own project.

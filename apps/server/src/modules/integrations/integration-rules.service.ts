@@ -12,7 +12,7 @@ import type {
   MatcherValues,
 } from './integrations.repository.js';
 import type { IntegrationsService } from './integrations.service.js';
-import { reservedVariableProblem } from './webhook-read.js';
+import { extractedVariableProblem } from './webhook-read.js';
 
 export type MatcherInput = z.output<typeof matcherInputSchema>;
 export type ExtractValueInput = z.output<typeof extractValueInputSchema>;
@@ -151,7 +151,7 @@ function matcherValues(i: MatcherInput): MatcherValues {
 }
 
 function extractValues(i: ExtractValueInput): ExtractValueValues {
-  const problem = reservedVariableProblem(i.variable);
+  const problem = extractedVariableProblem(i.variable_type, i.variable);
   if (problem) throw new ValidationError(problem);
   return {
     name: i.name,

@@ -36,6 +36,8 @@ describe.each(engines)('integrations ($name)', (engine) => {
     await bad({ auth_method: 'token' }, 'Auth header is required');
     await bad({ auth_method: 'hmac', auth_header: 'Bad Header' }, 'Auth header must be a valid header name');
     await bad({ task_params: { environment: '[1]' } }, 'Extra variables must be a JSON object');
+    await bad({ task_params: { environment: '{"ansible_python_interpreter": "/bin/sh"}' } }, 'Variable ansible_python_interpreter is reserved');
+    await bad({ task_params: { environment: '{"LD_PRELOAD": "/x.so"}' } }, 'Variable LD_PRELOAD is reserved');
     await bad({ task_params: { environment: '{oops' } }, 'Extra variables must be a JSON object');
     expect((await admin.get(url)).json()).toEqual([]);
 

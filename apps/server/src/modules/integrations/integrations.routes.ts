@@ -35,7 +35,8 @@ const partParams = z.object({ projectId: idParamSchema, integrationId: idParamSc
 /**
  * Integration CRUD (the resource routes, changed with updateProject as spec 02 §6 says), aliases
  * of an integration or of the project (`/integrations/aliases`: a static segment, so it never
- * reaches the `:integrationId` routes), matchers and extracted values. Reading needs membership.
+ * reaches the `:integrationId` routes), matchers and extracted values. Reading needs membership,
+ * except aliases: they need updateProject.
  */
 export function integrationsRoutes(o: IntegrationsRoutesOptions): FastifyPluginAsyncZod {
   return async (app) => {
@@ -59,11 +60,12 @@ export function integrationsRoutes(o: IntegrationsRoutesOptions): FastifyPluginA
       }),
     );
 
-    // Project-level aliases: they reach every searchable integration of the project.
+    // Project-level aliases: they reach every searchable integration of the project. An alias is
+    // the address anyone can start tasks at, so only those who may change integrations see them.
     app.get(
       `${base}/aliases`,
       {
-        preValidation: read,
+        preValidation: change,
         schema: { tags, params: projectParams, response: { 200: z.array(integrationAliasSchema) } },
       },
       async (request) =>
@@ -91,11 +93,11 @@ export function integrationsRoutes(o: IntegrationsRoutesOptions): FastifyPluginA
       },
     );
 
-    // Aliases of one integration.
+    // Aliases of one integration (as above: updateProject only).
     app.get(
       `${base}/:integrationId/aliases`,
       {
-        preValidation: read,
+        preValidation: change,
         schema: { tags, params: integrationParams, response: { 200: z.array(integrationAliasSchema) } },
       },
       async (request) =>

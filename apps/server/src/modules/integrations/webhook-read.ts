@@ -4,6 +4,8 @@
  * yields "no value" or "no match", never an exception.
  */
 
+import { envNameProblem, taskVariableProblem } from '@gantry/contracts';
+
 export type ValueSource = 'header' | 'body';
 export type BodyDataType = 'json' | 'string';
 export type MatchMethod = 'equals' | 'unequals' | 'contains';
@@ -100,5 +102,11 @@ export function matches(r: ReadResult, method: MatchMethod, expected: string): b
   }
 }
 
-/** Webhook-fed variables follow the same rule as every task variable. */
-export { reservedVariableProblem } from '@gantry/contracts';
+/**
+ * Why an extracted value may not feed `variable`, or null when it may. Webhook-fed variables are
+ * task input: an environment variable follows the task rule for environment names, an extra
+ * variable the rule for every task variable (it is an environment variable of scripts too).
+ */
+export function extractedVariableProblem(type: string, variable: string): string | null {
+  return type === 'environment' ? envNameProblem(variable, 'task') : taskVariableProblem(variable);
+}

@@ -10,7 +10,8 @@ import type { WebhookService } from './webhook.service.js';
  * check (config `webhook`). The body stays a raw Buffer whatever its type, since signatures are
  * over the exact bytes; more than INTEGRATION_BODY_LIMIT is a 413 before anything runs. An
  * unknown alias and a delivery no integration authenticates get the same 404, so aliases cannot
- * be probed; an authenticated delivery gets 204 whether or not a task started.
+ * be probed; an authenticated delivery gets 204 whether or not a task started, and a repeat of
+ * one already taken (same GitHub/Bitbucket delivery id) gets 200 with the same empty body.
  */
 export function webhookRoutes(webhooks: WebhookService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -33,7 +34,7 @@ export function webhookRoutes(webhooks: WebhookService): FastifyPluginAsyncZod {
           request.log.error({ err }, 'webhook delivery failed'),
         );
         if (!result.authenticated) throw new NotFoundError(Messages.notFound);
-        return reply.status(204).send();
+        return reply.status(result.repeated ? 200 : 204).send();
       },
     );
   };

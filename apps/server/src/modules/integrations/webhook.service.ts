@@ -1,31 +1,41 @@
 import { INTEGRATION_ALIAS_PATTERN, type IntegrationAuthMethod } from '@gantry/contracts';
-import { AppError } from '../../platform/errors.js';
+import type { Clock } from '../../platform/clock.js';
+import { AppError, ValidationError } from '../../platform/errors.js';
 import type { EventsService } from '../events/events.service.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { TasksService } from '../tasks/tasks.service.js';
 import { integrationTaskParams } from './integrations.presenter.js';
 import type { ExtractValueRow, IntegrationsRepository, IntegrationWithTemplate } from './integrations.repository.js';
 import { authenticate, type WebhookSecret } from './webhook-auth.js';
+import type { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import {
+  extractedVariableProblem,
   matches,
   readValue,
-  reservedVariableProblem,
   type BodyDataType,
   type Delivery,
   type MatchMethod,
   type ValueSource,
 } from './webhook-read.js';
+import { DELIVERY_REPLAY_WINDOW_MS, deliveryIdOf, type DeliveryId } from './webhook-replay.js';
 
-/** What a delivery did; the receiver answers 404 unless some integration authenticated it. */
+/**
+ * What a delivery did; the receiver answers 404 unless some integration authenticated it.
+ * `repeated`: every integration that authenticated it had taken its delivery id already.
+ */
 export interface DeliveryResult {
   authenticated: boolean;
   started: number[];
+  repeated: boolean;
 }
 
 /**
  * The webhook receiver's logic: find the integrations behind an alias, keep those the delivery
  * authenticates for, and start the task of each whose matchers all match, with the values it
  * extracts. A failure to start one task is logged as an event and does not stop the others.
+ * GitHub and Bitbucket deliveries carry a unique id: an integration takes each id once in 24 h,
+ * so a retried or replayed delivery starts nothing. Ids are only remembered once the delivery
+ * authenticated, so nobody without the secret can spend a future delivery's id.
  */
 export class WebhookService {
   constructor(
@@ -33,6 +43,8 @@ export class WebhookService {
     private readonly keys: KeysService,
     private readonly tasks: TasksService,
     private readonly events: EventsService,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly clock: Clock,
   ) {}
 
   /** `logError` takes unexpected failures (for the request log); their text never reaches the sender. */
@@ -41,7 +53,7 @@ export class WebhookService {
     d: Delivery,
     logError: (err: unknown) => void = () => undefined,
   ): Promise<DeliveryResult> {
-    const result: DeliveryResult = { authenticated: false, started: [] };
+    const result: DeliveryResult = { authenticated: false, started: [], repeated: false };
     if (!INTEGRATION_ALIAS_PATTERN.test(alias)) return result;
     const row = await this.repo.aliasByValue(alias);
     if (!row) return result;
@@ -49,13 +61,39 @@ export class WebhookService {
       row.integration_id === null
         ? await this.repo.searchable(row.project_id)
         : [await this.repo.find(row.project_id, row.integration_id)].filter((i) => i !== undefined);
+    const accepted: Array<{ i: IntegrationWithTemplate; id: DeliveryId }> = [];
     for (const i of integrations) {
-      if (!authenticate(d, i.auth_method as IntegrationAuthMethod, i.auth_header, await this.secretOf(i))) continue;
-      result.authenticated = true;
-      const taskId = await this.deliver(i, d, logError);
+      const method = i.auth_method as IntegrationAuthMethod;
+      if (!authenticate(d, method, i.auth_header, await this.secretOf(i))) continue;
+      accepted.push({ i, id: deliveryIdOf(d, method) });
+    }
+    if (accepted.length === 0) return result;
+    result.authenticated = true;
+    // Checked for all before any task starts, so a refused delivery has started nothing.
+    const invalid = accepted.find((a) => a.id.kind === 'invalid');
+    if (invalid?.id.kind === 'invalid') throw new ValidationError(invalid.id.message);
+    let repeats = 0;
+    for (const { i, id } of accepted) {
+      if (id.kind === 'id' && !(await this.take(i.id, id.id))) {
+        repeats++;
+        continue;
+      }
+      // An unexpected failure (the sender gets a 500 and retries) must not leave the id spent.
+      const taskId = await this.deliver(i, d, logError).catch(async (err: unknown) => {
+        if (id.kind === 'id') await this.deliveries.release(i.id, id.id).catch(() => undefined);
+        throw err;
+      });
       if (taskId !== null) result.started.push(taskId);
     }
+    result.repeated = repeats === accepted.length;
     return result;
+  }
+
+  /** Whether this is the first time (within the window) the integration sees this delivery id. */
+  private take(integrationId: number, deliveryId: string): Promise<boolean> {
+    const now = this.clock.now();
+    const expiredBefore = new Date(now.getTime() - DELIVERY_REPLAY_WINDOW_MS).toISOString();
+    return this.deliveries.take(integrationId, deliveryId, now.toISOString(), expiredBefore);
   }
 
   private async secretOf(i: IntegrationWithTemplate): Promise<WebhookSecret | null> {
@@ -122,7 +160,7 @@ function extract(rows: ExtractValueRow[], d: Delivery): { vars: Record<string, u
   const env: Record<string, string> = {};
   for (const x of rows) {
     // Checked when saved too; a row that predates a rule is skipped rather than obeyed.
-    if (reservedVariableProblem(x.variable)) continue;
+    if (extractedVariableProblem(x.variable_type, x.variable)) continue;
     const r = readValue(d, x.value_source as ValueSource, x.body_data_type as BodyDataType | null, x.key);
     if (r.kind !== 'value') continue;
     // A process environment cannot hold NUL; such a value is dropped, not passed cut short.

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { authenticate } from './webhook-auth.js';
-import { Delivery, atPath, matches, readValue, reservedVariableProblem } from './webhook-read.js';
+import { Delivery, atPath, extractedVariableProblem, matches, readValue } from './webhook-read.js';
 
 const json = (v: unknown, headers: Record<string, string> = {}) =>
   new Delivery(headers, Buffer.from(JSON.stringify(v)));
@@ -59,10 +59,17 @@ describe('reading a delivery', () => {
       expect(matches({ kind: 'unreadable' }, m, 'x')).toBe(false);
   });
 
-  it('keeps webhook values away from the process search path, loader and GANTRY_ variables', () => {
-    for (const name of ['PATH', 'path', 'GANTRY_TASK_ID', 'LD_PRELOAD', 'BASH_ENV', 'HOME'])
-      expect(reservedVariableProblem(name)).toMatch(/reserved/);
-    for (const name of ['COMMIT_SHA', 'branch', 'MY_PATH']) expect(reservedVariableProblem(name)).toBeNull();
+  it('keeps webhook values away from the process search path, loader, tools, Ansible and GANTRY_ variables', () => {
+    for (const type of ['environment', 'task']) {
+      for (const name of ['PATH', 'GANTRY_TASK_ID', 'LD_PRELOAD', 'BASH_ENV', 'HOME', 'SHELLOPTS', 'PS4', 'GIT_SSH_COMMAND', 'ANSIBLE_CONFIG'])
+        expect(extractedVariableProblem(type, name)).toBe(`Variable ${name} is reserved`);
+      for (const name of ['COMMIT_SHA', 'branch', 'MY_PATH']) expect(extractedVariableProblem(type, name)).toBeNull();
+    }
+    // As extra variables they may not name Ansible's own variables either.
+    for (const name of ['ansible_python_interpreter', 'hostvars']) {
+      expect(extractedVariableProblem('task', name)).toBe(`Variable ${name} is reserved`);
+      expect(extractedVariableProblem('environment', name)).toBeNull();
+    }
   });
 });
 

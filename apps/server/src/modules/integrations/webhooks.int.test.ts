@@ -129,17 +129,19 @@ describe.each(engines)('webhook receiver: authentication and tasks ($name)', (en
       expect(r.json()).toEqual(NOT_FOUND);
       expect(r.headers['content-type']).toBe(answers[0]!.headers['content-type']);
     }
-    // Authenticated but not matching: accepted, nothing started.
+    // Authenticated but not matching: accepted, nothing started (each delivery has its own id).
     const develop = JSON.stringify(githubPush('refs/heads/develop'));
     expect(
       (
         await deliver(ctx, hook.alias, develop, {
           ...headers,
+          'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0959',
           'x-hub-signature-256': `sha256=${hmac('gh-webhook-secret', develop)}`,
         })
       ).statusCode,
     ).toBe(204);
-    expect((await deliver(ctx, hook.alias, body, { ...headers, 'x-github-event': 'ping' })).statusCode).toBe(204);
+    const ping = { ...headers, 'x-github-event': 'ping', 'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0960' };
+    expect((await deliver(ctx, hook.alias, body, ping)).statusCode).toBe(204);
     expect(await tasksOf(s.admin, s.p, hook.id)).toHaveLength(1);
   });
 

@@ -42,6 +42,7 @@ export async function seedDemoProject(d: DemoDeps, actor: Actor, projectId: numb
     arguments: null,
     allow_override_args_in_task: false,
     allow_override_branch_in_task: false,
+    allow_extra_vars_in_task: false,
     suppress_success_alerts: false,
     survey_vars: [],
     vaults: [],

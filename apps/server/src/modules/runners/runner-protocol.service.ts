@@ -1,10 +1,10 @@
-import { FINISHED_STATUSES, type RunnerControl, type RunnerJob, type RunnerLogBody, type RunnerPollResponse, type RunnerStatusBody } from '@gantry/contracts';
+import { FINISHED_STATUSES, isFinished, type RunnerControl, type RunnerJob, type RunnerLogBody, type RunnerPollResponse, type RunnerStatusBody } from '@gantry/contracts';
 import type { App } from '@gantry/contracts';
 import { maskSecrets } from '../../engine/log-sink.js';
 import { loadRunContext, type RunContextDeps } from '../../engine/run-context.js';
 import type { Clock } from '../../platform/clock.js';
 import { sealTo } from '../../platform/envelope.js';
-import { NotFoundError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { EventsService } from '../events/events.service.js';
 import type { TaskRow, TasksRepository } from '../tasks/tasks.repository.js';
@@ -30,6 +30,8 @@ export interface RunnerProtocolDeps {
 /** Claims go at most this far in one poll even for an unlimited runner. */
 const CLAIM_BATCH = 10;
 const REMOTE_ACTIVE = ['starting', 'running', 'stopping', 'confirmed', 'waiting_confirmation'];
+/** The answer to a runner's log or status for a task that has ended (409). */
+export const TASK_FINISHED = 'The task has already finished';
 
 /**
  * The server side of the runner protocol: heartbeat and claim (poll), job packages sealed to the
@@ -58,9 +60,9 @@ export class RunnerProtocolService {
     return { jobs, control, clear_cache: clearCache };
   }
 
-  /** Stored, masked and published exactly like the lines of a local run. */
+  /** Stored, masked and published exactly like the lines of a local run; none once the task ended. */
   async log(runner: RunnerRow, taskId: number, body: RunnerLogBody): Promise<void> {
-    const task = await this.ownTask(runner, taskId);
+    const task = await this.openTask(runner, taskId);
     const secrets = await this.secretsOf(task);
     let seq = body.lines.some((l) => l.seq === undefined) ? await this.d.runners.maxSeq(taskId) : 0;
     const lines = body.lines.map((l) => {
@@ -71,9 +73,12 @@ export class RunnerProtocolService {
     for (const l of lines) this.d.bus.publish({ type: 'log', project_id: task.project_id, task_id: taskId, output: l.output, time: l.time, seq: l.seq });
   }
 
-  /** A status reported by the runner; moves only the runner's own tasks, along the same paths as local runs. */
+  /**
+   * A status reported by the runner; moves only the runner's own tasks, along the same paths as
+   * local runs. A task that has ended takes no more reports (409).
+   */
   async status(runner: RunnerRow, taskId: number, body: RunnerStatusBody): Promise<void> {
-    const task = await this.ownTask(runner, taskId);
+    const task = await this.openTask(runner, taskId);
     if (body.commit_hash) await this.d.tasks.update(taskId, { commit_hash: body.commit_hash, commit_message: (body.commit_message ?? '').slice(0, 200) });
     switch (body.status) {
       case 'running':
@@ -89,7 +94,8 @@ export class RunnerProtocolService {
       case 'error':
       case 'stopped':
       case 'rejected':
-        return this.finish(task, body.status);
+        // Lost to a concurrent end (the timeout, a repeated report): nothing was stored.
+        if (!(await this.finish(task, body.status))) throw new ConflictError(TASK_FINISHED);
     }
   }
 
@@ -174,20 +180,34 @@ export class RunnerProtocolService {
     return out;
   }
 
-  private async finish(task: TaskRow, status: 'success' | 'error' | 'stopped' | 'rejected'): Promise<void> {
+  /** Stores the final status; false when the task had ended already (nothing is stored then). */
+  private async finish(task: TaskRow, status: 'success' | 'error' | 'stopped' | 'rejected'): Promise<boolean> {
     const end = this.d.clock.now().toISOString();
-    const moved = await this.d.tasks.transition(task.id, REMOTE_ACTIVE, status, { end });
+    const moved = await this.d.tasks.transition(task.id, REMOTE_ACTIVE, status, { end, runner_reported: 1 });
+    // A rejection is stored by the console; the runner's report then ends the run, once.
+    const ended = moved || (await this.d.runners.closeRejected(task.id));
     this.secrets.delete(task.id);
+    if (!ended) return false;
     const final = (await this.d.tasks.findById(task.id))!;
-    // A rejection is stored by the console; the runner's report then ends the run.
-    if (!moved && final.status !== 'rejected') return;
     this.publish(final, final.status);
     await this.d.onFinished(final);
+    return true;
   }
 
   private async ownTask(runner: RunnerRow, taskId: number): Promise<TaskRow> {
     const task = await this.d.tasks.findById(taskId);
     if (!task || task.runner_id !== runner.id) throw new NotFoundError('Task not found');
+    return task;
+  }
+
+  /**
+   * The runner's own task, still taking its reports: not final, or rejected by the console with
+   * the runner's last lines and final report still to come.
+   */
+  private async openTask(runner: RunnerRow, taskId: number): Promise<TaskRow> {
+    const task = await this.ownTask(runner, taskId);
+    const awaitingRunner = task.status === 'rejected' && task.runner_reported === 0;
+    if (isFinished(task.status) && !awaitingRunner) throw new ConflictError(TASK_FINISHED);
     return task;
   }
 

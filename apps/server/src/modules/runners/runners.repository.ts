@@ -103,4 +103,19 @@ export class RunnersRepository {
     const r = await this.db.selectFrom('task_output').select((eb) => eb.fn.max('seq').as('m')).where('task_id', '=', taskId).executeTakeFirst();
     return Number(r?.m ?? 0);
   }
+
+  /**
+   * Takes the runner's final report for a task the console rejected (it is final before the run
+   * has wound down): true for the one call that marks it reported, false for any later one.
+   */
+  async closeRejected(taskId: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('task')
+      .set({ runner_reported: 1 })
+      .where('id', '=', taskId)
+      .where('status', '=', 'rejected')
+      .where('runner_reported', '=', 0)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
 }

@@ -1,5 +1,14 @@
-import { hasControlCharacters, parseArgumentList, type SurveyVar, type TaskParams, type TemplateTaskParams } from '@gantry/contracts';
-import { ValidationError } from '../../platform/errors.js';
+import {
+  INCORRECT_BRANCH,
+  isValidBranch,
+  parseArgumentList,
+  taskVariableProblem,
+  type SurveyVar,
+  type TaskParams,
+  type TemplateTaskParams,
+} from '@gantry/contracts';
+import { ForbiddenError, ValidationError } from '../../platform/errors.js';
+import { forbiddenAnsibleArgument } from './ansible-arguments.js';
 
 export function parseJsonObject(text: string, what: string): Record<string, unknown> {
   try {
@@ -31,8 +40,8 @@ export function checkSurvey(vars: SurveyVar[], answers: Record<string, unknown>,
  */
 export function allowedParams(p: TaskParams, t: TemplateTaskParams): TaskParams {
   const out: TaskParams = {
-    debug: p.debug,
-    debug_level: p.debug_level,
+    debug: t.allow_debug ? p.debug : undefined,
+    debug_level: t.allow_debug ? p.debug_level : undefined,
     dry_run: p.dry_run,
     diff: p.diff,
     plan: p.plan,
@@ -47,22 +56,52 @@ export function allowedParams(p: TaskParams, t: TemplateTaskParams): TaskParams 
   return JSON.parse(JSON.stringify(out)) as TaskParams;
 }
 
+/**
+ * One host pattern or tag: letters, digits and `_ . * : [ ] -` as Ansible patterns allow, never
+ * `@` (Ansible reads `@file`), `,` (one item is one pattern) or a leading `-` / `!`.
+ */
+const PATTERN_ITEM = /^[A-Za-z0-9_.*:[\]][A-Za-z0-9_.*:[\]-]*$/;
+
 function cleanList(list: string[] | undefined, what: string): string[] | undefined {
   if (!list) return undefined;
   const out = list.map((x) => x.trim()).filter(Boolean);
-  if (out.some((x) => x.startsWith('-') || hasControlCharacters(x))) throw new ValidationError(`${what} may not start with "-"`);
+  const bad = out.find((x) => !PATTERN_ITEM.test(x));
+  if (bad !== undefined) throw new ValidationError(`${what} item ${JSON.stringify(bad)} is not a plain host pattern or tag`);
   return out;
 }
 
-export function checkArguments(text: string | null | undefined): string | null {
+/**
+ * A task's variable names: each one a name task input may take (no Ansible connection or magic
+ * variable, no process-steering environment name) and, unless the template allows free extra
+ * variables, one of the template's survey variables. `anyName` is for integration-started
+ * tasks, whose variable names a manager chose when configuring the integration.
+ */
+export function checkTaskVariables(names: string[], survey: SurveyVar[], anyName: boolean): void {
+  const surveyNames = new Set(survey.map((v) => v.name));
+  for (const name of names) {
+    const problem = taskVariableProblem(name);
+    if (problem) throw new ValidationError(problem);
+    if (!anyName && !surveyNames.has(name)) throw new ValidationError(`Variable ${name} is not a survey variable of this template`);
+  }
+}
+
+/**
+ * Task arguments: a JSON list of strings; for Ansible, none of the options that read files or run
+ * commands. `mayOverride` says whether the caller may give arguments at all (managers and up).
+ */
+export function checkArguments(text: string | null | undefined, app: string, mayOverride: boolean): string | null {
   if (!text) return null;
-  if (parseArgumentList(text) === null) throw new ValidationError('Arguments must be a JSON list of strings');
+  const list = parseArgumentList(text);
+  if (list === null) throw new ValidationError('Arguments must be a JSON list of strings');
+  if (list.length && !mayOverride) throw new ForbiddenError('Only managers may override the arguments of a task');
+  const bad = app === 'ansible' ? forbiddenAnsibleArgument(list) : null;
+  if (bad !== null) throw new ValidationError(`Argument ${bad} is not allowed`);
   return text;
 }
 
 export function checkBranch(branch: string | null | undefined): string | null {
   if (!branch) return null;
-  if (branch.startsWith('-') || hasControlCharacters(branch) || /\s/.test(branch)) throw new ValidationError('Incorrect branch');
+  if (!isValidBranch(branch)) throw new ValidationError(INCORRECT_BRANCH);
   return branch;
 }
 

@@ -5,7 +5,7 @@ import type { LogLine, LogStore } from '../../engine/log-sink.js';
 
 export type TaskRow = Selectable<TaskTable>;
 export type TaskWithNames = TaskRow & { user_name: string | null; tpl_name: string | null; tpl_type: string | null; tpl_app: string | null };
-export type NewTask = Omit<TaskRow, 'id' | 'start' | 'end' | 'runner_id' | 'node_id' | 'env' | 'stop_force'> & { env?: string | null };
+export type NewTask = Omit<TaskRow, 'id' | 'start' | 'end' | 'runner_id' | 'node_id' | 'env' | 'stop_force' | 'runner_reported'> & { env?: string | null };
 
 /** Tasks, their queue and their log lines; every read by id is scoped by project. */
 export class TasksRepository implements LogStore {

@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin, requireUser } from '../../platform/auth.js';
-import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
+import { projectGuard, projectOf, type ProjectMembership } from '../../platform/permissions.js';
 import { presentTask } from './tasks.presenter.js';
 import type { TasksService } from './tasks.service.js';
 
@@ -38,7 +38,8 @@ export function tasksRoutes(tasks: TasksService, members: ProjectMembership): Fa
 
     app.post('/project/:projectId/tasks', { preValidation: run, schema: { tags, params, body: taskCreateSchema, response: { 201: taskSchema } } }, async (request, reply) => {
       const u = requireUser(request);
-      const row = await tasks.create({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.body);
+      const actor = { id: u.id, admin: u.admin === 1, role: projectOf(request).role };
+      const row = await tasks.create(actor, request.params.projectId, request.body);
       return reply.status(201).send(presentTask(row));
     });
 

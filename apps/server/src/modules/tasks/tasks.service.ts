@@ -1,9 +1,11 @@
 import {
   ACTIVE_STATUSES,
   STOPPABLE_STATUSES,
+  envNameProblem,
   taskParamsSchema,
   templateTaskParamsSchema,
   type ActiveTask,
+  type ProjectRole,
   type taskCreateSchema,
 } from '@gantry/contracts';
 import type { z } from 'zod';
@@ -16,10 +18,14 @@ import type { EventsService } from '../events/events.service.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
 import { presentTemplate } from '../templates/templates.presenter.js';
-import { allowedParams, checkArguments, checkBranch, checkSurvey, nextVersion, parseJsonObject } from './task-input.js';
+import { allowedParams, checkArguments, checkBranch, checkSurvey, checkTaskVariables, nextVersion, parseJsonObject } from './task-input.js';
 import type { TaskRow, TasksRepository, TaskWithNames } from './tasks.repository.js';
 
 export type TaskInput = z.output<typeof taskCreateSchema>;
+/** Who starts a task: a user with their role in the project (argument overrides need manager or higher). */
+export interface TaskActor extends Actor {
+  role?: ProjectRole | null;
+}
 export interface TaskOrigin {
   integrationId?: number;
   scheduleId?: number;
@@ -52,7 +58,7 @@ export class TasksService {
   endedOutsideRun: (task: { id: number; status: string }) => void = () => undefined;
 
   /** Queues a task in `waiting`; the dispatcher starts it as soon as a slot is free. */
-  async create(actor: Actor | null, projectId: number, input: TaskInput, origin: TaskOrigin = {}): Promise<TaskWithNames> {
+  async create(actor: TaskActor | null, projectId: number, input: TaskInput, origin: TaskOrigin = {}): Promise<TaskWithNames> {
     const template = presentTemplate(
       await this.templates.get(projectId, input.template_id).catch(() => {
         throw new ValidationError('Template not found in this project');
@@ -64,6 +70,15 @@ export class TasksService {
     const answers = parseJsonObject(input.environment, 'Environment');
     const secretAnswers = parseJsonObject(input.secret, 'Secret');
     checkSurvey(template.survey_vars, answers, secretAnswers);
+    // Task input is data: names that would steer Ansible or the process are refused, and a task
+    // gives only survey answers unless the template allows free extra variables.
+    const anyName = origin.integrationId !== undefined || template.allow_extra_vars_in_task;
+    checkTaskVariables([...Object.keys(answers), ...Object.keys(secretAnswers)], template.survey_vars, anyName);
+    for (const name of Object.keys(origin.env ?? {})) {
+      const problem = envNameProblem(name, 'task');
+      if (problem) throw new ValidationError(problem);
+    }
+    const mayOverrideArgs = !!actor && (actor.admin || actor.role === 'owner' || actor.role === 'manager');
     const tp = templateTaskParamsSchema.parse(template.task_params);
 
     let version: string | null = null;
@@ -105,7 +120,7 @@ export class TasksService {
       params: JSON.stringify(allowedParams(taskParamsSchema.parse(input.params), tp)),
       git_branch: template.allow_override_branch_in_task ? checkBranch(input.git_branch) : null,
       inventory_id: inventoryId,
-      arguments: template.allow_override_args_in_task ? checkArguments(input.arguments) : null,
+      arguments: template.allow_override_args_in_task ? checkArguments(input.arguments, template.app, mayOverrideArgs) : null,
       created: this.clock.now().toISOString(),
       env: origin.env && Object.keys(origin.env).length ? JSON.stringify(origin.env) : null,
     });

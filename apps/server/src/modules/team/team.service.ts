@@ -5,6 +5,7 @@ import type { ProjectAccess } from '../../platform/permissions.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import type { EventsService } from '../events/events.service.js';
 import type { UsersService } from '../users/users.service.js';
+import type { EventBus } from '../../realtime/bus.js';
 import type { MemberRow, TeamRepository } from './team.repository.js';
 
 const LAST_OWNER = 'The project must keep at least one owner';
@@ -19,6 +20,8 @@ export class TeamService {
     private readonly users: UsersService,
     private readonly events: EventsService,
     private readonly clock: Clock,
+    /** Told of every membership change, so the member's open sockets see only what they may. */
+    private readonly bus: Pick<EventBus, 'userChanged'>,
   ) {}
 
   list(projectId: number, sort: 'name' | 'username' | 'role', order: 'asc' | 'desc'): Promise<MemberRow[]> {
@@ -31,6 +34,7 @@ export class TeamService {
     if (await this.repo.find(access.projectId, userId)) throw new ConflictError('The user is already a member');
     this.assertMayTouchOwners(actor, access, role);
     await this.repo.insert(access.projectId, userId, role, this.clock.now().toISOString());
+    this.bus.userChanged(userId);
     await this.log(actor, access.projectId, userId, `User ${user.username} joined the project as ${role}`);
   }
 
@@ -40,6 +44,7 @@ export class TeamService {
     if (member.role === 'owner' || role === 'owner') this.assertMayTouchOwners(actor, access, 'owner');
     if (member.role === 'owner' && (await this.repo.countOwners(access.projectId)) <= 1) throw new ConflictError(LAST_OWNER);
     await this.repo.setRole(access.projectId, userId, role);
+    this.bus.userChanged(userId);
     await this.log(actor, access.projectId, userId, `Role of ${member.username} changed to ${role}`);
   }
 
@@ -50,6 +55,7 @@ export class TeamService {
       if ((await this.repo.countOwners(access.projectId)) <= 1) throw new ConflictError(LAST_OWNER);
     }
     await this.repo.delete(access.projectId, userId);
+    this.bus.userChanged(userId);
     await this.log(actor, access.projectId, userId, `User ${member.username} removed from the project`);
   }
 
@@ -59,6 +65,7 @@ export class TeamService {
     if (!member) throw new NotFoundError('You are not a member of this project');
     if (member.role === 'owner' && (await this.repo.countOwners(projectId)) <= 1) throw new ConflictError(LAST_OWNER);
     await this.repo.delete(projectId, actor.id);
+    this.bus.userChanged(actor.id);
     await this.log(actor, projectId, actor.id, `User ${member.username} left the project`);
   }
 

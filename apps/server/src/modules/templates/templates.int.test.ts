@@ -36,7 +36,7 @@ describe.each(engines)('templates ($name)', (engine) => {
     const created = await admin.post(`/api/project/${p}/templates`, body);
     expect(created.statusCode).toBe(201);
     const tpl = created.json();
-    expect(tpl).toMatchObject({ name: 'Deploy web', type: '', app: 'ansible', playbook: 'site.yml', last_task: null });
+    expect(tpl).toMatchObject({ name: 'Deploy web', type: '', app: 'ansible', playbook: 'site.yml', last_task: null, allow_extra_vars_in_task: false });
     expect(tpl.vaults).toEqual([
       { id: expect.any(Number), name: 'prod', type: 'password', vault_key_id: r.login, script: null },
       { id: expect.any(Number), name: null, type: 'script', vault_key_id: null, script: 'vault/get-client.py' },
@@ -44,9 +44,9 @@ describe.each(engines)('templates ($name)', (engine) => {
     expect(tpl.task_params).toMatchObject({ allow_debug: true, limit: ['web'], allow_override_limit: false });
     expect(tpl.survey_vars[1].values).toHaveLength(2);
 
-    expect((await admin.put(`/api/project/${p}/templates/${tpl.id}`, { ...body, name: 'Renamed', vaults: [] })).statusCode).toBe(204);
+    expect((await admin.put(`/api/project/${p}/templates/${tpl.id}`, { ...body, name: 'Renamed', vaults: [], allow_extra_vars_in_task: true })).statusCode).toBe(204);
     const after = (await admin.get(`/api/project/${p}/templates/${tpl.id}`)).json();
-    expect(after).toMatchObject({ name: 'Renamed', vaults: [] });
+    expect(after).toMatchObject({ name: 'Renamed', vaults: [], allow_extra_vars_in_task: true });
     expect((await admin.put(`/api/project/${p}/templates/${tpl.id}/description`, { description: 'Runs the site playbook' })).statusCode).toBe(204);
     expect((await admin.get(`/api/project/${p}/templates/${tpl.id}`)).json().description).toBe('Runs the site playbook');
 
@@ -77,6 +77,9 @@ describe.each(engines)('templates ($name)', (engine) => {
     [{ survey_vars: [{ name: 'x', title: 'X', type: 'enum', values: [] }] }, 'Enumeration must have values.'],
     [{ survey_vars: [{ name: 'x', title: 'X', type: 'enum', values: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }] }, 'Enumeration values must have unique names.'],
     [{ survey_vars: [{ name: 'x', title: 'X', type: 'enum', values: [{ name: '', value: '1' }] }] }, 'Value name cannot be empty.'],
+    [{ survey_vars: [{ name: 'ansible_user', title: 'X' }] }, 'Variable ansible_user is reserved'],
+    [{ survey_vars: [{ name: 'LD_PRELOAD', title: 'X' }] }, 'Variable LD_PRELOAD is reserved'],
+    [{ git_branch: 'a..b' }, 'Incorrect branch'],
     [{ vaults: [{ type: 'password' }] }, 'Vault password is required'],
     [{ vaults: [{ type: 'script', script: 'vault.sh' }] }, 'Script name must end with -client'],
     [{ vaults: [{ name: 'A', type: 'script', script: 'a-client' }, { name: ' a', type: 'script', script: 'b-client' }] }, 'Vault names must be unique'],

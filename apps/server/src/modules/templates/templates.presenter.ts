@@ -26,6 +26,7 @@ export function presentTemplate(row: TemplateWithExtras): Template {
     arguments: row.arguments,
     allow_override_args_in_task: row.allow_override_args_in_task === 1,
     allow_override_branch_in_task: row.allow_override_branch_in_task === 1,
+    allow_extra_vars_in_task: row.allow_extra_vars_in_task === 1,
     suppress_success_alerts: row.suppress_success_alerts === 1,
     survey_vars: surveyList.parse(JSON.parse(row.survey_vars)),
     vaults: row.vaults.map((v) => ({ id: v.id, name: v.name, type: v.type === 'script' ? 'script' : 'password', vault_key_id: v.vault_key_id, script: v.script })),

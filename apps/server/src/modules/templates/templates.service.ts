@@ -163,6 +163,7 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
       arguments: t.arguments || null,
       allow_override_args_in_task: +t.allow_override_args_in_task,
       allow_override_branch_in_task: +t.allow_override_branch_in_task,
+      allow_extra_vars_in_task: +t.allow_extra_vars_in_task,
       suppress_success_alerts: +t.suppress_success_alerts,
       survey_vars: JSON.stringify(t.survey_vars),
       task_params: JSON.stringify(t.task_params),

@@ -15,7 +15,7 @@ describe.each(engines)('API tokens ($name)', (engine) => {
     expect(expired).toBe(false);
 
     const list = await u.get('/api/user/tokens');
-    expect(list.json()).toEqual([{ id: token_id, token_id, created: expect.any(String), expired: false }]);
+    expect(list.json()).toEqual([{ id: token_id, token_id, created: expect.any(String), expired: false, expires: null }]);
     expect(list.body).not.toContain(value);
 
     const rows = await t().db.db.selectFrom('api_token').selectAll().where('user_id', '=', u.id).execute();
@@ -56,6 +56,51 @@ describe.each(engines)('API tokens ($name)', (engine) => {
     const forged = value.slice(0, 8) + 'x'.repeat(36);
     expect((await bearer(forged)).statusCode).toBe(401);
   });
+
+  it.each([30, 90, 365])('gives a token a lifetime of %i days when asked, shown in the list', async (days) => {
+    const u = await signedInUser(t());
+    const before = Date.now();
+    const created = await u.post('/api/user/tokens', { expires_in_days: days });
+    expect(created.statusCode).toBe(201);
+    const { id: value, token_id, expires } = created.json();
+    const lifetime = Date.parse(expires) - before;
+    expect(lifetime).toBeGreaterThanOrEqual(days * 86_400_000);
+    expect(lifetime).toBeLessThan(days * 86_400_000 + 60_000);
+    expect((await u.get('/api/user/tokens')).json()).toEqual([{ id: token_id, token_id, created: expect.any(String), expired: false, expires }]);
+    expect((await bearer(value)).statusCode).toBe(200);
+  });
+
+  it('stops accepting a token once its lifetime is over, and lists it as expired', async () => {
+    const u = await signedInUser(t());
+    const { id: value, token_id } = (await u.post('/api/user/tokens', { expires_in_days: 30 })).json();
+    const past = new Date(Date.now() - 1000).toISOString();
+    await t().db.db.updateTable('api_token').set({ expires: past }).where('token_id', '=', token_id).execute();
+    const res = await bearer(value);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: 'Invalid or expired token' });
+    expect((await u.get('/api/user/tokens')).json()).toEqual([expect.objectContaining({ token_id, expired: true, expires: past })]);
+    // Deleting an expired token removes it.
+    expect((await u.del(`/api/user/tokens/${token_id}`)).statusCode).toBe(204);
+    expect((await u.get('/api/user/tokens')).json()).toEqual([]);
+  });
+
+  it.each([{}, { expires_in_days: null }, { expires_in_days: 0 }])('makes a token that never expires from %o', async (body) => {
+    const u = await signedInUser(t());
+    const created = await u.post('/api/user/tokens', body);
+    expect(created.statusCode).toBe(201);
+    expect(created.json().expires).toBeNull();
+  });
+
+  it.each([{ expires_in_days: 7 }, { expires_in_days: '30' }, { expires_in_days: -1 }, { expires_in_days: 30.5 }])(
+    'refuses %o with a 400 naming the field, creating nothing',
+    async (body) => {
+      const u = await signedInUser(t());
+      const res = await u.post('/api/user/tokens', body);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'expires_in_days must be one of 30, 90, 365, or empty for never' });
+      expect((await u.get('/api/user/tokens')).json()).toEqual([]);
+    },
+  );
 
   it('a token deleted user loses access', async () => {
     const admin = await signedInUser(t(), { admin: true });

@@ -1,23 +1,24 @@
-import { apiTokenCreatedSchema, apiTokenSchema } from '@gantry/contracts';
+import { apiTokenCreateSchema, apiTokenCreatedSchema, apiTokenSchema } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
-import { presentToken, type TokensService } from './tokens.service.js';
+import type { TokensService } from './tokens.service.js';
 
 /** The caller's own API tokens. */
 export function tokensRoutes(tokens: TokensService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/user/tokens', { schema: { tags: ['tokens'], response: { 200: z.array(apiTokenSchema) } } }, async (request) =>
-      (await tokens.list(requireUser(request).id)).map(presentToken),
+      tokens.list(requireUser(request).id),
     );
 
+    // The body is optional: the peer API's clients create tokens with none (they never expire).
     app.post(
       '/user/tokens',
-      { schema: { tags: ['tokens'], response: { 201: apiTokenCreatedSchema } } },
+      { schema: { tags: ['tokens'], body: apiTokenCreateSchema, response: { 201: apiTokenCreatedSchema } } },
       async (request, reply) => {
-        const { row, value } = await tokens.create(requireUser(request).id);
+        const { token, value } = await tokens.create(requireUser(request).id, request.body?.expires_in_days);
         // The one answer that carries the value: `id` is the token, as the peer API has it.
-        return reply.status(201).send({ ...presentToken(row), id: value });
+        return reply.status(201).send({ ...token, id: value });
       },
     );
 

@@ -2,42 +2,55 @@ import { Messages, type ApiToken } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, safeEqual, sha256 } from '../../platform/crypto.js';
 import { NotFoundError } from '../../platform/errors.js';
+import type { EventBus } from '../../realtime/bus.js';
 import type { ApiTokenRow, TokensRepository } from './tokens.repository.js';
 
 /** Public part of a token: its first characters, stored in clear to find the row. */
 const ID_LENGTH = 8;
 const SECRET_LENGTH = 36;
+const DAY_MS = 24 * 3600_000;
 
-export function presentToken(row: ApiTokenRow): ApiToken {
-  return { id: row.token_id, token_id: row.token_id, created: row.created, expired: row.expired === 1 };
+/** Expired by hand or by revocation, or past its expiry date. */
+function isExpired(row: ApiTokenRow, now: Date): boolean {
+  return row.expired === 1 || (row.expires !== null && row.expires <= now.toISOString());
+}
+
+/** The API shape; `now` decides whether a token's lifetime has run out. */
+export function presentToken(row: ApiTokenRow, now: Date): ApiToken {
+  return { id: row.token_id, token_id: row.token_id, created: row.created, expired: isExpired(row, now), expires: row.expires };
 }
 
 /**
  * API tokens: the value is `<token_id><secret>`; only its sha256 is stored, so the value is
- * shown once, at creation. Deleting an active token expires it at once; deleting an expired
- * one removes it.
+ * shown once, at creation. A token may be given a lifetime at creation. Deleting an active token
+ * expires it at once; deleting an expired one removes it.
  */
 export class TokensService {
   constructor(
     private readonly repo: TokensRepository,
     private readonly clock: Clock,
+    private readonly bus: EventBus,
   ) {}
 
-  list(userId: number): Promise<ApiTokenRow[]> {
-    return this.repo.listForUser(userId);
+  async list(userId: number): Promise<ApiToken[]> {
+    const now = this.clock.now();
+    return (await this.repo.listForUser(userId)).map((row) => presentToken(row, now));
   }
 
-  async create(userId: number): Promise<{ row: ApiTokenRow; value: string }> {
+  /** `expiresInDays`: null, undefined or 0 for a token that never expires. */
+  async create(userId: number, expiresInDays?: number | null): Promise<{ token: ApiToken; value: string }> {
     const tokenId = randomToken(ID_LENGTH);
     const value = tokenId + randomToken(SECRET_LENGTH);
+    const now = this.clock.now();
     const row = await this.repo.insert({
       token_id: tokenId,
       token_hash: sha256(value),
       user_id: userId,
-      created: this.clock.now().toISOString(),
+      created: now.toISOString(),
       expired: 0,
+      expires: expiresInDays ? new Date(now.getTime() + expiresInDays * DAY_MS).toISOString() : null,
     });
-    return { row, value };
+    return { token: presentToken(row, now), value };
   }
 
   /** `id` may be the public id or the whole value (as clients of the peer API send it). */
@@ -46,15 +59,20 @@ export class TokensService {
     if (!row || row.user_id !== userId || (id.length > ID_LENGTH && !safeEqual(sha256(id), row.token_hash))) {
       throw new NotFoundError(Messages.tokenNotFound);
     }
-    if (row.expired === 1) await this.repo.delete(row.id);
-    else await this.repo.expire(row.id);
+    if (isExpired(row, this.clock.now())) {
+      await this.repo.delete(row.id);
+      return;
+    }
+    await this.repo.expire(row.id);
+    // Sockets opened with this token close.
+    this.bus.userChanged(userId);
   }
 
   /** The user id behind a live bearer token, or null. */
   async resolve(value: string): Promise<number | null> {
     if (value.length !== ID_LENGTH + SECRET_LENGTH) return null;
     const row = await this.repo.findByTokenId(value.slice(0, ID_LENGTH));
-    if (!row || row.expired === 1 || !safeEqual(sha256(value), row.token_hash)) return null;
+    if (!row || isExpired(row, this.clock.now()) || !safeEqual(sha256(value), row.token_hash)) return null;
     return row.user_id;
   }
 }

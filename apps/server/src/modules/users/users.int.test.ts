@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { engines, signedInUser, uniq, useTestApp } from '../../test/harness.js';
+import type { ProjectRole } from '@gantry/contracts';
+import { addMember, createProject, engines, signedInUser, uniq, useTestApp } from '../../test/harness.js';
 
 const newUser = (over: Record<string, unknown> = {}) => {
   const username = uniq('nu');
@@ -96,11 +97,30 @@ describe.each(engines)('users ($name)', (engine) => {
     expect((await me.post('/api/users', newUser())).statusCode).toBe(403);
   });
 
-  it('shows non-admins only names of other users (team candidates)', async () => {
-    const me = await signedInUser(t());
-    const list = (await me.get('/api/users')).json();
-    expect(list.length).toBeGreaterThan(0);
-    for (const u of list) expect(Object.keys(u).sort()).toEqual(['id', 'name', 'username']);
+  it('lists users to project owners and managers as names only (team candidates), to other non-admins not at all', async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const projectId = await createProject(admin);
+    const callers = { owner: await signedInUser(ctx), manager: await signedInUser(ctx), task_runner: await signedInUser(ctx), guest: await signedInUser(ctx) };
+    for (const [role, c] of Object.entries(callers)) await addMember(ctx, projectId, c.id, role as ProjectRole);
+    const nobody = await signedInUser(ctx);
+
+    for (const c of [callers.owner, callers.manager]) {
+      const res = await c.get('/api/users');
+      expect(res.statusCode).toBe(200);
+      const list = res.json<{ id: number }[]>();
+      expect(list.map((u) => u.id)).toEqual(expect.arrayContaining([admin.id, nobody.id]));
+      for (const u of list) expect(Object.keys(u).sort()).toEqual(['id', 'name', 'username']);
+      expect(res.body).not.toContain('@example.com');
+    }
+    for (const c of [callers.task_runner, callers.guest, nobody]) {
+      const res = await c.get('/api/users');
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ error: 'Only administrators and project owners or managers can list users' });
+      // Only themselves, one by one.
+      expect((await c.get(`/api/users/${c.id}`)).statusCode).toBe(200);
+      expect((await c.get(`/api/users/${admin.id}`)).statusCode).toBe(404);
+    }
   });
 
   it('requires the current password to change your own, not for an admin resetting another', async () => {

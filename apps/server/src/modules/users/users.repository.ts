@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, UserTable } from '../../db/types.js';
 
 /** A user with the id of their two-factor (TOTP) method, or null when they have none. */
@@ -15,7 +15,18 @@ export interface NewUserRow {
   created: string;
 }
 
-/** The only SQL about users. */
+/**
+ * Signs a user out everywhere: their sessions are deleted and their API tokens expired. The
+ * caller's own session (`keep`, by stored id) survives under a new id, so whoever held the old
+ * cookie value is out too.
+ */
+export interface Revocation {
+  keep?: { id: string; newId: string };
+}
+
+type UserPatch = Partial<{ username: string; name: string; email: string; admin: boolean; external: boolean; alert: boolean }>;
+
+/** The only SQL about users (and about revoking their sessions and tokens with a change). */
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -71,20 +82,44 @@ export class UsersRepository {
     return { ...row, totp_id: null };
   }
 
-  async update(
-    id: number,
-    patch: Partial<{ username: string; name: string; email: string; admin: boolean; external: boolean; alert: boolean }>,
-  ): Promise<void> {
+  /** With `revoke`, the change and the revocation happen in one transaction. */
+  async update(id: number, patch: UserPatch, revoke?: Revocation): Promise<void> {
     const values: Record<string, string | number> = {};
     for (const [k, v] of Object.entries(patch)) {
       if (v !== undefined) values[k] = typeof v === 'boolean' ? +v : v;
     }
-    if (Object.keys(values).length === 0) return;
-    await this.db.updateTable('user').set(values).where('id', '=', id).execute();
+    if (!revoke) {
+      if (Object.keys(values).length > 0) await this.db.updateTable('user').set(values).where('id', '=', id).execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      if (Object.keys(values).length > 0) await trx.updateTable('user').set(values).where('id', '=', id).execute();
+      await revokeIn(trx, id, revoke);
+    });
   }
 
-  async setPassword(id: number, hash: string): Promise<void> {
-    await this.db.updateTable('user').set({ password: hash }).where('id', '=', id).execute();
+  /** With `revoke`, the new password and the revocation happen in one transaction. */
+  async setPassword(id: number, hash: string, revoke?: Revocation): Promise<void> {
+    if (!revoke) {
+      await this.db.updateTable('user').set({ password: hash }).where('id', '=', id).execute();
+      return;
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('user').set({ password: hash }).where('id', '=', id).execute();
+      await revokeIn(trx, id, revoke);
+    });
+  }
+
+  /** Whether the user is owner or manager of at least one project (and so adds team members). */
+  async managesAnyProject(userId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('project_user')
+      .select('project_id')
+      .where('user_id', '=', userId)
+      .where('role', 'in', ['owner', 'manager'])
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async delete(id: number): Promise<void> {
@@ -104,4 +139,12 @@ export class UsersRepository {
       .executeTakeFirst();
     return Number(r?.n ?? 0);
   }
+}
+
+async function revokeIn(trx: Transaction<Database>, userId: number, { keep }: Revocation): Promise<void> {
+  let sessions = trx.deleteFrom('session').where('user_id', '=', userId);
+  if (keep) sessions = sessions.where('id', '!=', keep.id);
+  await sessions.execute();
+  if (keep) await trx.updateTable('session').set({ id: keep.newId }).where('id', '=', keep.id).where('user_id', '=', userId).execute();
+  await trx.updateTable('api_token').set({ expired: 1 }).where('user_id', '=', userId).where('expired', '=', 0).execute();
 }

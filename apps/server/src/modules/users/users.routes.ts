@@ -8,23 +8,27 @@ import {
 } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAdmin, requireUser } from '../../platform/auth.js';
+import { callerSession, requireAdmin, requireUser, setSessionCookie } from '../../platform/auth.js';
 import { presentUser, presentUserSummary } from './users.presenter.js';
 import type { UsersService } from './users.service.js';
 
 const params = z.object({ id: idParamSchema });
 const actorOf = (u: { id: number; admin: number }) => ({ id: u.id, admin: u.admin === 1 });
 
-/** Global users: admins manage everyone; others may read team candidates and edit themselves. */
-export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
+/**
+ * Global users: admins manage everyone; project owners and managers may read team candidates;
+ * everyone edits themselves. A change that signs a user out and rotates the caller's own session
+ * sets the new cookie in its answer.
+ */
+export function usersRoutes(users: UsersService, opts: { webHost: string }): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/users',
       { schema: { tags: ['users'], response: { 200: z.array(z.union([userSchema, userSummarySchema])) } } },
       async (request) => {
-        const user = requireUser(request);
-        const rows = await users.list();
-        return user.admin === 1 ? rows.map(presentUser) : rows.map(presentUserSummary);
+        const actor = actorOf(requireUser(request));
+        const rows = await users.listCandidates(actor);
+        return actor.admin ? rows.map(presentUser) : rows.map(presentUserSummary);
       },
     );
 
@@ -43,7 +47,8 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
     );
 
     app.put('/users/:id', { schema: { tags: ['users'], params, body: userUpdateSchema } }, async (request, reply) => {
-      await users.update(actorOf(requireUser(request)), request.params.id, request.body);
+      const rotated = await users.update(actorOf(requireUser(request)), request.params.id, request.body, callerSession(request));
+      if (rotated) setSessionCookie(request, reply, rotated, opts.webHost);
       return reply.status(204).send();
     });
 
@@ -56,7 +61,8 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
       '/users/:id/password',
       { schema: { tags: ['users'], params, body: passwordChangeSchema } },
       async (request, reply) => {
-        await users.changePassword(actorOf(requireUser(request)), request.params.id, request.body);
+        const rotated = await users.changePassword(actorOf(requireUser(request)), request.params.id, request.body, callerSession(request));
+        if (rotated) setSessionCookie(request, reply, rotated, opts.webHost);
         return reply.status(204).send();
       },
     );

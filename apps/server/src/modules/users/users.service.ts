@@ -1,9 +1,11 @@
 import { Messages, type PasswordChange, type userCreateSchema, type userUpdateSchema } from '@gantry/contracts';
 import type { z } from 'zod';
+import { newSessionValue, sessionIdOf } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import type { UserRow, UsersRepository } from './users.repository.js';
+import type { EventBus } from '../../realtime/bus.js';
+import type { Revocation, UserRow, UsersRepository } from './users.repository.js';
 
 type CreateInput = z.output<typeof userCreateSchema>;
 type UpdateInput = z.output<typeof userUpdateSchema>;
@@ -14,13 +16,28 @@ export interface Actor {
   admin: boolean;
 }
 
+/** The cookie value of the session making the request, when it is one (not a bearer token). */
+export type CallerSession = string | undefined;
+
 export class UsersService {
   constructor(
     private readonly repo: UsersRepository,
     private readonly clock: Clock,
+    private readonly bus: EventBus,
   ) {}
 
   list(): Promise<UserRow[]> {
+    return this.repo.list();
+  }
+
+  /**
+   * The users a non-admin may pick as team members: only owners and managers of some project
+   * add members, so only they may list (the route shows them names only).
+   */
+  async listCandidates(actor: Actor): Promise<UserRow[]> {
+    if (!actor.admin && !(await this.repo.managesAnyProject(actor.id))) {
+      throw new ForbiddenError('Only administrators and project owners or managers can list users');
+    }
     return this.repo.list();
   }
 
@@ -58,8 +75,12 @@ export class UsersService {
     });
   }
 
-  /** Users may edit their own name, username, email and alert, never their admin or external flags. */
-  async update(actor: Actor, id: number, input: UpdateInput): Promise<UserRow> {
+  /**
+   * Users may edit their own name, username, email and alert, never their admin or external flags.
+   * Taking the admin flag away signs the user out everywhere (see `revocation`); answers the caller's
+   * new session value when their own session was rotated.
+   */
+  async update(actor: Actor, id: number, input: UpdateInput, session?: CallerSession): Promise<string | null> {
     const row = await this.get(actor, id);
     if (!actor.admin && (input.admin !== undefined && input.admin !== (row.admin === 1))) {
       throw new ForbiddenError('Only administrators can change the admin flag');
@@ -77,14 +98,15 @@ export class UsersService {
       throw new ConflictError(Messages.lastAdmin);
     }
     await this.assertUnique(input.username, input.email, id);
-    await this.repo.update(id, {
-      name: input.name,
-      username: input.username,
-      email: input.email,
-      alert: input.alert,
-      admin: actor.admin ? input.admin : undefined,
-    });
-    return (await this.repo.findById(id))!;
+    const demoted = actor.admin && input.admin === false && row.admin === 1;
+    const { revocation, newSession } = demoted ? this.revocation(actor, id, session) : { revocation: undefined, newSession: null };
+    await this.repo.update(
+      id,
+      { name: input.name, username: input.username, email: input.email, alert: input.alert, admin: actor.admin ? input.admin : undefined },
+      revocation,
+    );
+    if (demoted) this.bus.userChanged(id);
+    return newSession;
   }
 
   async delete(actor: Actor, id: number): Promise<UserRow> {
@@ -93,11 +115,17 @@ export class UsersService {
     if (row.id === actor.id) throw new ConflictError(Messages.cannotDeleteSelf);
     if (row.admin === 1 && (await this.repo.countAdmins()) <= 1) throw new ConflictError(Messages.lastAdmin);
     await this.repo.delete(id);
+    // Sessions and tokens went with the user (cascade); their sockets close.
+    this.bus.userChanged(id);
     return row;
   }
 
-  /** Changing one's own password needs the current one; an admin may reset anyone else's. */
-  async changePassword(actor: Actor, id: number, input: PasswordChange): Promise<void> {
+  /**
+   * Changing one's own password needs the current one; an admin may reset anyone else's. Either
+   * way the user is signed out everywhere but in the caller's own session, which gets a new
+   * value: answered here, for the route to set as the cookie.
+   */
+  async changePassword(actor: Actor, id: number, input: PasswordChange, session?: CallerSession): Promise<string | null> {
     const row = await this.get(actor, id);
     if (row.external === 1) throw new ValidationError('External users have no password here');
     if (actor.id === id) {
@@ -108,12 +136,22 @@ export class UsersService {
     } else if (!actor.admin) {
       throw new ForbiddenError();
     }
-    await this.repo.setPassword(id, await hashPassword(input.password));
+    const { revocation, newSession } = this.revocation(actor, id, session);
+    await this.repo.setPassword(id, await hashPassword(input.password), revocation);
+    this.bus.userChanged(id);
+    return newSession;
   }
 
-  /** Used by the CLI and start-up: set a password without the current one. */
+  /**
+   * Used by the CLI and start-up: set a password without the current one. A new password signs
+   * the user out everywhere; the same password again (start-up sets the configured admin password
+   * at every start) signs nobody out.
+   */
   async resetPassword(id: number, password: string): Promise<void> {
-    await this.repo.setPassword(id, await hashPassword(password));
+    const row = await this.repo.findById(id);
+    const unchanged = !!row?.password && (await verifyPassword(password, row.password));
+    await this.repo.setPassword(id, await hashPassword(password), unchanged ? undefined : {});
+    if (!unchanged) this.bus.userChanged(id);
   }
 
   async deleteByAdmin(id: number): Promise<void> {
@@ -122,6 +160,13 @@ export class UsersService {
 
   async setAdminFields(id: number, patch: { name?: string; email?: string; admin?: boolean }): Promise<void> {
     await this.repo.update(id, patch);
+  }
+
+  /** Everything of user `id` goes, except the caller's own session, which gets a new value. */
+  private revocation(actor: Actor, id: number, session: CallerSession): { revocation: Revocation; newSession: string | null } {
+    if (actor.id !== id || !session) return { revocation: {}, newSession: null };
+    const next = newSessionValue();
+    return { revocation: { keep: { id: sessionIdOf(session), newId: next.id } }, newSession: next.value };
   }
 
   private async assertUnique(username: string, email: string, exceptId?: number): Promise<void> {

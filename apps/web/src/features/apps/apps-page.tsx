@@ -18,6 +18,7 @@ import { appsQuery, useDeleteApp, useSetAppActive } from './api/apps-api';
 import { AppDialog } from './components/app-dialog';
 import { AppIcon } from './components/app-icon';
 import { AppReferencesDialog } from './components/app-references-dialog';
+import { SandboxAlert } from './components/sandbox-alert';
 
 /** /apps (admin): built-in and custom apps, paged at 20; the active switch applies at once. */
 export function AppsPage() {
@@ -136,6 +137,7 @@ export function AppsPage() {
           </Button>
         }
       />
+      <SandboxAlert />
       <PagedTable rows={apps} columns={columns} rowKey={(a) => a.id} label={t('apps.title')} />
       {editing !== null ? (
         <AppDialog app={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />

@@ -13,27 +13,21 @@ import { PageHeader } from '../../components/page-header';
 import { PagedTable, type Column } from '../../components/paged-table';
 import { useSnackbar } from '../../components/snackbar';
 import { errorText } from '../../lib/error-text';
-import { tokensQuery, useCreateToken, useDeleteToken } from './api/tokens-api';
+import { tokensQuery, useDeleteToken } from './api/tokens-api';
+import { CreateTokenDialog } from './components/create-token-dialog';
 import { NewTokenDialog } from './components/new-token-dialog';
 
-/** /tokens: personal API tokens, paged at 20; a new token's value is shown once. */
+/** /tokens: personal API tokens, paged at 20; a new token gets a lifetime, and its value is shown once. */
 export function TokensPage() {
   const { t, i18n } = useTranslation();
   const snackbar = useSnackbar();
   const tokens = useQuery(tokensQuery).data ?? [];
-  const create = useCreateToken();
   const remove = useDeleteToken();
   const [revealed, setRevealed] = useState<Set<string>>(new Set());
+  const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ApiToken | null>(null);
-
-  const doCreate = async () => {
-    const token = await create.mutateAsync().catch((e: unknown) => {
-      snackbar.error(errorText(e));
-      return null;
-    });
-    if (token) setCreated(token.id);
-  };
+  const date = (iso: string) => new Date(iso).toLocaleString(i18n.language);
   const doDelete = async (tok: ApiToken) => {
     setDeleting(null);
     await remove.mutateAsync(tok.id).catch((e: unknown) => snackbar.error(errorText(e)));
@@ -61,7 +55,8 @@ export function TokensPage() {
         </Box>
       ),
     },
-    { key: 'created', header: t('tokens.created'), render: (tok) => new Date(tok.created).toLocaleString(i18n.language) },
+    { key: 'created', header: t('tokens.created'), render: (tok) => date(tok.created) },
+    { key: 'expires', header: t('tokens.expires'), render: (tok) => (tok.expires ? date(tok.expires) : t('tokens.never')) },
     {
       key: 'status',
       header: t('tokens.status'),
@@ -84,12 +79,21 @@ export function TokensPage() {
       <PageHeader
         title={t('tokens.title')}
         actions={
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => void doCreate()} disabled={create.isPending}>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
             {t('tokens.new')}
           </Button>
         }
       />
       {tokens.length ? <PagedTable rows={tokens} columns={columns} rowKey={(tok) => tok.id} label={t('tokens.title')} /> : <EmptyState title={t('tokens.empty')} />}
+      {creating ? (
+        <CreateTokenDialog
+          onClose={() => setCreating(false)}
+          onCreated={(value) => {
+            setCreating(false);
+            setCreated(value);
+          }}
+        />
+      ) : null}
       {created ? <NewTokenDialog token={created} onClose={() => setCreated(null)} /> : null}
       <ConfirmDialog
         open={!!deleting}

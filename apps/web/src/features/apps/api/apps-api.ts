@@ -1,4 +1,4 @@
-import type { App, AppCreate, AppUpdate } from '@gantry/contracts';
+import type { App, AppCreate, AppUpdate, SandboxStatus } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
@@ -6,6 +6,13 @@ import { api } from '../../../lib/api-client';
 export const appsKey = ['apps'] as const;
 
 export const appsQuery = queryOptions({ queryKey: appsKey, queryFn: () => api.get<App[]>('/apps') });
+
+/** Whether task processes run sandboxed (admins only); fixed until the server restarts. */
+export const sandboxQuery = queryOptions({
+  queryKey: ['sandbox'] as const,
+  queryFn: () => api.get<SandboxStatus>('/sandbox'),
+  staleTime: Infinity,
+});
 
 /** Creates a custom app (id set) or saves an existing one's settings. */
 export function useSaveApp(id: string | null) {

@@ -22,11 +22,15 @@ export interface AliasesPanelProps {
   hint: string;
 }
 
-/** The webhook addresses of an integration (or of the project): each with copy and delete, plus "Add alias". */
+/**
+ * The webhook addresses of an integration (or of the project): each with copy and delete, plus
+ * "Add alias". Shown only to those who may update the project: an alias is where anyone can start
+ * tasks, so the server does not list aliases to other members.
+ */
 export function AliasesPanel({ projectId, integrationId, canUpdate, title, hint }: AliasesPanelProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const aliases = useQuery(integrationQueries.aliases(projectId, integrationId));
+  const aliases = useQuery({ ...integrationQueries.aliases(projectId, integrationId), enabled: canUpdate });
   const m = useAliasMutations(projectId, integrationId);
   const [removing, setRemoving] = useState<IntegrationAlias | null>(null);
   const copy = async (url: string) => {
@@ -44,6 +48,7 @@ export function AliasesPanel({ projectId, integrationId, canUpdate, title, hint 
   };
   const rows = aliases.data ?? [];
   const add = () => m.add.mutate(undefined, { onError: (e) => snackbar.error(errorText(e)) });
+  if (!canUpdate) return null;
   return (
     <Section
       title={title}

@@ -16,6 +16,7 @@ export interface TemplateDraft {
   arguments: string;
   allow_override_args_in_task: boolean;
   allow_override_branch_in_task: boolean;
+  allow_extra_vars_in_task: boolean;
   suppress_success_alerts: boolean;
   start_version: string;
   build_template_id: number | '';
@@ -58,6 +59,7 @@ export function draftFrom(t: Template | null, copy = false): TemplateDraft {
     arguments: t?.arguments ?? '',
     allow_override_args_in_task: t?.allow_override_args_in_task ?? false,
     allow_override_branch_in_task: t?.allow_override_branch_in_task ?? false,
+    allow_extra_vars_in_task: t?.allow_extra_vars_in_task ?? false,
     suppress_success_alerts: t?.suppress_success_alerts ?? false,
     start_version: t?.start_version ?? '',
     build_template_id: t?.build_template_id ?? '',
@@ -87,6 +89,7 @@ export function draftBody(d: TemplateDraft): TemplateInput {
     arguments: d.arguments || null,
     allow_override_args_in_task: d.allow_override_args_in_task,
     allow_override_branch_in_task: d.allow_override_branch_in_task,
+    allow_extra_vars_in_task: d.allow_extra_vars_in_task,
     suppress_success_alerts: d.suppress_success_alerts,
     start_version: d.start_version || null,
     build_template_id: d.build_template_id || null,

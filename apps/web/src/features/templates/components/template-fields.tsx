@@ -32,7 +32,7 @@ export function TemplateFields({ d, set, errors, choices }: { d: TemplateDraft; 
   const text = (key: 'name' | 'description' | 'playbook' | 'git_branch' | 'arguments' | 'start_version', label: string, required = false, placeholder?: string) => (
     <TextField fullWidth size="small" label={label} required={required} placeholder={placeholder} value={d[key]} onChange={(e) => set({ [key]: e.target.value })} error={!!errors[key]} helperText={errors[key] ?? ' '} />
   );
-  const check = (key: 'allow_override_args_in_task' | 'allow_override_branch_in_task' | 'suppress_success_alerts' | 'autorun', label: string) => (
+  const check = (key: 'allow_override_args_in_task' | 'allow_override_branch_in_task' | 'allow_extra_vars_in_task' | 'suppress_success_alerts' | 'autorun', label: string) => (
     <FormControlLabel control={<Checkbox size="small" checked={d[key]} onChange={(e) => set({ [key]: e.target.checked })} />} label={label} />
   );
   return (
@@ -59,6 +59,7 @@ export function TemplateFields({ d, set, errors, choices }: { d: TemplateDraft; 
       <Grid size={12}>
         {check('allow_override_args_in_task', t('templates.allowArgs'))}
         {check('allow_override_branch_in_task', t('templates.allowBranch'))}
+        {check('allow_extra_vars_in_task', t('templates.allowExtraVars'))}
         {check('suppress_success_alerts', t('templates.suppressAlerts'))}
       </Grid>
     </Grid>

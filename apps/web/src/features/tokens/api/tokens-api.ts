@@ -1,4 +1,4 @@
-import type { ApiToken } from '@gantry/contracts';
+import type { ApiToken, ApiTokenCreate } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { keys } from '../../../lib/session';
@@ -7,7 +7,10 @@ export const tokensQuery = queryOptions({ queryKey: keys.tokens, queryFn: () => 
 
 export function useCreateToken() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: () => api.post<ApiToken>('/user/tokens'), onSuccess: () => qc.invalidateQueries({ queryKey: keys.tokens }) });
+  return useMutation({
+    mutationFn: (body: NonNullable<ApiTokenCreate>) => api.post<ApiToken>('/user/tokens', body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: keys.tokens }),
+  });
 }
 
 export function useDeleteToken() {

@@ -1,4 +1,4 @@
-import type { PasswordChange, TotpCreated, User, UserCreate, UserUpdate } from '@gantry/contracts';
+import type { PasswordChange, TotpCreated, TotpRemove, User, UserCreate, UserUpdate } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { keys } from '../../../lib/session';
@@ -43,7 +43,11 @@ export function useEnableTotp(userId: number) {
   return useMutation({ mutationFn: () => api.post<TotpCreated>(`/users/${userId}/2fas/totp`), onSuccess: invalidate });
 }
 
+/** `proof` (password or current code) is needed when the method is your own; an admin removing another's sends none. */
 export function useDisableTotp(userId: number) {
   const invalidate = useInvalidateUser();
-  return useMutation({ mutationFn: (totpId: number) => api.delete(`/users/${userId}/2fas/totp/${totpId}`), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: ({ totpId, proof }: { totpId: number; proof?: NonNullable<TotpRemove> }) => api.delete(`/users/${userId}/2fas/totp/${totpId}`, proof),
+    onSuccess: invalidate,
+  });
 }

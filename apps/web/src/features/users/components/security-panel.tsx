@@ -8,11 +8,13 @@ import { FormError } from '../../../components/form-error';
 import { useSnackbar } from '../../../components/snackbar';
 import { infoQuery } from '../../../lib/session';
 import { totpQrUrl, useDisableTotp, useEnableTotp } from '../api/users-api';
+import { DisableTotpDialog } from './disable-totp-dialog';
 
 /**
  * The Security tab: enable two-factor sign-in (then the QR code, for yourself only, and the
- * recovery code, shown this once with a copy button), or disable it. An admin may enable it for
- * someone else only when recovery codes are accepted: that user's first sign-in needs the code.
+ * recovery code, shown this once with a copy button), or disable it: your own only with your
+ * password or a code; an admin disables someone else's (a lost device) without. An admin may enable
+ * it for someone else only when recovery codes are accepted: that user's first sign-in needs the code.
  */
 export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
   const { t } = useTranslation();
@@ -20,6 +22,7 @@ export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
   const enable = useEnableTotp(user.id);
   const disable = useDisableTotp(user.id);
   const [created, setCreated] = useState<TotpCreated | null>(null);
+  const [confirming, setConfirming] = useState(false);
 
   if (created) {
     return (
@@ -58,7 +61,10 @@ export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
           variant="outlined"
           color="error"
           disabled={disable.isPending}
-          onClick={() => user.totp && disable.mutate(user.totp.id)}
+          onClick={() => {
+            if (self) setConfirming(true);
+            else if (user.totp) disable.mutate({ totpId: user.totp.id });
+          }}
         >
           {t('users.totpDisable')}
         </Button>
@@ -73,6 +79,9 @@ export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
       ) : (
         <Typography variant="body2">{t('users.totpOwnOnly', { name: user.name })}</Typography>
       )}
+      {confirming && user.totp ? (
+        <DisableTotpDialog userId={user.id} totpId={user.totp.id} hasPassword={!user.external} onClose={() => setConfirming(false)} />
+      ) : null}
     </Stack>
   );
 }

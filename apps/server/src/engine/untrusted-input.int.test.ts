@@ -1,0 +1,299 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitRepo } from '../test/git-fixture.js';
+import {
+  addMember,
+  createProject,
+  engines,
+  signedInUser,
+  useTestApp,
+  type Caller,
+  type TestContext,
+} from '../test/harness.js';
+import { runTask, setupTemplate, taskLog, waitForTask } from '../test/tasks.js';
+import { deliver, tasksOf } from '../test/webhooks.js';
+
+const PLAYBOOK = `
+- hosts: all
+  gather_facts: false
+  tasks:
+    - ansible.builtin.debug:
+        msg: "greeting={{ greeting | default('none') }}"
+    - ansible.builtin.debug:
+        msg: "computed={{ computed | default('none') }}"
+`;
+
+/** A command that shows in the log only if it ran, and leaves `marker` behind where it can. */
+const injection = (marker: string) => `{{ lookup('pipe', 'echo PWNED-$((6*7)); touch ${marker}') }}`;
+
+function markerPath(): string {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-untrusted-')), 'ran');
+}
+
+/** An Ansible template on localhost (`-c local`) whose variable group renders a Jinja value of its own. */
+async function ansibleTemplate(c: Caller, p: number, template: Record<string, unknown> = {}) {
+  const key = (await c.post(`/api/project/${p}/keys`, { name: 'none', type: 'none' })).json().id;
+  const inv = (
+    await c.post(`/api/project/${p}/inventory`, {
+      name: 'local',
+      type: 'static',
+      inventory: 'localhost ansible_connection=local ansible_python_interpreter=/usr/bin/python3',
+      ssh_key_id: key,
+    })
+  ).json().id;
+  return setupTemplate(
+    c,
+    p,
+    gitRepo({ 'site.yml': PLAYBOOK }),
+    {
+      app: 'ansible',
+      playbook: 'site.yml',
+      inventory_id: inv,
+      survey_vars: [{ name: 'greeting', title: 'Greeting' }],
+      ...template,
+    },
+    { json: '{"computed": "{{ 6 * 7 }}"}' },
+  );
+}
+
+async function member(ctx: TestContext, p: number, role: 'task_runner' | 'manager'): Promise<Caller> {
+  const u = await signedInUser(ctx);
+  await addMember(ctx, p, u.id, role);
+  return u;
+}
+
+const bad = async (c: Caller, p: number, body: Record<string, unknown>, error: string) => {
+  const res = await c.post(`/api/project/${p}/tasks`, body);
+  expect([res.statusCode, res.json()], JSON.stringify(body)).toEqual([400, { error }]);
+};
+
+describe.each(engines)('untrusted task input ($name)', (engine) => {
+  const t = useTestApp(engine);
+
+  it("prints Jinja from a task runner's survey answer literally: the command in it never runs", async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const runner = await member(t(), p, 'task_runner');
+    const s = await ansibleTemplate(admin, p);
+    const marker = markerPath();
+    const id = await runTask(runner, p, {
+      template_id: s.templateId,
+      environment: JSON.stringify({ greeting: injection(marker) }),
+    });
+    const task = await waitForTask(runner, p, id);
+    const log = (await taskLog(runner, p, id)).join('\n');
+    expect(task.status, log).toBe('success');
+    expect(log).toContain(`greeting=${injection(marker)}`);
+    expect(log).not.toContain('PWNED-42');
+    expect(fs.existsSync(marker)).toBe(false);
+    // The variable group's value is the manager's: it is still rendered.
+    expect(log).toContain('computed=42');
+  });
+
+  it('prints Jinja from an integration value literally: the command in it never runs', async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const p = await createProject(admin);
+    const s = await ansibleTemplate(admin, p);
+    const base = `/api/project/${p}/integrations`;
+    const hook = (await admin.post(base, { name: 'hook', template_id: s.templateId })).json().id;
+    const value = {
+      name: 'greeting',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'greeting',
+      variable_type: 'task',
+      variable: 'greeting',
+    };
+    expect((await admin.post(`${base}/${hook}/values`, value)).statusCode).toBe(201);
+    const alias = (await admin.post(`${base}/${hook}/aliases`)).json().alias;
+    const marker = markerPath();
+
+    expect(
+      (
+        await deliver(ctx, alias, JSON.stringify({ greeting: injection(marker) }), {
+          'content-type': 'application/json',
+        })
+      ).statusCode,
+    ).toBe(204);
+    const [started] = await tasksOf(admin, p, hook);
+    const task = await waitForTask(admin, p, started!.id);
+    const log = (await taskLog(admin, p, started!.id)).join('\n');
+    expect(task.status, log).toBe('success');
+    expect(log).toContain(`greeting=${injection(marker)}`);
+    expect(log).not.toContain('PWNED-42');
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
+  it("refuses Ansible's own variables, and variables a survey does not ask for unless the template allows them", async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const runner = await member(t(), p, 'task_runner');
+    const closed = await ansibleTemplate(admin, p);
+    const open = await ansibleTemplate(admin, p, { name: 'open', allow_extra_vars_in_task: true });
+    for (const name of ['ansible_python_interpreter', 'ansible_ssh_common_args', 'hostvars']) {
+      for (const field of ['environment', 'secret']) {
+        await bad(
+          runner,
+          p,
+          { template_id: open.templateId, [field]: JSON.stringify({ [name]: "/bin/sh -c 'id'; /usr/bin/python3" }) },
+          `Variable ${name} is reserved`,
+        );
+      }
+    }
+    await bad(
+      runner,
+      p,
+      { template_id: closed.templateId, environment: '{"colour": "red"}' },
+      'Variable colour is not a survey variable of this template',
+    );
+    const id = await runTask(runner, p, {
+      template_id: open.templateId,
+      environment: '{"colour": "red", "greeting": "hi"}',
+    });
+    const log = (await taskLog(runner, p, (await waitForTask(runner, p, id)).id as number)).join('\n');
+    expect(log).toContain('greeting=hi');
+    expect((await admin.get(`/api/project/${p}/tasks`)).json()).toHaveLength(1);
+  });
+
+  it('refuses limits that are not plain host patterns, and passes a good one as one argument', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const runner = await member(t(), p, 'task_runner');
+    const s = await ansibleTemplate(admin, p, { task_params: { allow_override_limit: true } });
+    for (const limit of [['localhost,@/etc/hostname'], ['@x'], ['-e'], ['a,b']]) {
+      await bad(
+        runner,
+        p,
+        { template_id: s.templateId, params: { limit } },
+        `Limit item ${JSON.stringify(limit[0])} is not a plain host pattern or tag`,
+      );
+    }
+    const id = await runTask(runner, p, { template_id: s.templateId, params: { limit: ['local*'] } });
+    const task = await waitForTask(runner, p, id);
+    expect(task.status, (await taskLog(runner, p, id)).join('\n')).toBe('success');
+  });
+
+  it('refuses process-steering environment variables from a task, an integration and a variable group', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const repo = gitRepo({ 'env.sh': 'echo "preload=$LD_PRELOAD"\n' });
+    const s = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'env.sh', allow_extra_vars_in_task: true });
+    const base = `/api/project/${p}/integrations`;
+    const hook = (await admin.post(base, { name: 'hook', template_id: s.templateId })).json().id;
+    for (const name of ['SHELLOPTS', 'PS4', 'GIT_SSH_COMMAND', 'LD_PRELOAD']) {
+      const error = { error: `Variable ${name} is reserved` };
+      await bad(admin, p, { template_id: s.templateId, environment: JSON.stringify({ [name]: 'x' }) }, error.error);
+      for (const variable_type of ['environment', 'task']) {
+        const value = { name: 'v', value_source: 'header', key: 'X-A', variable_type, variable: name };
+        const res = await admin.post(`${base}/${hook}/values`, value);
+        expect([res.statusCode, res.json()]).toEqual([400, error]);
+      }
+      for (const group of [
+        { env: JSON.stringify({ [name]: 'x' }) },
+        { secrets: [{ name, type: 'env', secret: 'x' }] },
+      ]) {
+        const res = await admin.post(`/api/project/${p}/environment`, { name: `g-${name}`, ...group });
+        expect([res.statusCode, res.json()]).toEqual([400, error]);
+      }
+    }
+    expect((await admin.get(`${base}/${hook}/values`)).json()).toEqual([]);
+    expect((await admin.get(`/api/project/${p}/tasks`)).json()).toEqual([]);
+  });
+
+  it('fails the run, before any process starts, when a variable group holds a refused environment variable', async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const p = await createProject(admin);
+    const repo = gitRepo({ 'env.sh': 'echo "script ran"\n' });
+    const s = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'env.sh' });
+    // A row saved before the rule existed (or restored from elsewhere): the engine checks again.
+    await ctx.db.db
+      .updateTable('environment')
+      .set({ env: '{"OK": "1", "LD_PRELOAD": "/tmp/evil.so"}' })
+      .where('id', '=', s.environmentId)
+      .execute();
+    const id = await runTask(admin, p, { template_id: s.templateId });
+    const task = await waitForTask(admin, p, id);
+    const log = (await taskLog(admin, p, id)).join('\n');
+    expect(task.status).toBe('error');
+    expect(log).toContain('Environment variable LD_PRELOAD of the variable group is not allowed');
+    expect(log).not.toContain('script ran');
+  });
+
+  it('refuses branches git would read as something else', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const s = await ansibleTemplate(admin, p, { allow_override_branch_in_task: true });
+    for (const branch of ['a..b', '../x', '@{-1}', 'main;id'])
+      await bad(admin, p, { template_id: s.templateId, git_branch: branch }, 'Incorrect branch');
+    expect(
+      (
+        await admin.post(`/api/project/${p}/templates`, {
+          name: 'b',
+          app: 'bash',
+          playbook: 'a.sh',
+          repository_id: s.repositoryId,
+          environment_id: s.environmentId,
+          git_branch: 'a..b',
+        })
+      ).json(),
+    ).toEqual({
+      error: 'Incorrect branch',
+    });
+  });
+
+  it('passes debug flags only when the template allows debug', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const params = { debug: true, debug_level: 2 };
+    const quiet = await ansibleTemplate(admin, p);
+    const id = await runTask(admin, p, { template_id: quiet.templateId, params });
+    const task = await waitForTask(admin, p, id);
+    expect(task.params).toEqual({});
+    const log = (await taskLog(admin, p, id)).join('\n');
+    expect(task.status, log).toBe('success');
+    // ansible-playbook -v says which configuration it uses; without -v it does not.
+    expect(log).not.toMatch(/config file/);
+
+    const loud = await ansibleTemplate(admin, p, { name: 'loud', task_params: { allow_debug: true } });
+    const id2 = await runTask(admin, p, { template_id: loud.templateId, params });
+    await waitForTask(admin, p, id2);
+    expect((await taskLog(admin, p, id2)).join('\n')).toMatch(/config file/);
+  });
+
+  it('lets only managers override arguments, and never with options that read files or run commands', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const runner = await member(t(), p, 'task_runner');
+    const manager = await member(t(), p, 'manager');
+    const s = await ansibleTemplate(admin, p, { allow_override_args_in_task: true });
+    const res = await runner.post(`/api/project/${p}/tasks`, {
+      template_id: s.templateId,
+      arguments: '["--forks","2"]',
+    });
+    expect([res.statusCode, res.json()]).toEqual([
+      403,
+      { error: 'Only managers may override the arguments of a task' },
+    ]);
+    for (const args of [
+      ['-e', '@/etc/hostname'],
+      ['--extra-vars=@/etc/hostname'],
+      ['--ssh-common-args=-o ProxyCommand=id'],
+      ['-vi', '/etc/hosts'],
+      ['--ssh-com=x'],
+    ]) {
+      await bad(
+        manager,
+        p,
+        { template_id: s.templateId, arguments: JSON.stringify(args) },
+        `Argument ${args[0]} is not allowed`,
+      );
+    }
+    const id = await runTask(manager, p, { template_id: s.templateId, arguments: '["--forks","2"]' });
+    const task = await waitForTask(manager, p, id);
+    expect(task.status, (await taskLog(manager, p, id)).join('\n')).toBe('success');
+  });
+});

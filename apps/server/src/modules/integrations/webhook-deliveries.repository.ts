@@ -1,0 +1,32 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types.js';
+
+/** Delivery ids integrations have taken, so a repeated delivery starts nothing (on any node). */
+export class WebhookDeliveriesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Records that the integration took the delivery; false when it already had. The insert is the
+   * check (`ON CONFLICT DO NOTHING` on the primary key), so of two concurrent posts of one
+   * delivery, on one node or two, exactly one gets true. Rows received before `expiredBefore` are
+   * purged first, so an id older than the window counts as new.
+   */
+  async take(integrationId: number, deliveryId: string, received: string, expiredBefore: string): Promise<boolean> {
+    await this.db.deleteFrom('webhook_delivery').where('received', '<', expiredBefore).execute();
+    const r = await this.db
+      .insertInto('webhook_delivery')
+      .values({ integration_id: integrationId, delivery_id: deliveryId, received })
+      .onConflict((oc) => oc.columns(['integration_id', 'delivery_id']).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Forgets a delivery whose handling failed, so the sender's retry of it is taken. */
+  async release(integrationId: number, deliveryId: string): Promise<void> {
+    await this.db
+      .deleteFrom('webhook_delivery')
+      .where('integration_id', '=', integrationId)
+      .where('delivery_id', '=', deliveryId)
+      .execute();
+  }
+}

@@ -58,23 +58,10 @@ export function probeBwrap(systemPath: string): BwrapProbe {
   const bwrap = findExecutable('bwrap', systemPath);
   if (!bwrap) return { ok: false, reason: 'bubblewrap (bwrap) is not installed' };
   const truePath = findExecutable('true', systemPath) ?? '/bin/true';
+  // The same command line a task gets, with nothing hidden or bound: what fails here fails every task.
   const run = spawnSync(
     bwrap,
-    [
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      '--tmpfs',
-      '/tmp',
-      '--unshare-pid',
-      '--die-with-parent',
-      '--',
-      truePath,
-    ],
+    bwrapArgv({ hiddenDirs: [], hiddenFiles: [], readOnly: [], writable: [], cwd: '/' }, truePath, []),
     {
       env: { PATH: systemPath },
       timeout: 10_000,
@@ -140,7 +127,11 @@ export class TaskSandbox implements SpecWrapper {
     const command = findExecutable(spec.command, searchPath);
     // Same message as a failed spawn outside the sandbox, so "could not be started" reads the same.
     if (!command) throw new Error(`spawn ${spec.command} ENOENT`);
-    const hidden = existing([...this.o.hide, ...HOME_CREDENTIALS.flatMap(homeFolders), ...ensureDirs(homeFolders('.ansible/tmp'))]);
+    const hidden = existing([
+      ...this.o.hide,
+      ...HOME_CREDENTIALS.flatMap(homeFolders),
+      ...ensureDirs(homeFolders('.ansible/tmp')),
+    ]);
     const hiddenDirs = topmost(hidden.filter((p) => isDir(p) && p !== '/' && !under('/tmp', p)));
     const covered = (p: string) => under('/tmp', p) || hiddenDirs.some((d) => under(d, p));
     const hiddenFiles = hidden.filter((p) => !isDir(p) && !covered(p));

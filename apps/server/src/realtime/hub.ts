@@ -42,7 +42,7 @@ interface Client {
 }
 
 export interface HubOptions {
-  /** Every socket's credential is checked this often, for changes that raised no event (another node, expiry). */
+  /** Every socket's credential is checked this often (default 1 s), for changes that raised no event (another node, expiry, the CLI). */
   revalidateMs?: number;
   /** A client that lets more than this much pile up unread is closed rather than buffered for. */
   maxBufferedBytes?: number;
@@ -80,7 +80,7 @@ export class RealtimeHub {
       }),
       bus.onUserChanged((userId) => this.userChanged(userId)),
     ];
-    this.timer = setInterval(() => void this.sweep().catch(() => undefined), options.revalidateMs ?? 5_000);
+    this.timer = setInterval(() => void this.sweep().catch(() => undefined), options.revalidateMs ?? 1_000);
     this.timer.unref();
   }
 

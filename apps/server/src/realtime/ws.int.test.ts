@@ -201,6 +201,15 @@ describe.each(engines)('WebSocket /api/ws ($name)', (engine) => {
     other.ws.close();
   });
 
+  it('closes a socket whose session was deleted without an event (another node, the command line) within a second or so', async () => {
+    const ctx = t();
+    const user = await signedInUser(ctx);
+    const socket = await openSocket(base(), withCookie(user));
+    // What another server node or an operator's SQL does: the row goes, this process hears nothing.
+    await ctx.db.db.deleteFrom('session').where('user_id', '=', user.id).execute();
+    expect(await closedWithin(socket, 3000)).toBe(4401);
+  });
+
   it("stops a demoted admin's frames of projects they are not a member of", async () => {
     const ctx = t();
     const root = await signedInUser(ctx, { admin: true });

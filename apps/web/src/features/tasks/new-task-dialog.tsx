@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { FormError } from '../../components/form-error';
 import { api } from '../../lib/api-client';
+import { useProjectAccess } from '../../lib/project-access';
 import { projectQueries } from '../../lib/project-queries';
 import { onTaskLaunch, type TaskLaunch } from '../../lib/task-launcher';
 import { useCreateTask } from './api/tasks-api';
@@ -39,6 +40,8 @@ function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose(): voi
   const [params, setParams] = useState<TaskParams>({ debug_level: 4 });
   const [branch, setBranch] = useState('');
   const [args, setArgs] = useState('');
+  // Argument overrides are for managers and owners; the server refuses them from other roles.
+  const canOverrideArgs = useProjectAccess(projectId).canManage;
   const [inventoryId, setInventoryId] = useState<number | ''>('');
   const [buildId, setBuildId] = useState<number | ''>('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -59,7 +62,7 @@ function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose(): voi
   const submit = async () => {
     const errs = checkSurvey(template.survey_vars, answers, t);
     if (template.type === 'deploy' && !buildId) errs.build = t('tasks.buildRequired');
-    if (args && parseArgumentList(args) === null) errs.args = t('tasks.argsInvalid');
+    if (canOverrideArgs && args && parseArgumentList(args) === null) errs.args = t('tasks.argsInvalid');
     setErrors(errs);
     if (Object.keys(errs).length) return;
     const secretNames = new Set(template.survey_vars.filter((v) => v.type === 'secret').map((v) => v.name));
@@ -72,7 +75,7 @@ function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose(): voi
         secret: pick(true),
         params,
         git_branch: branch || null,
-        arguments: args || null,
+        arguments: (canOverrideArgs && args) || null,
         inventory_id: inventoryId || null,
         build_task_id: buildId || null,
       })
@@ -103,7 +106,7 @@ function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose(): voi
           <SurveyFields vars={template.survey_vars} values={answers} errors={errors} onChange={(n, v) => setAnswers({ ...answers, [n]: v })} />
           <TaskOptions template={template} params={params} inventories={inventories} inventoryId={inventoryId} onParams={setParams} onInventory={setInventoryId} />
           {template.allow_override_branch_in_task ? <TextField label={t('tasks.branch')} value={branch} onChange={(e) => setBranch(e.target.value)} placeholder={template.git_branch ?? ''} /> : null}
-          {template.allow_override_args_in_task ? (
+          {template.allow_override_args_in_task && canOverrideArgs ? (
             <TextField label={t('tasks.arguments')} value={args} onChange={(e) => setArgs(e.target.value)} placeholder='["--verbose"]' error={!!errors.args} helperText={errors.args ?? t('tasks.argumentsHelp')} />
           ) : null}
         </Stack>

@@ -43,6 +43,7 @@ import { resourceRoutes } from './platform/resource-routes.js';
 import { environmentInputSchema, environmentSchema, inventoryInputSchema, inventorySchema, keyCreateSchema, keySchema, keyUpdateSchema, repositoryInputSchema, repositorySchema, scheduleInputSchema, scheduleSchema, templateInputSchema, templateSchema, viewInputSchema, viewSchema } from '@gantry/contracts';
 import { registerAuth, type Authenticator } from './platform/auth.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
+import { registerJsonBody } from './platform/json-body.js';
 
 import { createServices, type AppDeps, type Services } from './services.js';
 
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerJsonBody(app);
 
   const services = createServices(deps);
   const { totp } = config;

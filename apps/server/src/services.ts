@@ -191,7 +191,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   if (config.useRemoteRunner) {
     const wakeup = new RunnerWakeup(runnersRepo, events);
     bus.onMessage((m) => {
-      if (m.type === 'update' && m.status === 'waiting' && m.template_id !== undefined) void wakeup.taskWaiting({ task_id: m.task_id, project_id: m.project_id, template_id: m.template_id }).catch(() => undefined);
+      if (m.type === 'update' && m.status === 'waiting' && m.template_id !== null) void wakeup.taskWaiting({ task_id: m.task_id, project_id: m.project_id, template_id: m.template_id }).catch(() => undefined);
     });
   }
   const scheduler = new Scheduler({

@@ -104,3 +104,58 @@ test('a server complaint about the backup shows atop the restore form', async ({
   await page.getByRole('button', { name: 'Restore', exact: true }).click();
   await expect(page.getByRole('alert')).toHaveText(/^Invalid backup: meta\.version: Unsupported backup version/);
 });
+
+test('a Semaphore backup restores through the console, listing what it could not carry over; settings download one', async ({
+  page,
+}, info) => {
+  const fixture = JSON.parse(
+    fs.readFileSync(new URL('../../server/src/modules/backup/fixtures/semaphore-backup.json', import.meta.url), 'utf8'),
+  );
+  const file = info.outputPath('semaphore-homelab.json');
+  fs.writeFileSync(file, JSON.stringify(fixture));
+  await page.goto('/project/restore');
+  await page.getByTestId('backup-file').setInputFiles(file);
+  await expect(page.getByLabel('Project name')).toHaveValue('Homelab');
+  const name = unique('From Semaphore');
+  await page.getByLabel('Project name').fill(name);
+  await page.getByRole('button', { name: 'Restore', exact: true }).click();
+
+  const dialog = page.getByRole('dialog', { name: 'Project restored' });
+  await expect(dialog).toContainText(`Project ${name} has been restored.`);
+  await expect(dialog.getByTestId('restore-empty-keys')).toHaveText(
+    '4 empty keys added; please update access keys before running tasks.',
+  );
+  const unmapped = dialog.getByTestId('restore-unmapped');
+  await expect(unmapped).toContainText('items from the Semaphore backup could not be carried over:');
+  await expect(unmapped.getByRole('listitem')).toHaveCount(21);
+  await expect(unmapped).toContainText('Key "API token": type "string" is not supported; left out');
+  await expect(unmapped).toContainText(
+    'Template "Prod playbook": inventory "Decommissioned hosts" is not restored, and an Ansible template needs one; left out',
+  );
+  await expect(page.locator('.MuiDialog-container')).toHaveCSS('opacity', '1');
+  await shot(page, 'restore-semaphore-result');
+  await dialog.getByRole('button', { name: 'Update keys' }).click();
+  await expect(page).toHaveURL(/\/project\/\d+\/keys$/);
+  await expect(page.getByRole('row', { name: /Vault password/ })).toContainText('empty');
+
+  // The restored project goes back out in Semaphore's format: names as references.
+  const restoredId = Number(/\/project\/(\d+)\//.exec(page.url())![1]);
+  await page.goto(`/project/${restoredId}/settings`);
+  const maintenance = page.getByTestId('project-maintenance');
+  const downloading = page.waitForEvent('download');
+  await maintenance.getByRole('button', { name: 'Download in Semaphore format' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(
+    new RegExp(`^semaphore-project-${restoredId}-From-Semaphore-[a-z0-9]+\\.json$`),
+  );
+  const saved = info.outputPath(download.suggestedFilename());
+  await download.saveAs(saved);
+  const sem = JSON.parse(fs.readFileSync(saved, 'utf8'));
+  expect(sem.meta).toMatchObject({ name, alert: true, alert_chat: 'ops-room', max_parallel_tasks: 2 });
+  expect(sem.meta.format).toBeUndefined();
+  expect(sem.templates.find((t: { name: string }) => t.name === 'Deploy app')).toMatchObject({
+    build_template: 'Build app',
+    repository: 'infra',
+  });
+  await expect(page.getByTestId('snackbar')).toHaveText('Project exported.');
+});

@@ -42,6 +42,9 @@ test('keys: create, validate, edit with override, delete', async ({ page }) => {
   await shot(page, 'keys');
 
   await page.getByRole('button', { name: 'Edit vault pass' }).click();
+  // The API sends the login (not a secret) with the key; the password stays blank.
+  await expect(dialog(page).getByLabel('Login')).toHaveValue('deploy');
+  await expect(dialog(page).getByLabel('Password')).toHaveValue('');
   await expect(dialog(page).getByLabel('Password')).toBeDisabled();
   await dialog(page).getByLabel('Override the stored secret').check();
   await expect(dialog(page).getByLabel('Password')).toBeEnabled();

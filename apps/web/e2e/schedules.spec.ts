@@ -48,7 +48,7 @@ test('create a schedule with the cron builder, toggle it, then delete it', async
   await page.getByRole('button', { name: 'Edit Weekly report' }).click();
   await dialog.getByLabel('Cron (UTC)').fill('61 * * * *');
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByText(/Invalid cron/)).toBeVisible();
+  await expect(dialog.getByText('Cron: Invalid value for minute: 61')).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await page.getByRole('button', { name: 'Delete Weekly report' }).click();
   await dialog.getByRole('button', { name: 'Delete' }).click();
@@ -70,7 +70,7 @@ test("a template's cron is checked by the server first, then becomes its schedul
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Cron (UTC)').fill('61 * * * *');
   await dialog.getByRole('button', { name: 'Save' }).click();
-  await expect(dialog.getByText(/Invalid cron/)).toBeVisible();
+  await expect(dialog.getByText('Cron: Invalid value for minute: 61')).toBeVisible();
   expect(await schedules()).toHaveLength(0);
 
   await dialog.getByLabel('Cron (UTC)').fill('0 3 * * *');

@@ -11,6 +11,7 @@ export function isBuiltinApp(id: string): id is AppId {
 
 /** An app id: a lowercase letter, then 1 to 30 lowercase letters, digits, '-' or '_'. */
 export const APP_ID_PATTERN = /^[a-z][a-z0-9_-]{1,30}$/;
+export const APP_ID_MESSAGE = 'ID must be 2 to 31 lowercase letters, digits, - or _, starting with a letter';
 
 /** A template's app: a built-in or a custom app's id (the server checks that it exists). */
 export const appIdSchema = z
@@ -83,7 +84,7 @@ export function appPathProblem(p: string): string | null {
 
 const argsMessage = 'Arguments must be a JSON list of strings';
 
-/** Editable fields of an app (POST /apps/{id}); the id never changes. */
+/** Editable fields of an app (PUT or POST /apps/{id}); the id never changes. */
 export const appUpdateSchema = z.object({
   title: requiredString('Title', 100),
   icon: z
@@ -117,6 +118,8 @@ export const appUpdateSchema = z.object({
     )
     .max(50, { error: 'At most 50 arguments' })
     .default([]),
+  /** Semaphore clients send the whole app: an on/off choice here is kept like POST /apps/{id}/active. */
+  active: z.boolean({ error: 'Active must be true or false' }).optional(),
 });
 export type AppUpdate = z.input<typeof appUpdateSchema>;
 
@@ -126,7 +129,7 @@ export const appCreateSchema = z.object({
     .string({ error: 'ID is required' })
     .trim()
     .min(1, { error: 'ID is required' })
-    .regex(APP_ID_PATTERN, { error: 'ID must be 2 to 31 lowercase letters, digits, - or _, starting with a letter' }),
+    .regex(APP_ID_PATTERN, { error: APP_ID_MESSAGE }),
   ...appUpdateSchema.shape,
 });
 export type AppCreate = z.input<typeof appCreateSchema>;

@@ -179,5 +179,17 @@ export const restoreResultSchema = z.object({
   projectName: z.string(),
   /** Keys restored without their secret: they must be filled in before tasks use them. */
   emptyKeys: z.number().int(),
+  /**
+   * Only for a Semaphore UI backup: what it held that could not be carried over (a reference
+   * naming nothing, a name Gantry's rules refuse, a section Gantry has no counterpart for).
+   */
+  unmapped: z.array(z.string()).optional(),
 });
 export type RestoreResult = z.infer<typeof restoreResultSchema>;
+
+/** `GET /project/{id}/backup?format=`: Gantry's own document, or Semaphore UI's for moving back. */
+export const BACKUP_EXPORT_FORMATS = ['gantry', 'semaphore'] as const;
+export type BackupExportFormat = (typeof BACKUP_EXPORT_FORMATS)[number];
+export const backupExportQuerySchema = z.object({
+  format: z.enum(BACKUP_EXPORT_FORMATS, { error: 'format must be gantry or semaphore' }).default('gantry'),
+});

@@ -11,6 +11,12 @@ export type IntegrationAuthMethod = z.infer<typeof integrationAuthMethodSchema>;
 /** Only these methods read a header whose name the user chooses. */
 export const AUTH_METHODS_WITH_HEADER: readonly IntegrationAuthMethod[] = ['token', 'hmac'];
 
+/** The header a token or hmac integration reads when none is given (Semaphore's clients send none). */
+export const DEFAULT_AUTH_HEADERS: Partial<Record<IntegrationAuthMethod, string>> = {
+  token: 'Authorization',
+  hmac: 'X-Hub-Signature-256',
+};
+
 export const MATCH_TYPES = ['body', 'header'] as const;
 export const BODY_DATA_TYPES = ['json', 'string'] as const;
 export const MATCH_METHODS = ['equals', 'unequals', 'contains'] as const;
@@ -59,9 +65,6 @@ export const integrationInputSchema = z
     task_params: integrationTaskParamsSchema,
   })
   .superRefine((v, ctx) => {
-    if (AUTH_METHODS_WITH_HEADER.includes(v.auth_method) && !v.auth_header) {
-      ctx.addIssue({ code: 'custom', path: ['auth_header'], message: 'Auth header is required' });
-    }
     if (v.auth_method !== 'none' && !v.auth_secret_id) {
       ctx.addIssue({ code: 'custom', path: ['auth_secret_id'], message: 'Secret is required' });
     }
@@ -73,7 +76,10 @@ export const integrationInputSchema = z
     const names = isJsonObject(text) ? Object.keys(JSON.parse(text) as object) : [];
     const problem = names.map(taskVariableProblem).find((x) => x !== null);
     if (problem) ctx.addIssue({ code: 'custom', path: ['task_params'], message: problem });
-  });
+  })
+  .transform((v) =>
+    AUTH_METHODS_WITH_HEADER.includes(v.auth_method) && !v.auth_header ? { ...v, auth_header: DEFAULT_AUTH_HEADERS[v.auth_method] ?? null } : v,
+  );
 export type IntegrationInput = z.input<typeof integrationInputSchema>;
 
 export const integrationSchema = z.object({
@@ -137,7 +143,8 @@ export const extractValueInputSchema = z
     value_source: z.enum(VALUE_SOURCES, { error: 'Value source is required' }),
     body_data_type: z.enum(BODY_DATA_TYPES).nullish(),
     key: requiredString('Key'),
-    variable_type: z.enum(VARIABLE_TYPES, { error: 'Variable type is required' }),
+    // Semaphore's clients leave it out: an environment variable, as there.
+    variable_type: z.enum(VARIABLE_TYPES, { error: 'Variable type must be environment or task' }).default('environment'),
     variable: requiredString('Variable'),
   })
   .superRefine((v, ctx) => {

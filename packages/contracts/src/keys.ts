@@ -8,13 +8,21 @@ export type KeyType = z.infer<typeof keyTypeSchema>;
 /** Longest private key text (an RSA-16384 key in PEM is under 13 KiB). */
 const PRIVATE_KEY_MAX = 64 * 1024;
 
-/** A key as the API shows it: never its material, only whether any is stored. */
+/**
+ * A key as the API shows it: never its material, only whether any is stored. The secret fields
+ * are always there and always blank, as Semaphore sends them (its console's edit dialog reads
+ * them); only the login of the key's own type is filled in, since it reveals no secret.
+ */
 export const keySchema = z.object({
   id: z.number().int(),
   project_id: z.number().int(),
   name: z.string(),
   type: keyTypeSchema,
   empty: z.boolean(),
+  string: z.literal(''),
+  login_password: z.object({ login: z.string(), password: z.literal('') }),
+  ssh: z.object({ login: z.string(), passphrase: z.literal(''), private_key: z.literal('') }),
+  override_secret: z.literal(false),
 });
 export type AccessKey = z.infer<typeof keySchema>;
 

@@ -6,8 +6,12 @@ export const wsMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('update'),
     project_id: z.number().int(),
     task_id: z.number().int(),
-    template_id: z.number().int().optional(),
-    status: z.string().optional(),
+    status: z.string(),
+    // As Semaphore's frames: the console updates a history row without reloading it.
+    template_id: z.number().int().nullable(),
+    start: z.string().nullable(),
+    end: z.string().nullable(),
+    version: z.string().nullable(),
   }),
   z.object({
     type: z.literal('log'),

@@ -55,7 +55,8 @@ export const taskParamsSchema = z
 export type TaskParams = z.infer<typeof taskParamsSchema>;
 export { DEBUG_LEVEL_DEFAULT };
 
-export const taskSchema = z.object({
+/** The fields of a task of its own (Semaphore's `Task`): what `build_task` carries. */
+export const taskCoreSchema = z.object({
   id: z.number().int(),
   template_id: z.number().int(),
   project_id: z.number().int(),
@@ -77,10 +78,26 @@ export const taskSchema = z.object({
   created: z.string(),
   start: z.string().nullable(),
   end: z.string().nullable(),
-  tpl_type: z.string().optional(),
-  tpl_alias: z.string().optional(),
-  tpl_app: z.string().optional(),
   runner_id: z.number().int().nullable().optional(),
+  // Semaphore's console reads and re-sends these Ansible options at the top level of a task.
+  debug: z.boolean(),
+  dry_run: z.boolean(),
+  diff: z.boolean(),
+  /** `params.limit` joined with commas. */
+  limit: z.string(),
+  /** Semaphore's playbook override; always empty in Gantry (the template's playbook runs). */
+  playbook: z.string(),
+});
+export type TaskCore = z.infer<typeof taskCoreSchema>;
+
+/** A task row of the lists (Semaphore's `TaskWithTpl`): with its template's and user's names and its build task. */
+export const taskSchema = taskCoreSchema.extend({
+  tpl_playbook: z.string(),
+  tpl_type: z.string(),
+  tpl_alias: z.string(),
+  tpl_app: z.string(),
+  /** The build task a deploy task deploys (its version and message), or null. */
+  build_task: taskCoreSchema.nullable(),
 });
 export type Task = z.infer<typeof taskSchema>;
 
@@ -93,6 +110,14 @@ export const taskCreateSchema = z.object({
   /** JSON object text of secret survey answers; never stored in clear nor returned. */
   secret: z.string().default('{}'),
   params: taskParamsSchema,
+  // Semaphore's console sends these at the top level; they fold into params (params win when both are given).
+  debug: z.boolean().optional(),
+  dry_run: z.boolean().optional(),
+  diff: z.boolean().optional(),
+  /** Comma-separated host patterns, as Semaphore's `limit`. */
+  limit: z.string({ error: 'Limit must be a comma-separated string' }).optional(),
+  /** Semaphore's playbook override: only the template's own playbook (or empty) is accepted. */
+  playbook: z.string({ error: 'Playbook must be a string' }).optional(),
   arguments: z.string().nullish(),
   git_branch: z.string().trim().nullish(),
   inventory_id: z.coerce.number().int().positive().nullish(),
@@ -114,6 +139,9 @@ export const activeTaskSchema = z.object({
   username: z.string().nullable(),
   status: taskStatusSchema,
   runner_id: z.number().int().nullable(),
-  location: z.string(),
+  /** Semaphore's words: `queue` (waiting) or `running` (here or on a runner). */
+  location: z.enum(['queue', 'running']),
+  /** The runner's name for a task on a remote runner, else null. */
+  runner_name: z.string().nullable(),
 });
 export type ActiveTask = z.infer<typeof activeTaskSchema>;

@@ -15,7 +15,11 @@ export const teamMemberCreateSchema = z.object({
 });
 export const teamMemberUpdateSchema = z.object({ role: projectRoleSchema });
 
+/** What the team list sorts by (Semaphore's clients send `sort` and `order` on every call). */
+export const TEAM_SORTS = ['name', 'username', 'email', 'role'] as const;
+export type TeamSort = (typeof TEAM_SORTS)[number];
+
 export const teamListQuerySchema = z.object({
-  sort: z.enum(['name', 'username', 'role']).default('name'),
-  order: z.enum(['asc', 'desc']).default('asc'),
+  sort: z.enum(TEAM_SORTS, { error: 'Sort must be name, username, email or role' }).default('name'),
+  order: z.enum(['asc', 'desc'], { error: 'Order must be asc or desc' }).default('asc'),
 });

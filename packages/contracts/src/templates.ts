@@ -3,6 +3,7 @@ import { appIdSchema, isTerraformApp } from './apps.js';
 import { INCORRECT_BRANCH, isValidBranch } from './branches.js';
 import { boundedText, description, hasControlCharacters, requiredString, singleLine } from './fields.js';
 import { taskVariableProblem } from './variables.js';
+import { taskSchema } from './tasks.js';
 
 export const TEMPLATE_TYPES = ['', 'build', 'deploy'] as const;
 export const templateTypeSchema = z.enum(TEMPLATE_TYPES);
@@ -171,7 +172,8 @@ export const templateSchema = z.object({
   vaults: z.array(z.object({ id: z.number().int(), name: z.string().nullable(), type: z.enum(['password', 'script']), vault_key_id: z.number().int().nullable(), script: z.string().nullable() })),
   task_params: templateTaskParamsSchema,
   last_task_id: z.number().int().nullable(),
-  last_task: z.object({ id: z.number().int(), status: z.string(), created: z.string() }).nullable(),
+  /** The template's newest task, shaped as a row of the task lists (Semaphore's `last_task`). */
+  last_task: taskSchema.nullable(),
 });
 export type Template = z.infer<typeof templateSchema>;
 

@@ -39,23 +39,32 @@ export type CurrentUser = z.infer<typeof currentUserSchema>;
 export const userSummarySchema = z.object({ id: z.number().int(), name: z.string(), username: z.string() });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 
-export const userCreateSchema = z
-  .object({
-    name: requiredString('Name'),
-    username: username(),
-    email: email(),
-    password: z.string().optional(),
-    alert: z.boolean().default(false),
-    admin: z.boolean().default(false),
-    external: z.boolean().default(false),
-  })
-  .superRefine((u, ctx) => {
-    if (!u.external && !u.password) {
-      ctx.addIssue({ code: 'custom', path: ['password'], message: 'Password is required' });
-    }
-  });
+/**
+ * POST /api/users. The password may be left out (an account to be given one later, or an external
+ * user): such a user cannot sign in with a password until one is set.
+ */
+export const userCreateSchema = z.object({
+  name: requiredString('Name'),
+  username: username(),
+  email: email(),
+  password: z.string().optional(),
+  alert: z.boolean().default(false),
+  admin: z.boolean().default(false),
+  external: z.boolean().default(false),
+});
 export type UserCreate = z.input<typeof userCreateSchema>;
 
+/** The console's new-user form, stricter than the API: a password unless the user is external. */
+export const userCreateFormSchema = userCreateSchema.superRefine((u, ctx) => {
+  if (!u.external && !u.password) {
+    ctx.addIssue({ code: 'custom', path: ['password'], message: 'Password is required' });
+  }
+});
+
+/**
+ * PUT /api/users/{id}. A non-empty `password` sets it (Semaphore clients send it here): admins
+ * for other users; users for themselves only with `current_password`.
+ */
 export const userUpdateSchema = z.object({
   name: requiredString('Name'),
   username: username(),
@@ -63,6 +72,8 @@ export const userUpdateSchema = z.object({
   alert: z.boolean().optional(),
   admin: z.boolean().optional(),
   external: z.boolean().optional(),
+  password: z.string({ error: 'Password must be a string' }).optional(),
+  current_password: z.string({ error: 'Current password must be a string' }).optional(),
 });
 export type UserUpdate = z.input<typeof userUpdateSchema>;
 

@@ -62,6 +62,22 @@ describe('gantry CLI (built)', () => {
     await expect(gantry('project', 'export', '--id', '9999')).rejects.toMatchObject({ stderr: expect.stringMatching(/Project not found/) });
   });
 
+  it("imports Semaphore UI's backup, saying what it left out, and exports in Semaphore's format", async () => {
+    await gantry('migrate');
+    await gantry('user', 'add', '--login', 'owner2', '--name', 'Owner', '--email', 'owner2@example.com', '--password', 'pw-o');
+    const fixture = path.resolve(import.meta.dirname, '../modules/backup/fixtures/semaphore-backup.json');
+    const imported = await gantry('project', 'import', '--file', fixture, '--owner', 'owner2');
+    expect(imported.stdout).toMatch(/restored \(id \d+, owner owner2, \d+ empty keys\)/);
+    expect(imported.stdout).toMatch(/not restored: /);
+    const id = /id (\d+)/.exec(imported.stdout)?.[1];
+    const semaphore = JSON.parse((await gantry('project', 'export', '--id', id!, '--format', 'semaphore')).stdout);
+    // Semaphore's format: no Gantry marker, references by name.
+    expect(semaphore.meta.format).toBeUndefined();
+    expect(semaphore.templates.length).toBeGreaterThan(0);
+    expect(typeof semaphore.templates[0].repository).toBe('string');
+    await expect(gantry('project', 'export', '--id', id!, '--format', 'xml')).rejects.toMatchObject({ stderr: expect.stringMatching(/--format must be gantry or semaphore/) });
+  });
+
   it('fails with a clear message and a non-zero exit', async () => {
     await expect(gantry('user', 'add', '--login', 'x', '--email', 'x@e.io', '--password', 'p')).rejects.toMatchObject({
       code: 1,

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { userCreateSchema } from '@gantry/contracts';
+import { userCreateFormSchema } from '@gantry/contracts';
 import { createServices } from '../app.js';
 import { loadConfig } from '../config/config.js';
 import { describeSecretKeySource, parseSecretKey, resolveSecretKey, secretKeySource, stageSecretKeyFile } from '../config/secret-key.js';
 import { createDb } from '../db/db.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { parseBackup } from '../modules/backup/backup.parse.js';
+import { parseRestoreBody } from '../modules/backup/backup.parse.js';
 import { masterKeyService } from '../modules/system/master-key.service.js';
 import { SecretBox } from '../platform/crypto.js';
 import { ZodError } from 'zod';
@@ -22,8 +22,9 @@ const USAGE = `Usage: gantry <command>
   user list
   user change-by-login --login L --password P
   user delete --login L
-  project export --id N [--out FILE]       write a project backup (no secrets) to FILE or stdout
-  project import --file FILE --owner L     restore a backup as a new project owned by user L
+  project export --id N [--out FILE] [--format gantry|semaphore]
+                                           write a project backup (no secrets) to FILE or stdout
+  project import --file FILE --owner L     restore a backup (Gantry's or Semaphore UI's) as a new project owned by L
   rekey --new-key KEY | --new-key-file F   re-seal every secret with a new master key, all or nothing; run
                                            it with the server stopped. The current key is GANTRY_SECRET_KEY or
                                            <data dir>/secret.key (then replaced by the new key). KEY: 32 bytes in
@@ -73,7 +74,8 @@ async function userCommand(sub: string, args: string[]): Promise<void> {
         return;
       }
       case 'add': {
-        const input = userCreateSchema.parse({
+        // Like the console's form: an account made here gets a password.
+        const input = userCreateFormSchema.parse({
           username: values.login,
           name: values.name,
           email: values.email,
@@ -107,13 +109,15 @@ async function userCommand(sub: string, args: string[]): Promise<void> {
 }
 
 async function projectCommand(sub: string, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { id: { type: 'string' }, out: { type: 'string' }, file: { type: 'string' }, owner: { type: 'string' } } });
+  const { values } = parseArgs({ args, options: { id: { type: 'string' }, out: { type: 'string' }, file: { type: 'string' }, owner: { type: 'string' }, format: { type: 'string' } } });
   await withServices(async ({ backup, users }) => {
     switch (sub) {
       case 'export': {
         const id = Number(values.id);
         if (!Number.isInteger(id) || id <= 0) fail('--id is required (a project id)');
-        const text = `${JSON.stringify((await backup.export(null, id)).backup, null, 2)}\n`;
+        const format = values.format ?? 'gantry';
+        if (format !== 'gantry' && format !== 'semaphore') fail('--format must be gantry or semaphore');
+        const text = `${JSON.stringify((await backup.exportAs(null, id, format as 'gantry' | 'semaphore')).backup, null, 2)}\n`;
         if (!values.out) return void process.stdout.write(text);
         fs.writeFileSync(values.out, text);
         process.stderr.write(`Project ${id} exported to ${values.out}\n`);
@@ -130,8 +134,11 @@ async function projectCommand(sub: string, args: string[]): Promise<void> {
           fail(`Cannot read ${values.file}: ${(err as Error).message}`);
         }
         // The operator of the server decides here: the project-creation setting does not apply.
-        const result = await backup.restore({ id: owner!.id, admin: true }, parseBackup(raw));
+        const { doc, unmapped } = parseRestoreBody(raw);
+        const result = await backup.restore({ id: owner!.id, admin: true }, doc, unmapped);
         process.stdout.write(`Project ${result.projectName} restored (id ${result.id}, owner ${owner!.username}, ${result.emptyKeys} empty keys)\n`);
+        // A Semaphore backup may hold what Gantry cannot carry over: say what was left out.
+        for (const item of unmapped ?? []) process.stdout.write(`  not restored: ${item}\n`);
         return;
       }
       default:

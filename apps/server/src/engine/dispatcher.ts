@@ -1,5 +1,6 @@
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../realtime/bus.js';
+import { taskUpdateFrame } from '../modules/tasks/task-frames.js';
 import type { TasksRepository } from '../modules/tasks/tasks.repository.js';
 
 /**
@@ -69,10 +70,11 @@ export class Dispatcher {
         busyProjects.add(c.project_id);
         continue;
       }
-      const claimed = await this.tasks.transition(c.id, ['waiting'], 'starting', { node_id: this.nodeId, start: this.clock.now().toISOString() });
+      const start = this.clock.now().toISOString();
+      const claimed = await this.tasks.transition(c.id, ['waiting'], 'starting', { node_id: this.nodeId, start });
       if (!claimed) continue;
       this.running.add(c.id);
-      this.bus.publish({ type: 'update', project_id: c.project_id, task_id: c.id, status: 'starting' });
+      this.bus.publish(taskUpdateFrame({ ...c, status: 'starting', start, end: null }));
       void this.runTask(c.id)
         .catch(() => undefined)
         .finally(() => {

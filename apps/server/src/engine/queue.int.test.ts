@@ -38,8 +38,8 @@ describe.each(engines)('task queue and apps ($name)', (engine) => {
     await new Promise((r) => setTimeout(r, 300));
     expect((await admin.get(`/api/project/${p}/tasks/${second}`)).json().status).toBe('waiting');
     const active = (await admin.get('/api/tasks')).json();
-    expect(active.find((a: { task_id: number }) => a.task_id === second)).toMatchObject({ status: 'waiting', location: 'Queue', project_id: p });
-    expect(active.find((a: { task_id: number }) => a.task_id === first)).toMatchObject({ location: 'Local Running' });
+    expect(active.find((a: { task_id: number }) => a.task_id === second)).toMatchObject({ status: 'waiting', location: 'queue', runner_name: null, project_id: p });
+    expect(active.find((a: { task_id: number }) => a.task_id === first)).toMatchObject({ location: 'running', runner_name: null });
     fs.writeFileSync(flag, '');
     expect((await waitForTask(admin, p, first)).status).toBe('success');
     expect((await waitForTask(admin, p, second)).status).toBe('success');

@@ -1,6 +1,7 @@
 import type { App } from '@gantry/contracts';
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../realtime/bus.js';
+import { taskUpdateFrame } from '../modules/tasks/task-frames.js';
 import type { TaskRow, TasksRepository } from '../modules/tasks/tasks.repository.js';
 import { TaskExecutor, type ExecutionHost, type ExecutorDeps } from './executor.js';
 import { LogSink } from './log-sink.js';
@@ -40,7 +41,7 @@ export class TaskRun {
       setStatus: async (from, to) => {
         await log.sync();
         if (!(await d.tasks.transition(task.id, from, to))) return false;
-        d.bus.publish({ type: 'update', project_id: task.project_id, task_id: task.id, template_id: task.template_id, status: to });
+        d.bus.publish(taskUpdateFrame({ ...task, status: to }));
         return true;
       },
       commit: (hash, message) => d.tasks.update(task.id, { commit_hash: hash, commit_message: message }),
@@ -82,7 +83,7 @@ export class TaskRun {
       // The task's log is closed by now; a failure to store a version must not lose its outcome.
       await d.onTerraformState?.(final, workspaceId, tf.state).catch(() => undefined);
     }
-    d.bus.publish({ type: 'update', project_id: final.project_id, task_id: final.id, template_id: final.template_id, status: final.status });
+    d.bus.publish(taskUpdateFrame(final));
     await d.onFinished(final);
   }
 }

@@ -156,7 +156,7 @@ describe.each(engines)('apps ($name)', (engine) => {
     expect(bash.json()).toEqual({ error: 'Default apps cannot be deleted' });
     expect((await admin.del('/api/apps/no-such-app')).json()).toEqual({ error: 'App not found' });
     expect((await admin.del('/api/apps/no-such-app')).statusCode).toBe(404);
-    expect((await admin.post('/api/apps/no-such-app', { title: 'X', path: 'sh' })).statusCode).toBe(404);
+    expect((await admin.put('/api/apps/no-such-app', { title: 'X', path: 'sh' })).statusCode).toBe(404);
     expect((await admin.post('/api/apps/no-such-app/active', { active: true })).statusCode).toBe(404);
 
     expect((await admin.post('/api/apps', { id: 'in-use', title: 'In use', path: 'sh' })).statusCode).toBe(201);
@@ -312,8 +312,8 @@ describe.each(engines)('apps ($name)', (engine) => {
       priority: 50,
       args: ['-X', 'dev'],
     });
-    expect(changed.statusCode).toBe(200);
-    expect(changed.json()).toMatchObject({
+    expect(changed.statusCode).toBe(204);
+    expect(await findApp(admin, 'python')).toMatchObject({
       id: 'python',
       title: 'Recorded Python',
       path: recorder,
@@ -342,7 +342,7 @@ describe.each(engines)('apps ($name)', (engine) => {
     expect(await findApp(admin, 'python')).toMatchObject({ title: 'Recorded Python', path: recorder });
     expect(
       (await admin.post('/api/apps/python', { title: 'Python Script', path: 'python3', priority: 3 })).statusCode,
-    ).toBe(200);
+    ).toBe(204);
     const back = await waitForTask(admin, p, await runTask(admin, p, { template_id: s.templateId }));
     expect(await taskLog(admin, p, back.id as number)).toContain("real python ['--flag']");
   });

@@ -12,7 +12,8 @@ const actorOf = (u: { id: number; admin: number }) => ({ id: u.id, admin: u.admi
 
 /**
  * Apps: every signed-in user reads them (the template form offers them); admins change them and
- * see whether the processes they start run sandboxed (`/sandbox`, apart from `/apps/:id`).
+ * see whether the processes they start run sandboxed (`/sandbox`, apart from `/apps/:id`). Reading one
+ * app (`GET /apps/:id`) is for admins, as in Semaphore.
  */
 export function appsRoutes(apps: AppsService, sandbox: { status(): SandboxStatus }): FastifyPluginAsyncZod {
   return async (app) => {
@@ -29,11 +30,20 @@ export function appsRoutes(apps: AppsService, sandbox: { status(): SandboxStatus
       },
     );
 
-    app.post(
-      '/apps/:id',
-      { ...adminOnly, schema: { tags: ['apps'], params, body: appUpdateSchema, response: { 200: appSchema } } },
-      async (request) => apps.update(actorOf(requireAdmin(request)), request.params.id, request.body),
+    app.get('/apps/:id', { ...adminOnly, schema: { tags: ['apps'], params, response: { 200: appSchema } } }, async (request) =>
+      apps.get(request.params.id),
     );
+
+    app.put('/apps/:id', { ...adminOnly, schema: { tags: ['apps'], params, body: appUpdateSchema } }, async (request, reply) => {
+      await apps.update(actorOf(requireAdmin(request)), request.params.id, request.body);
+      return reply.status(204).send();
+    });
+
+    // As in Semaphore: saves the app, creating it when no app has this id.
+    app.post('/apps/:id', { ...adminOnly, schema: { tags: ['apps'], params, body: appUpdateSchema } }, async (request, reply) => {
+      await apps.upsert(actorOf(requireAdmin(request)), request.params.id, request.body);
+      return reply.status(204).send();
+    });
 
     app.post(
       '/apps/:id/active',

@@ -1,4 +1,6 @@
 import {
+  APP_ID_MESSAGE,
+  APP_ID_PATTERN,
   APP_IDS,
   appTakesArgs,
   cannotDeleteMessage,
@@ -65,16 +67,24 @@ export class AppsService {
   async create(actor: Actor, input: AppCreateInput): Promise<App> {
     if (isBuiltinApp(input.id) || (await this.repo.find(input.id)))
       throw new ConflictError(`App ${input.id} already exists`);
-    await this.repo.insert(input.id, { ...this.values(input.id, input), active: null }, this.now());
+    await this.repo.insert(input.id, { ...this.values(input.id, input), active: this.activeOf(input) ?? null }, this.now());
     await this.log(actor, `App ${input.title} (${input.id}) created`);
     return this.get(input.id);
   }
 
   async update(actor: Actor, id: string, input: AppUpdateInput): Promise<App> {
     await this.get(id);
-    await this.save(id, this.values(id, input));
+    const active = this.activeOf(input);
+    await this.save(id, { ...this.values(id, input), ...(active === undefined ? {} : { active }) });
     await this.log(actor, `App ${input.title} (${id}) updated`);
     return this.get(id);
+  }
+
+  /** Semaphore's `POST /apps/{id}`: saves the app, creating it when there is none by that id. */
+  async upsert(actor: Actor, id: string, input: AppUpdateInput): Promise<App> {
+    if (await this.exists(id)) return this.update(actor, id, input);
+    if (!APP_ID_PATTERN.test(id)) throw new ValidationError(APP_ID_MESSAGE);
+    return this.create(actor, { ...input, id });
   }
 
   async setActive(actor: Actor, id: string, active: boolean): Promise<void> {
@@ -114,6 +124,10 @@ export class AppsService {
       priority: input.priority,
       args: JSON.stringify(input.args),
     };
+  }
+
+  private activeOf(input: AppUpdateInput): 0 | 1 | undefined {
+    return input.active === undefined ? undefined : input.active ? 1 : 0;
   }
 
   private present(row: Omit<AppRow, 'created'>): App {

@@ -1,11 +1,17 @@
-import { Permission, RESTORE_BODY_LIMIT, idParamSchema, restoreResultSchema } from '@gantry/contracts';
+import {
+  Permission,
+  RESTORE_BODY_LIMIT,
+  backupExportQuerySchema,
+  idParamSchema,
+  restoreResultSchema,
+} from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import { projectGuard } from '../../platform/permissions.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { parseBackup } from './backup.parse.js';
+import { parseRestoreBody } from './backup.parse.js';
 import type { BackupService } from './backup.service.js';
 import type { ProjectCacheService } from './project-cache.service.js';
 
@@ -23,9 +29,13 @@ export function backupRoutes(
 
     app.get(
       '/project/:projectId/backup',
-      { preValidation: update, schema: { tags: ['projects'], params } },
+      { preValidation: update, schema: { tags: ['projects'], params, querystring: backupExportQuerySchema } },
       async (request, reply) => {
-        const { fileName, backup: doc } = await backup.export(actor(requireUser(request)), request.params.projectId);
+        const { fileName, backup: doc } = await backup.exportAs(
+          actor(requireUser(request)),
+          request.params.projectId,
+          request.query.format,
+        );
         return reply
           .header('content-disposition', `attachment; filename="${fileName}"`)
           .header('cache-control', 'no-store')
@@ -43,7 +53,8 @@ export function backupRoutes(
         schema: { tags: ['projects'], response: { 201: restoreResultSchema } },
       },
       async (request, reply) => {
-        const result = await backup.restore(actor(requireUser(request)), parseBackup(request.body));
+        const { doc, unmapped } = parseRestoreBody(request.body);
+        const result = await backup.restore(actor(requireUser(request)), doc, unmapped);
         return reply.status(201).send(result);
       },
     );

@@ -1,4 +1,4 @@
-import type { ProjectBackup, RestoreResult } from '@gantry/contracts';
+import type { BackupExportFormat, ProjectBackup, RestoreResult } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import { presentEnvironment } from '../environments/environments.presenter.js';
@@ -12,6 +12,7 @@ import { presentTemplate } from '../templates/templates.presenter.js';
 import { backupFileName, presentBackup } from './backup.presenter.js';
 import { restoreProject } from './backup.restore.js';
 import type { RestoreServices, RestoreUnit } from './backup.transaction.js';
+import { toSemaphore, type SemaphoreExport } from './semaphore-export.js';
 
 /** The services an export reads from: the app's shared ones, of the same kinds a restore writes. */
 export type BackupSources = RestoreServices;
@@ -66,19 +67,32 @@ export class BackupService {
     return { fileName: backupFileName(projectId, project.name), backup };
   }
 
+  /** The export in the chosen format: Gantry's own, or Semaphore UI's (for a team moving back). */
+  async exportAs(
+    actor: Actor | null,
+    projectId: number,
+    format: BackupExportFormat,
+  ): Promise<{ fileName: string; backup: ProjectBackup | SemaphoreExport }> {
+    const done = await this.export(actor, projectId);
+    if (format === 'gantry') return done;
+    return { fileName: done.fileName.replace(/^gantry-/, 'semaphore-'), backup: toSemaphore(done.backup) };
+  }
+
   /**
    * Creates a new project from a backup, owned by `actor`, in one transaction. Apps are looked
-   * up first: the transaction may hold the database's only connection.
+   * up first: the transaction may hold the database's only connection. `unmapped` (a Semaphore
+   * backup's leftovers) is passed through to the answer.
    */
-  async restore(actor: Actor, doc: ProjectBackup): Promise<RestoreResult> {
+  async restore(actor: Actor, doc: ProjectBackup, unmapped?: string[]): Promise<RestoreResult> {
     this.read.projects.assertCanCreate(actor);
     const known = new Set<string>();
     for (const app of new Set(doc.templates.map((t) => t.app))) {
       if (await this.appExists(app)) known.add(app);
     }
-    return this.unit(
+    const result = await this.unit(
       (app) => known.has(app),
       (s) => restoreProject(s, actor, doc),
     );
+    return unmapped ? { ...result, unmapped } : result;
   }
 }

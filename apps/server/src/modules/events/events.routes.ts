@@ -1,4 +1,5 @@
 import { eventSchema, idParamSchema } from '@gantry/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
@@ -7,18 +8,27 @@ import type { EventsService } from './events.service.js';
 
 export function eventsRoutes(events: EventsService, members: ProjectMembership): FastifyPluginAsyncZod {
   return async (app) => {
+    const tags = ['events'];
+    const params = z.object({ projectId: idParamSchema });
+    const response = { 200: z.array(eventSchema) };
+    const read = projectGuard(members, 0);
+    const viewer = (request: FastifyRequest) => {
+      const u = requireUser(request);
+      return { id: u.id, admin: u.admin === 1 };
+    };
+
+    // As Semaphore: `/last` answers the newest 200, the bare routes every event; both newest first.
     app.get(
       '/project/:projectId/events/last',
-      {
-        preValidation: projectGuard(members, 0),
-        schema: { tags: ['events'], params: z.object({ projectId: idParamSchema }), response: { 200: z.array(eventSchema) } },
-      },
+      { preValidation: read, schema: { tags, params, response } },
       async (request) => events.last(request.params.projectId),
     );
-
-    app.get('/events', { schema: { tags: ['events'], response: { 200: z.array(eventSchema) } } }, async (request) => {
-      const u = requireUser(request);
-      return events.lastForUser({ id: u.id, admin: u.admin === 1 });
-    });
+    app.get(
+      '/project/:projectId/events',
+      { preValidation: read, schema: { tags, params, response } },
+      async (request) => events.last(request.params.projectId, null),
+    );
+    app.get('/events/last', { schema: { tags, response } }, async (request) => events.lastForUser(viewer(request)));
+    app.get('/events', { schema: { tags, response } }, async (request) => events.lastForUser(viewer(request), null));
   };
 }

@@ -10,6 +10,9 @@ export interface EventInput {
   description: string;
 }
 
+/** How many events the `/events/last` routes answer, as Semaphore's. */
+export const LAST_EVENTS = 200;
+
 /** The activity log: every change in a project leaves one line here. */
 export class EventsService {
   constructor(
@@ -28,11 +31,13 @@ export class EventsService {
     });
   }
 
-  async last(projectId: number, limit = 200): Promise<GantryEvent[]> {
+  /** A project's events, newest first: the last 200 (`/events/last`), or every one with `limit` null. */
+  async last(projectId: number, limit: number | null = LAST_EVENTS): Promise<GantryEvent[]> {
     return (await this.repo.lastForProject(projectId, limit)).map(present);
   }
 
-  async lastForUser(user: { id: number; admin: boolean }, limit = 200): Promise<GantryEvent[]> {
+  /** Events of the user's projects (admins: all), newest first: the last 200, or every one with `limit` null. */
+  async lastForUser(user: { id: number; admin: boolean }, limit: number | null = LAST_EVENTS): Promise<GantryEvent[]> {
     return (await this.repo.lastForUser(user.id, user.admin, limit)).map(present);
   }
 }

@@ -96,7 +96,7 @@ describe.each(engines)('integration matchers and extracted values ($name)', (eng
     await badValue({ value_source: 'query' }, 'Value source is required');
     await badValue({ body_data_type: undefined }, 'Body data type is required');
     await badValue({ key: '' }, 'Key is required');
-    await badValue({ variable_type: undefined }, 'Variable type is required');
+    await badValue({ variable_type: 'secret' }, 'Variable type must be environment or task');
     await badValue({ variable: '' }, 'Variable is required');
     await badValue({ variable: 'has space' }, 'Variable must be letters, digits and underscores');
     await badValue({ variable: 'PATH' }, 'Variable PATH is reserved');

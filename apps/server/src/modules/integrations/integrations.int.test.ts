@@ -33,7 +33,6 @@ describe.each(engines)('integrations ($name)', (engine) => {
     await bad({ auth_secret_id: undefined }, 'Secret is required');
     await bad({ auth_secret_id: otherKey }, 'Secret not found in this project');
     await bad({ auth_secret_id: noneKey }, 'The secret must be a login with password key');
-    await bad({ auth_method: 'token' }, 'Auth header is required');
     await bad({ auth_method: 'hmac', auth_header: 'Bad Header' }, 'Auth header must be a valid header name');
     await bad({ task_params: { environment: '[1]' } }, 'Extra variables must be a JSON object');
     await bad({ task_params: { environment: '{"ansible_python_interpreter": "/bin/sh"}' } }, 'Variable ansible_python_interpreter is reserved');

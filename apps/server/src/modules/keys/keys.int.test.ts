@@ -13,7 +13,17 @@ describe.each(engines)('keys ($name)', (engine) => {
     const p = await createProject(admin);
     const ssh = await admin.post(`/api/project/${p}/keys`, { name: 'deploy', type: 'ssh', ssh: { login: 'root', private_key: pemPrivateKey() } });
     expect(ssh.statusCode).toBe(201);
-    expect(ssh.json()).toEqual({ id: expect.any(Number), project_id: p, name: 'deploy', type: 'ssh', empty: false });
+    expect(ssh.json()).toEqual({
+      id: expect.any(Number),
+      project_id: p,
+      name: 'deploy',
+      type: 'ssh',
+      empty: false,
+      string: '',
+      login_password: { login: '', password: '' },
+      ssh: { login: 'root', passphrase: '', private_key: '' },
+      override_secret: false,
+    });
     const openssh = await admin.post(`/api/project/${p}/keys`, { name: 'openssh', type: 'ssh', ssh: { private_key: opensshPrivateKey().privateKey } });
     expect(openssh.statusCode).toBe(201);
     const withPass = await admin.post(`/api/project/${p}/keys`, {
@@ -86,7 +96,7 @@ describe.each(engines)('keys ($name)', (engine) => {
     const admin = await signedInUser(ctx, { admin: true });
     const p = await createProject(admin);
     const canary = `canary-${uniq('s')}-${Date.now()}`;
-    await admin.post(`/api/project/${p}/keys`, { name: 'c1', type: 'login_password', login_password: { login: canary, password: canary } });
+    await admin.post(`/api/project/${p}/keys`, { name: 'c1', type: 'login_password', login_password: { login: 'shown-login', password: canary } });
     const sshRes = await admin.post(`/api/project/${p}/keys`, { name: 'c2', type: 'ssh', ssh: { login: 'x', passphrase: canary, private_key: pemPrivateKey() } });
     expect(sshRes.statusCode).toBe(201);
     const env = await admin.post(`/api/project/${p}/environment`, { name: 'e', json: '{}', env: '{}', secrets: [{ name: 'TOKEN', secret: canary, type: 'env' }] });

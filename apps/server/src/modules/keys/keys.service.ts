@@ -7,6 +7,7 @@ import type { Actor, ProjectResourceService } from '../../platform/resource-rout
 import { privateKeyProblem } from '../../platform/ssh-key.js';
 import type { EventsService } from '../events/events.service.js';
 import type { ReferencesRepository } from '../references/references.repository.js';
+import type { KeyView } from './keys.presenter.js';
 import type { KeyRow, KeysRepository } from './keys.repository.js';
 
 export type KeyInput = z.output<typeof keyCreateSchema>;
@@ -16,7 +17,7 @@ export type KeySecret =
   | { type: 'ssh'; login: string; passphrase: string; private_key: string }
   | { type: 'login_password'; login: string; password: string };
 
-export class KeysService implements ProjectResourceService<KeyRow, KeyInput, KeyInput> {
+export class KeysService implements ProjectResourceService<KeyView, KeyInput, KeyInput> {
   constructor(
     private readonly repo: KeysRepository,
     private readonly refsRepo: ReferencesRepository,
@@ -25,14 +26,13 @@ export class KeysService implements ProjectResourceService<KeyRow, KeyInput, Key
     private readonly clock: Clock,
   ) {}
 
-  list(projectId: number): Promise<KeyRow[]> {
-    return this.repo.list(projectId);
+  /** The project's keys, each with its login (not a secret) for the API to show. */
+  async list(projectId: number): Promise<KeyView[]> {
+    return (await this.repo.list(projectId)).map((row) => this.withLogin(row));
   }
 
-  async get(projectId: number, id: number): Promise<KeyRow> {
-    const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('Key not found');
-    return row;
+  async get(projectId: number, id: number): Promise<KeyView> {
+    return this.withLogin(await this.row(projectId, id));
   }
 
   /** For other modules: the key's type when it belongs to the project, else a 400. */
@@ -42,7 +42,7 @@ export class KeysService implements ProjectResourceService<KeyRow, KeyInput, Key
     return row.type as KeyType;
   }
 
-  async create(actor: Actor, projectId: number, input: KeyInput): Promise<KeyRow> {
+  async create(actor: Actor, projectId: number, input: KeyInput): Promise<KeyView> {
     const row = await this.repo.insert({
       project_id: projectId,
       name: input.name,
@@ -51,7 +51,7 @@ export class KeysService implements ProjectResourceService<KeyRow, KeyInput, Key
       created: this.clock.now().toISOString(),
     });
     await this.log(actor, projectId, row.id, `Key ${row.name} created`);
-    return row;
+    return this.withLogin(row);
   }
 
   /** A key of the given type without material (restored from a backup); it shows as empty. */
@@ -63,7 +63,7 @@ export class KeysService implements ProjectResourceService<KeyRow, KeyInput, Key
 
   /** Without override_secret the stored material stays; changing the type needs new material. */
   async update(actor: Actor, projectId: number, id: number, input: KeyInput): Promise<void> {
-    const row = await this.get(projectId, id);
+    const row = await this.row(projectId, id);
     const writeSecret = input.override_secret || input.type !== row.type;
     if (writeSecret && input.type !== row.type && !input.override_secret) {
       // The body schema only checks material with override_secret; check it for a type change too.
@@ -78,7 +78,7 @@ export class KeysService implements ProjectResourceService<KeyRow, KeyInput, Key
   }
 
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
-    const row = await this.get(projectId, id);
+    const row = await this.row(projectId, id);
     const refs = await this.refs(projectId, id);
     if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('key'), { references: refs });
     await this.repo.delete(projectId, id);
@@ -86,15 +86,28 @@ export class KeysService implements ProjectResourceService<KeyRow, KeyInput, Key
   }
 
   async refs(projectId: number, id: number): Promise<References> {
-    await this.get(projectId, id);
+    await this.row(projectId, id);
     return this.refsRepo.forKey(projectId, id);
   }
 
   /** The decrypted material, for the task engine only; never for an API answer. */
   async secretOf(projectId: number, id: number): Promise<KeySecret | null> {
-    const row = await this.get(projectId, id);
+    const row = await this.row(projectId, id);
     if (!row.secret) return null;
     return { type: row.type, ...JSON.parse(this.box.open(row.secret)) } as KeySecret;
+  }
+
+  private async row(projectId: number, id: number): Promise<KeyRow> {
+    const row = await this.repo.find(projectId, id);
+    if (!row) throw new NotFoundError('Key not found');
+    return row;
+  }
+
+  /** Opens the sealed material only to read the login; the secret parts never leave here. */
+  private withLogin(row: KeyRow): KeyView {
+    if (!row.secret || row.type === 'none') return row;
+    const { login } = JSON.parse(this.box.open(row.secret)) as { login?: unknown };
+    return { ...row, login: typeof login === 'string' ? login : '' };
   }
 
   private requireMaterial(input: KeyInput): void {

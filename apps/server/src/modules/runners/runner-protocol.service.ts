@@ -7,6 +7,7 @@ import { sealTo } from '../../platform/envelope.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { EventsService } from '../events/events.service.js';
+import { taskUpdateFrame } from '../tasks/task-frames.js';
 import type { TaskRow, TasksRepository } from '../tasks/tasks.repository.js';
 import type { RunnerRow, RunnersRepository } from './runners.repository.js';
 
@@ -222,8 +223,8 @@ export class RunnerProtocolService {
     return s;
   }
 
-  private publish(task: { id: number; project_id: number; template_id: number }, status: string): void {
-    this.d.bus.publish({ type: 'update', project_id: task.project_id, task_id: task.id, template_id: task.template_id, status });
+  private publish(task: TaskRow, status: string): void {
+    this.d.bus.publish(taskUpdateFrame({ ...task, status }));
   }
 }
 

@@ -1,15 +1,21 @@
 import { Cron } from 'croner';
 
-/** A cron expression's problem, or null when it is valid (five fields, evaluated in UTC). */
-export function cronProblem(expr: string): string | null {
-  const fields = expr.trim().split(/\s+/);
-  if (fields.length !== 5) return 'Cron must have five fields: minute hour day month weekday';
+/** Why a cron expression is invalid in the parser's own words, or null when it is valid (five fields, UTC). */
+export function cronReason(expr: string): string | null {
+  if (expr.trim().split(/\s+/).length !== 5) return 'must have five fields: minute hour day month weekday';
   try {
     new Cron(expr, { timezone: 'UTC', paused: true });
     return null;
   } catch (e) {
-    return `Invalid cron: ${(e as Error).message}`;
+    return (e as Error).message.replace(/^CronPattern:\s*/, '');
   }
+}
+
+/** A cron expression's problem as a sentence for forms, or null when it is valid. */
+export function cronProblem(expr: string): string | null {
+  const reason = cronReason(expr);
+  if (reason === null) return null;
+  return reason.startsWith('must have') ? `Cron ${reason}` : `Invalid cron: ${reason}`;
 }
 
 /** The next due time strictly after `after`, in UTC. */

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
-import { cronProblem } from './cron.js';
+import { ValidationError } from '../../platform/errors.js';
+import { cronReason } from './cron.js';
 import { presentSchedule } from './schedules.presenter.js';
 import type { SchedulesService } from './schedules.service.js';
 
@@ -24,12 +25,14 @@ export function schedulesExtraRoutes(schedules: SchedulesService, members: Proje
       },
     );
 
+    // As Semaphore: a bad cron is a 400 `{"error": "Cron: <reason>"}`, a good one a 200 with no body.
     app.post(
       '/project/:projectId/schedules/validate',
-      { preValidation: projectGuard(members, 0), schema: { tags, params, body: cronValidateSchema, response: { 200: z.object({ valid: z.boolean(), error: z.string().optional() }) } } },
-      async (request) => {
-        const problem = cronProblem(request.body.cron_format);
-        return problem ? { valid: false, error: problem } : { valid: true };
+      { preValidation: projectGuard(members, 0), schema: { tags, params, body: cronValidateSchema } },
+      async (request, reply) => {
+        const reason = cronReason(request.body.cron_format);
+        if (reason !== null) throw new ValidationError(`Cron: ${reason}`);
+        return reply.status(200).send();
       },
     );
 

@@ -56,6 +56,33 @@ export function allowedParams(p: TaskParams, t: TemplateTaskParams): TaskParams 
   return JSON.parse(JSON.stringify(out)) as TaskParams;
 }
 
+/** Semaphore's top-level task options (its console sends them beside `params`). */
+export interface TopLevelOptions {
+  params: TaskParams;
+  debug?: boolean | undefined;
+  dry_run?: boolean | undefined;
+  diff?: boolean | undefined;
+  limit?: string | undefined;
+  playbook?: string | undefined;
+}
+
+/**
+ * Folds the top-level options into params, which win when both are given (as Semaphore treats
+ * `limit`). The result still goes through `allowedParams`, so the template's rules apply alike.
+ * A playbook override is refused: Gantry has no permission for it, and the template's playbook
+ * is what its owners reviewed.
+ */
+export function foldTopLevelOptions(input: TopLevelOptions, templatePlaybook: string): TaskParams {
+  const playbook = input.playbook?.trim();
+  if (playbook && playbook !== templatePlaybook) throw new ValidationError('Playbook cannot be overridden by a task; leave it empty to run the template playbook');
+  const p: TaskParams = { ...input.params };
+  if (p.debug === undefined && input.debug !== undefined) p.debug = input.debug;
+  if (p.dry_run === undefined && input.dry_run !== undefined) p.dry_run = input.dry_run;
+  if (p.diff === undefined && input.diff !== undefined) p.diff = input.diff;
+  if (p.limit === undefined && input.limit !== undefined && input.limit.trim() !== '') p.limit = input.limit.split(',');
+  return p;
+}
+
 /**
  * One host pattern or tag: letters, digits and `_ . * : [ ] -` as Ansible patterns allow, never
  * `@` (Ansible reads `@file`), `,` (one item is one pattern) or a leading `-` / `!`.

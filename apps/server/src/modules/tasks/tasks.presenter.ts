@@ -1,14 +1,17 @@
-import { taskParamsSchema, type Task, type TaskStatus } from '@gantry/contracts';
-import type { TaskWithNames } from './tasks.repository.js';
+import { taskParamsSchema, type Task, type TaskCore, type TaskParams, type TaskStatus } from '@gantry/contracts';
+import type { TaskRow, TaskWithNames } from './tasks.repository.js';
 
-/** The API shape of a task: secret answers (sealed) never leave the server. */
-export function presentTask(row: TaskWithNames): Task {
-  let params = {};
+function parseParams(text: string): TaskParams {
   try {
-    params = taskParamsSchema.parse(JSON.parse(row.params));
+    return taskParamsSchema.parse(JSON.parse(text));
   } catch {
-    params = {};
+    return {};
   }
+}
+
+/** A task's own fields (a build task as `build_task` carries it): secret answers (sealed) never leave the server. */
+export function presentTaskCore(row: TaskRow): TaskCore {
+  const params = parseParams(row.params);
   return {
     id: row.id,
     template_id: row.template_id,
@@ -20,7 +23,7 @@ export function presentTask(row: TaskWithNames): Task {
     version: row.version,
     build_task_id: row.build_task_id,
     user_id: row.user_id,
-    user_name: row.user_name,
+    user_name: null,
     integration_id: row.integration_id,
     schedule_id: row.schedule_id,
     environment: row.environment,
@@ -31,9 +34,24 @@ export function presentTask(row: TaskWithNames): Task {
     created: row.created,
     start: row.start,
     end: row.end,
+    runner_id: row.runner_id,
+    debug: params.debug ?? false,
+    dry_run: params.dry_run ?? false,
+    diff: params.diff ?? false,
+    limit: (params.limit ?? []).join(','),
+    playbook: '',
+  };
+}
+
+/** The API shape of a task row of the lists, with its template's and user's names and its build task. */
+export function presentTask(row: TaskWithNames): Task {
+  return {
+    ...presentTaskCore(row),
+    user_name: row.user_name,
+    tpl_playbook: row.tpl_playbook ?? '',
     tpl_type: row.tpl_type ?? '',
     tpl_alias: row.tpl_name ?? '',
     tpl_app: row.tpl_app ?? '',
-    runner_id: row.runner_id,
+    build_task: row.build_task ? presentTaskCore(row.build_task) : null,
   };
 }

@@ -4,7 +4,33 @@ import type { Database, TaskTable } from '../../db/types.js';
 import type { LogLine, LogStore } from '../../engine/log-sink.js';
 
 export type TaskRow = Selectable<TaskTable>;
-export type TaskWithNames = TaskRow & { user_name: string | null; tpl_name: string | null; tpl_type: string | null; tpl_app: string | null };
+export type TaskWithNames = TaskRow & {
+  user_name: string | null;
+  tpl_name: string | null;
+  tpl_type: string | null;
+  tpl_app: string | null;
+  tpl_playbook: string | null;
+  /** The build task a deploy task deploys, loaded for a whole list at once. */
+  build_task: TaskRow | null;
+};
+
+/** Tasks with their user's and template's names: the rows of the task lists (templates' `last_task` too). */
+export function selectTasksWithNames(db: Kysely<Database>) {
+  return db
+    .selectFrom('task')
+    .leftJoin('user', 'user.id', 'task.user_id')
+    .innerJoin('template', 'template.id', 'task.template_id')
+    .selectAll('task')
+    .select(['user.name as user_name', 'template.name as tpl_name', 'template.type as tpl_type', 'template.app as tpl_app', 'template.playbook as tpl_playbook']);
+}
+
+/** Adds each row's build task with one query for the whole list (lists run to 1000 rows). */
+export async function withBuildTasks<T extends TaskRow>(db: Kysely<Database>, rows: T[]): Promise<Array<T & { build_task: TaskRow | null }>> {
+  const ids = [...new Set(rows.map((r) => r.build_task_id).filter((id): id is number => id !== null))];
+  const builds = ids.length ? await db.selectFrom('task').selectAll().where('id', 'in', ids).execute() : [];
+  const byId = new Map(builds.map((b) => [b.id, b]));
+  return rows.map((r) => ({ ...r, build_task: (r.build_task_id !== null && byId.get(r.build_task_id)) || null }));
+}
 export type NewTask = Omit<TaskRow, 'id' | 'start' | 'end' | 'runner_id' | 'node_id' | 'env' | 'stop_force' | 'runner_reported'> & { env?: string | null };
 
 /** Tasks, their queue and their log lines; every read by id is scoped by project. */
@@ -12,20 +38,22 @@ export class TasksRepository implements LogStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   private withNames() {
-    return this.db
-      .selectFrom('task')
-      .leftJoin('user', 'user.id', 'task.user_id')
-      .innerJoin('template', 'template.id', 'task.template_id')
-      .selectAll('task')
-      .select(['user.name as user_name', 'template.name as tpl_name', 'template.type as tpl_type', 'template.app as tpl_app']);
+    return selectTasksWithNames(this.db);
   }
 
   insert(values: NewTask): Promise<TaskRow> {
     return this.db.insertInto('task').values(values).returningAll().executeTakeFirstOrThrow();
   }
 
-  find(projectId: number, id: number): Promise<TaskWithNames | undefined> {
-    return this.withNames().where('task.project_id', '=', projectId).where('task.id', '=', id).executeTakeFirst();
+  async find(projectId: number, id: number): Promise<TaskWithNames | undefined> {
+    const row = await this.withNames().where('task.project_id', '=', projectId).where('task.id', '=', id).executeTakeFirst();
+    return row ? (await withBuildTasks(this.db, [row]))[0] : undefined;
+  }
+
+  /** Any project's task with names (the admin's `/api/tasks/{id}`). */
+  async findAnyWithNames(id: number): Promise<TaskWithNames | undefined> {
+    const row = await this.withNames().where('task.id', '=', id).executeTakeFirst();
+    return row ? (await withBuildTasks(this.db, [row]))[0] : undefined;
   }
 
   /** Unscoped: for the engine, which works by task id only. */
@@ -33,11 +61,11 @@ export class TasksRepository implements LogStore {
     return this.db.selectFrom('task').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  last(projectId: number, limit: number, templateId?: number, status?: string): Promise<TaskWithNames[]> {
+  async last(projectId: number, limit: number, templateId?: number, status?: string): Promise<TaskWithNames[]> {
     let q = this.withNames().where('task.project_id', '=', projectId);
     if (templateId !== undefined) q = q.where('task.template_id', '=', templateId);
     if (status) q = q.where('task.status', '=', status);
-    return q.orderBy('task.id', 'desc').limit(limit).execute();
+    return withBuildTasks(this.db, await q.orderBy('task.id', 'desc').limit(limit).execute());
   }
 
   /** Newest task of a template that carries a version (for build numbering). */
@@ -57,7 +85,7 @@ export class TasksRepository implements LogStore {
     return this.db
       .selectFrom('task')
       .innerJoin('project', 'project.id', 'task.project_id')
-      .select(['task.id', 'task.project_id', 'project.max_parallel_tasks'])
+      .select(['task.id', 'task.project_id', 'task.template_id', 'task.version', 'project.max_parallel_tasks'])
       .where('task.status', '=', 'waiting')
       .orderBy('task.id')
       .limit(limit)
@@ -107,7 +135,8 @@ export class TasksRepository implements LogStore {
     return this.db
       .selectFrom('task')
       .leftJoin('user', 'user.id', 'task.user_id')
-      .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id', 'task.node_id', 'user.username'])
+      .leftJoin('runner', 'runner.id', 'task.runner_id')
+      .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id', 'task.node_id', 'user.username', 'runner.name as runner_name'])
       .where('task.status', 'in', ['waiting', ...ACTIVE_STATUSES])
       .orderBy('task.id')
       .execute();

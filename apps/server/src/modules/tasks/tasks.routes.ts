@@ -16,6 +16,7 @@ import type { TasksService } from './tasks.service.js';
 
 const params = z.object({ projectId: idParamSchema });
 const taskParams = z.object({ projectId: idParamSchema, id: idParamSchema });
+const adminTaskParams = z.object({ id: idParamSchema });
 const lastQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200), status: z.string().optional() });
 
 export function tasksRoutes(tasks: TasksService, members: ProjectMembership): FastifyPluginAsyncZod {
@@ -59,7 +60,7 @@ export function tasksRoutes(tasks: TasksService, members: ProjectMembership): Fa
         .send(lines.map((l) => l.output).join('\n') + (lines.length ? '\n' : ''));
     });
 
-    app.post('/project/:projectId/tasks/:id/stop', { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.optional() } }, async (request, reply) => {
+    app.post('/project/:projectId/tasks/:id/stop', { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.nullish() } }, async (request, reply) => {
       await tasks.stop(request.params.projectId, request.params.id, request.body?.force ?? false);
       return reply.status(204).send();
     });
@@ -77,6 +78,17 @@ export function tasksRoutes(tasks: TasksService, members: ProjectMembership): Fa
     app.get('/tasks', { schema: { tags, response: { 200: z.array(activeTaskSchema) } } }, async (request) => {
       requireAdmin(request);
       return tasks.active();
+    });
+
+    app.get('/tasks/:id', { schema: { tags, params: adminTaskParams, response: { 200: taskSchema } } }, async (request) => {
+      requireAdmin(request);
+      return presentTask(await tasks.getAny(request.params.id));
+    });
+
+    app.delete('/tasks/:id', { schema: { tags, params: adminTaskParams } }, async (request, reply) => {
+      requireAdmin(request);
+      await tasks.stopAny(request.params.id);
+      return reply.status(204).send();
     });
   };
 }

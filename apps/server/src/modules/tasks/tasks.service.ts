@@ -18,7 +18,8 @@ import type { EventsService } from '../events/events.service.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
 import { presentTemplate } from '../templates/templates.presenter.js';
-import { allowedParams, checkArguments, checkBranch, checkSurvey, checkTaskVariables, nextVersion, parseJsonObject } from './task-input.js';
+import { taskUpdateFrame, type FrameSource } from './task-frames.js';
+import { allowedParams, checkArguments, checkBranch, checkSurvey, checkTaskVariables, foldTopLevelOptions, nextVersion, parseJsonObject } from './task-input.js';
 import type { TaskRow, TasksRepository, TaskWithNames } from './tasks.repository.js';
 
 export type TaskInput = z.output<typeof taskCreateSchema>;
@@ -117,7 +118,7 @@ export class TasksService {
       schedule_id: origin.scheduleId ?? null,
       environment: JSON.stringify(answers),
       secret: Object.keys(secretAnswers).length ? this.box.seal(JSON.stringify(secretAnswers)) : null,
-      params: JSON.stringify(allowedParams(taskParamsSchema.parse(input.params), tp)),
+      params: JSON.stringify(allowedParams(taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)), tp)),
       git_branch: template.allow_override_branch_in_task ? checkBranch(input.git_branch) : null,
       inventory_id: inventoryId,
       arguments: template.allow_override_args_in_task ? checkArguments(input.arguments, template.app, mayOverrideArgs) : null,
@@ -125,7 +126,7 @@ export class TasksService {
       env: origin.env && Object.keys(origin.env).length ? JSON.stringify(origin.env) : null,
     });
     await this.events.record({ projectId, userId: actor?.id ?? null, objectType: 'task', objectId: row.id, description: `Task #${row.id} of ${template.name} queued` });
-    this.bus.publish({ type: 'update', project_id: projectId, task_id: row.id, template_id: template.id, status: 'waiting' });
+    this.bus.publish(taskUpdateFrame(row));
     this.bus.kick();
     return (await this.repo.find(projectId, row.id))!;
   }
@@ -154,12 +155,12 @@ export class TasksService {
     if (!STOPPABLE_STATUSES.includes(task.status as never)) throw new ConflictError('The task is not running');
     const now = this.clock.now().toISOString();
     if (await this.repo.transition(id, ['waiting'], 'stopped', { end: now })) {
-      this.publish(task, 'stopped');
+      this.publish({ ...task, status: 'stopped', end: now });
       await this.events.record({ projectId, userId: task.user_id, objectType: 'task', objectId: id, description: `Task #${id} stopped before it started` });
       this.endedOutsideRun({ id, status: 'stopped' });
       return;
     }
-    if (await this.repo.transition(id, ['starting', 'running', 'confirmed', 'waiting_confirmation'], 'stopping')) this.publish(task, 'stopping');
+    if (await this.repo.transition(id, ['starting', 'running', 'confirmed', 'waiting_confirmation'], 'stopping')) this.publish({ ...task, status: 'stopping' });
     // A remote runner hears about stops when it polls: the force request is kept for it.
     if (force && task.runner_id) await this.repo.update(id, { stop_force: 1 });
     this.bus.control({ taskId: id, action: force ? 'kill' : 'stop' });
@@ -168,16 +169,17 @@ export class TasksService {
   async confirm(projectId: number, id: number): Promise<void> {
     const task = await this.get(projectId, id);
     if (!(await this.repo.transition(id, ['waiting_confirmation'], 'confirmed'))) throw new ConflictError('The task is not waiting for confirmation');
-    this.publish(task, 'confirmed');
+    this.publish({ ...task, status: 'confirmed' });
     this.bus.control({ taskId: id, action: 'confirm' });
   }
 
   async reject(projectId: number, id: number): Promise<void> {
     const task = await this.get(projectId, id);
-    if (!(await this.repo.transition(id, ['waiting_confirmation'], 'rejected', { end: this.clock.now().toISOString() }))) {
+    const end = this.clock.now().toISOString();
+    if (!(await this.repo.transition(id, ['waiting_confirmation'], 'rejected', { end }))) {
       throw new ConflictError('The task is not waiting for confirmation');
     }
-    this.publish(task, 'rejected');
+    this.publish({ ...task, status: 'rejected', end });
     this.bus.control({ taskId: id, action: 'reject' });
   }
 
@@ -191,8 +193,28 @@ export class TasksService {
       username: r.username ?? null,
       status: r.status as ActiveTask['status'],
       runner_id: r.runner_id,
-      location: r.status === 'waiting' ? 'Queue' : r.runner_id ? `Runner #${r.runner_id}` : 'Local Running',
+      location: r.status === 'waiting' ? 'queue' : 'running',
+      runner_name: r.runner_id ? (r.runner_name ?? `#${r.runner_id}`) : null,
     }));
+  }
+
+  /** One task of any project, by id (the admin's active tasks page). */
+  async getAny(id: number): Promise<TaskWithNames> {
+    const row = await this.repo.findAnyWithNames(id);
+    if (!row) throw new NotFoundError('Task not found');
+    return row;
+  }
+
+  /**
+   * Stops a task of any project by id (admin), as Semaphore's `DELETE /api/tasks/{id}`: a task
+   * that has already ended is left alone (the page may be a poll behind), not an error.
+   */
+  async stopAny(id: number): Promise<void> {
+    const task = await this.getAny(id);
+    if (!STOPPABLE_STATUSES.includes(task.status as never)) return;
+    await this.stop(task.project_id, id, false).catch((e: unknown) => {
+      if (!(e instanceof ConflictError)) throw e;
+    });
   }
 
   /** At start-up: what this node was running when it stopped cannot go on. */
@@ -219,7 +241,7 @@ export class TasksService {
     }
   }
 
-  private publish(task: { id: number; project_id: number; template_id: number }, status: string): void {
-    this.bus.publish({ type: 'update', project_id: task.project_id, task_id: task.id, template_id: task.template_id, status });
+  private publish(task: FrameSource): void {
+    this.bus.publish(taskUpdateFrame(task));
   }
 }

@@ -1,3 +1,4 @@
+import type { TeamSort } from '@gantry/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types.js';
 
@@ -8,12 +9,19 @@ export interface MemberRow {
   role: string;
 }
 
+const SORT_COLUMNS = {
+  name: 'user.name',
+  username: 'user.username',
+  email: 'user.email',
+  role: 'project_user.role',
+} as const satisfies Record<TeamSort, string>;
+
 /** project_user rows joined with their users; always scoped by project. */
 export class TeamRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  list(projectId: number, sort: 'name' | 'username' | 'role', order: 'asc' | 'desc'): Promise<MemberRow[]> {
-    const column = sort === 'role' ? 'project_user.role' : sort === 'username' ? 'user.username' : 'user.name';
+  list(projectId: number, sort: TeamSort, order: 'asc' | 'desc'): Promise<MemberRow[]> {
+    const column = SORT_COLUMNS[sort];
     return this.db
       .selectFrom('project_user')
       .innerJoin('user', 'user.id', 'project_user.user_id')

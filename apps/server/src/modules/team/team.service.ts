@@ -1,4 +1,4 @@
-import type { ProjectRole } from '@gantry/contracts';
+import type { ProjectRole, TeamSort } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { ProjectAccess } from '../../platform/permissions.js';
@@ -24,7 +24,7 @@ export class TeamService {
     private readonly bus: Pick<EventBus, 'userChanged'>,
   ) {}
 
-  list(projectId: number, sort: 'name' | 'username' | 'role', order: 'asc' | 'desc'): Promise<MemberRow[]> {
+  list(projectId: number, sort: TeamSort, order: 'asc' | 'desc'): Promise<MemberRow[]> {
     return this.repo.list(projectId, sort, order);
   }
 

@@ -1,6 +1,7 @@
 import type { Template, TemplateType } from '@gantry/contracts';
 import { surveyVarSchema, templateTaskParamsSchema } from '@gantry/contracts';
 import { z } from 'zod';
+import { presentTask } from '../tasks/tasks.presenter.js';
 import type { TemplateWithExtras } from './templates.repository.js';
 
 const surveyList = z.array(surveyVarSchema);
@@ -32,6 +33,6 @@ export function presentTemplate(row: TemplateWithExtras): Template {
     vaults: row.vaults.map((v) => ({ id: v.id, name: v.name, type: v.type === 'script' ? 'script' : 'password', vault_key_id: v.vault_key_id, script: v.script })),
     task_params: templateTaskParamsSchema.parse(JSON.parse(row.task_params)),
     last_task_id: row.last_task?.id ?? null,
-    last_task: row.last_task,
+    last_task: row.last_task ? presentTask(row.last_task) : null,
   };
 }

@@ -1,12 +1,13 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TemplateTable, TemplateVaultTable } from '../../db/types.js';
+import { selectTasksWithNames, withBuildTasks, type TaskWithNames } from '../tasks/tasks.repository.js';
 
 export type TemplateRow = Selectable<TemplateTable>;
 export type VaultRow = Selectable<TemplateVaultTable>;
 export type TemplateValues = Omit<TemplateRow, 'id' | 'project_id' | 'created'>;
 export interface TemplateWithExtras extends TemplateRow {
   vaults: VaultRow[];
-  last_task: { id: number; status: string; created: string } | null;
+  last_task: TaskWithNames | null;
 }
 
 export class TemplatesRepository {
@@ -25,20 +26,21 @@ export class TemplatesRepository {
     return row ? (await this.withExtras(projectId, [row]))[0] : undefined;
   }
 
-  /** Vaults and the newest task of each template, in two queries for the whole list. */
+  /** Vaults and the newest task of each template (with its build task), in three queries for the whole list. */
   private async withExtras(projectId: number, rows: TemplateRow[]): Promise<TemplateWithExtras[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
     const vaults = await this.db.selectFrom('template_vault').selectAll().where('project_id', '=', projectId).where('template_id', 'in', ids).orderBy('id').execute();
-    const last = await this.db
-      .selectFrom('task')
-      .select(['id', 'status', 'created', 'template_id'])
-      .where('project_id', '=', projectId)
-      .where('id', 'in', (eb) => eb.selectFrom('task').select((e) => e.fn.max('id').as('id')).where('template_id', 'in', ids).groupBy('template_id'))
-      .execute();
+    const last = await withBuildTasks(
+      this.db,
+      await selectTasksWithNames(this.db)
+        .where('task.project_id', '=', projectId)
+        .where('task.id', 'in', (eb) => eb.selectFrom('task').select((e) => e.fn.max('id').as('id')).where('template_id', 'in', ids).groupBy('template_id'))
+        .execute(),
+    );
     return rows.map((r) => {
       const t = last.find((x) => x.template_id === r.id);
-      return { ...r, vaults: vaults.filter((v) => v.template_id === r.id), last_task: t ? { id: t.id, status: t.status, created: t.created } : null };
+      return { ...r, vaults: vaults.filter((v) => v.template_id === r.id), last_task: t ?? null };
     });
   }
 

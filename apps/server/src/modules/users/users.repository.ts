@@ -24,7 +24,8 @@ export interface Revocation {
   keep?: { id: string; newId: string };
 }
 
-type UserPatch = Partial<{ username: string; name: string; email: string; admin: boolean; external: boolean; alert: boolean }>;
+/** `password` is a hash, never the password itself. */
+type UserPatch = Partial<{ username: string; name: string; email: string; admin: boolean; external: boolean; alert: boolean; password: string }>;
 
 /** The only SQL about users (and about revoking their sessions and tokens with a change). */
 export class UsersRepository {

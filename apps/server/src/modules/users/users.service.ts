@@ -77,11 +77,13 @@ export class UsersService {
 
   /**
    * Users may edit their own name, username, email and alert, never their admin or external flags.
-   * Taking the admin flag away signs the user out everywhere (see `revocation`); answers the caller's
-   * new session value when their own session was rotated.
+   * A non-empty `password` is set as by `changePassword` (checked before anything changes). Taking
+   * the admin flag away or a new password signs the user out everywhere (see `revocation`);
+   * answers the caller's new session value when their own session was rotated.
    */
   async update(actor: Actor, id: number, input: UpdateInput, session?: CallerSession): Promise<string | null> {
     const row = await this.get(actor, id);
+    const password = input.password ? await this.checkPasswordChange(actor, row, input.password, input.current_password) : null;
     if (!actor.admin && (input.admin !== undefined && input.admin !== (row.admin === 1))) {
       throw new ForbiddenError('Only administrators can change the admin flag');
     }
@@ -99,13 +101,21 @@ export class UsersService {
     }
     await this.assertUnique(input.username, input.email, id);
     const demoted = actor.admin && input.admin === false && row.admin === 1;
-    const { revocation, newSession } = demoted ? this.revocation(actor, id, session) : { revocation: undefined, newSession: null };
+    const revoke = demoted || password !== null;
+    const { revocation, newSession } = revoke ? this.revocation(actor, id, session) : { revocation: undefined, newSession: null };
     await this.repo.update(
       id,
-      { name: input.name, username: input.username, email: input.email, alert: input.alert, admin: actor.admin ? input.admin : undefined },
+      {
+        name: input.name,
+        username: input.username,
+        email: input.email,
+        alert: input.alert,
+        admin: actor.admin ? input.admin : undefined,
+        password: password ?? undefined,
+      },
       revocation,
     );
-    if (demoted) this.bus.userChanged(id);
+    if (revoke) this.bus.userChanged(id);
     return newSession;
   }
 
@@ -127,19 +137,25 @@ export class UsersService {
    */
   async changePassword(actor: Actor, id: number, input: PasswordChange, session?: CallerSession): Promise<string | null> {
     const row = await this.get(actor, id);
+    const hash = await this.checkPasswordChange(actor, row, input.password, input.current_password);
+    const { revocation, newSession } = this.revocation(actor, id, session);
+    await this.repo.setPassword(id, hash, revocation);
+    this.bus.userChanged(id);
+    return newSession;
+  }
+
+  /** Whether `actor` may give `row` this password (their own needs the current one); its hash. */
+  private async checkPasswordChange(actor: Actor, row: UserRow, password: string, current: string | undefined): Promise<string> {
     if (row.external === 1) throw new ValidationError('External users have no password here');
-    if (actor.id === id) {
-      if (!input.current_password) throw new ValidationError(Messages.currentPasswordRequired);
-      if (!row.password || !(await verifyPassword(input.current_password, row.password))) {
+    if (actor.id === row.id) {
+      if (!current) throw new ValidationError(Messages.currentPasswordRequired);
+      if (!row.password || !(await verifyPassword(current, row.password))) {
         throw new ValidationError(Messages.incorrectCurrentPassword);
       }
     } else if (!actor.admin) {
       throw new ForbiddenError();
     }
-    const { revocation, newSession } = this.revocation(actor, id, session);
-    await this.repo.setPassword(id, await hashPassword(input.password), revocation);
-    this.bus.userChanged(id);
-    return newSession;
+    return hashPassword(password);
   }
 
   /**

@@ -37,7 +37,11 @@ export function ActiveTasksPage() {
             { key: 'project', header: t('tasks.project'), render: (x) => <MuiLink component={Link} to={`/project/${x.project_id}/history`}>#{x.project_id}</MuiLink> },
             { key: 'user', header: t('tasks.user'), render: (x) => x.username ?? '' },
             { key: 'status', header: t('tasks.status'), render: (x) => <TaskStatus status={x.status} /> },
-            { key: 'location', header: t('tasks.location'), render: (x) => x.location },
+            {
+              key: 'location',
+              header: t('tasks.location'),
+              render: (x) => (x.location === 'queue' ? t('tasks.locationQueue') : x.runner_name !== null ? t('tasks.locationRunner', { name: x.runner_name }) : t('tasks.locationRunning')),
+            },
             {
               key: 'stop',
               header: '',

@@ -72,7 +72,9 @@ export function TemplatesPage() {
             { key: 'name', header: t('common.name'), render: (x) => <MuiLink component={Link} to={`${base}/templates/${x.id}`}>{x.name}</MuiLink> },
             { key: 'app', header: t('templates.app'), render: (x) => apps.find((a) => a.id === x.app)?.title ?? x.app },
             { key: 'type', header: t('templates.type'), render: (x) => t(`templates.types.${x.type || 'task'}`) },
+            { key: 'version', header: t('templates.version'), render: (x) => x.last_task?.version ?? x.last_task?.build_task?.version ?? '' },
             { key: 'last', header: t('templates.lastTask'), render: (x) => (x.last_task ? <TaskStatus status={x.last_task.status} /> : '') },
+            { key: 'lastBy', header: t('templates.lastTaskBy'), render: (x) => x.last_task?.user_name ?? '' },
             {
               key: 'run',
               header: '',

@@ -18,8 +18,10 @@ export const sandboxQuery = queryOptions({
 export function useSaveApp(id: string | null) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (body: AppCreate | AppUpdate): Promise<App> =>
-      id ? api.post<App>(`/apps/${encodeURIComponent(id)}`, body) : api.post<App>('/apps', body),
+    // Saving an existing app answers 204 without a body; the list is read again either way.
+    mutationFn: async (body: AppCreate | AppUpdate): Promise<void> => {
+      await (id ? api.put(`/apps/${encodeURIComponent(id)}`, body) : api.post<App>('/apps', body));
+    },
     onSuccess: () => qc.invalidateQueries({ queryKey: appsKey }),
   });
 }

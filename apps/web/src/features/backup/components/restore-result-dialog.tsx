@@ -1,4 +1,14 @@
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Typography,
+} from '@mui/material';
 import type { RestoreResult } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
 
@@ -8,15 +18,19 @@ export interface RestoreResultDialogProps {
   onOpen(to: 'project' | 'keys'): void;
 }
 
-/** After a restore: which project was made, and how many keys wait for their secrets. */
+/**
+ * After a restore: which project was made, how many keys wait for their secrets, and (for a
+ * Semaphore backup) each thing that could not be carried over.
+ */
 export function RestoreResultDialog({ result, onOpen }: RestoreResultDialogProps) {
   const { t } = useTranslation();
   const emptyKeys = result?.emptyKeys ?? 0;
+  const unmapped = result?.unmapped ?? [];
   return (
     <Dialog
       open={!!result}
       onClose={() => onOpen('project')}
-      maxWidth="xs"
+      maxWidth={unmapped.length ? 'sm' : 'xs'}
       fullWidth
       aria-labelledby="restore-result-title"
     >
@@ -26,6 +40,18 @@ export function RestoreResultDialog({ result, onOpen }: RestoreResultDialogProps
         {emptyKeys > 0 ? (
           <Alert severity="warning" sx={{ mt: 2 }} data-testid="restore-empty-keys">
             {t('backup.emptyKeys', { count: emptyKeys })}
+          </Alert>
+        ) : null}
+        {unmapped.length > 0 ? (
+          <Alert severity="info" sx={{ mt: 2 }} data-testid="restore-unmapped">
+            <Typography variant="body2">{t('backup.unmappedTitle', { count: unmapped.length })}</Typography>
+            <Box component="ul" sx={{ m: 0, mt: 1, pl: 2.5, maxHeight: 240, overflowY: 'auto' }}>
+              {unmapped.map((line, i) => (
+                <Typography component="li" variant="body2" key={i}>
+                  {line}
+                </Typography>
+              ))}
+            </Box>
           </Alert>
         ) : null}
       </DialogContent>

@@ -13,6 +13,7 @@ import {
 } from '@mui/material';
 import {
   AUTH_METHODS_WITH_HEADER,
+  DEFAULT_AUTH_HEADERS,
   INTEGRATION_AUTH_METHODS,
   integrationInputSchema,
   type Integration,
@@ -167,9 +168,9 @@ export function IntegrationDialog({
                 <TextField
                   {...f}
                   label={t('integrations.authHeader')}
-                  required
+                  placeholder={DEFAULT_AUTH_HEADERS[method]}
                   error={!!e.auth_header}
-                  helperText={e.auth_header?.message ?? t('integrations.authHeaderHelp')}
+                  helperText={e.auth_header?.message ?? t('integrations.authHeaderHelp', { header: DEFAULT_AUTH_HEADERS[method] })}
                   slotProps={{ htmlInput: { autoComplete: 'off' } }}
                 />
               )}

@@ -48,7 +48,7 @@ export function ValueDialog({
       value_source: item?.value_source ?? '',
       body_data_type: item?.body_data_type ?? 'json',
       key: item?.key ?? '',
-      variable_type: item?.variable_type ?? '',
+      variable_type: item?.variable_type ?? 'environment',
       variable: item?.variable ?? '',
     },
   });

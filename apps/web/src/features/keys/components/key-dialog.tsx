@@ -25,8 +25,9 @@ export function KeyDialog({ projectId, item, onClose }: { projectId: number; ite
       name: item?.name ?? '',
       type: item?.type ?? '',
       override_secret: false,
-      ssh: { login: '', passphrase: '', private_key: '' },
-      login_password: { login: '', password: '' },
+      // The API sends the secret fields blank; only the login of the key's own type is filled in.
+      ssh: { login: item?.ssh.login ?? '', passphrase: '', private_key: '' },
+      login_password: { login: item?.login_password.login ?? '', password: '' },
     },
   });
   const type = form.watch('type');

@@ -1,4 +1,10 @@
-import { MAINTENANCE_ACTION_DELAY_MS, type Project, type ProjectCreate, type ProjectUpdate } from '@gantry/contracts';
+import {
+  MAINTENANCE_ACTION_DELAY_MS,
+  type BackupExportFormat,
+  type Project,
+  type ProjectCreate,
+  type ProjectUpdate,
+} from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { projectKeys } from '../../../lib/project-queries';
@@ -52,11 +58,11 @@ function useMaintenance(projectId: number, act: () => Promise<void>) {
   });
 }
 
-/** Downloads the project's backup file (GET /project/{id}/backup). */
-export function useBackupProject(projectId: number) {
+/** Downloads the project's backup file (GET /project/{id}/backup), in Gantry's or Semaphore's format. */
+export function useBackupProject(projectId: number, format: BackupExportFormat = 'gantry') {
   return useMaintenance(projectId, async () => {
-    const { blob, fileName } = await api.download(`/project/${projectId}/backup`);
-    saveFile(blob, fileName ?? `gantry-project-${projectId}.json`);
+    const { blob, fileName } = await api.download(`/project/${projectId}/backup?format=${format}`);
+    saveFile(blob, fileName ?? `${format}-project-${projectId}.json`);
   });
 }
 

@@ -11,8 +11,10 @@ export function ProjectMaintenance({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const backup = useBackupProject(projectId);
+  // The same backup in Semaphore UI's format, for a team moving (back) to Semaphore.
+  const semaphore = useBackupProject(projectId, 'semaphore');
   const clear = useClearProjectCache(projectId);
-  const busy = backup.isPending || clear.isPending;
+  const busy = backup.isPending || semaphore.isPending || clear.isPending;
   const run = (action: typeof backup, done: string) =>
     action.mutate(undefined, { onSuccess: () => snackbar.success(done), onError: (e) => snackbar.error(errorText(e)) });
   const spinner = <CircularProgress size={16} color="inherit" />;
@@ -28,7 +30,7 @@ export function ProjectMaintenance({ projectId }: { projectId: number }) {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {t('projects.clearCacheText')}
       </Typography>
-      <Stack direction="row" spacing={1}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Button
           variant="outlined"
           startIcon={backup.isPending ? spinner : <DownloadOutlinedIcon />}
@@ -36,6 +38,14 @@ export function ProjectMaintenance({ projectId }: { projectId: number }) {
           onClick={() => run(backup, t('projects.exported'))}
         >
           {t('projects.backup')}
+        </Button>
+        <Button
+          variant="outlined"
+          startIcon={semaphore.isPending ? spinner : <DownloadOutlinedIcon />}
+          disabled={busy}
+          onClick={() => run(semaphore, t('projects.exported'))}
+        >
+          {t('projects.backupSemaphore')}
         </Button>
         <Button
           variant="outlined"

@@ -40,8 +40,12 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
     if (!r.success) for (const i of r.error.issues) errs[String(i.path[0])] ??= i.message;
     if (onCommit && !repository) errs.repository_id = t('schedules.repositoryRequired');
     if (!errs.cron_format) {
-      const v = await api.post<{ valid: boolean; error?: string }>(`/project/${projectId}/schedules/validate`, { cron_format: cron });
-      if (!v.valid) errs.cron_format = v.error ?? t('schedules.invalidCron');
+      // The server answers 400 with the reason for a bad cron (as Semaphore's does); any failure blocks saving.
+      const problem = await api.post(`/project/${projectId}/schedules/validate`, { cron_format: cron }).then(
+        () => null,
+        (e: unknown) => (e instanceof Error && e.message ? e.message : t('schedules.invalidCron')),
+      );
+      if (problem !== null) errs.cron_format = problem;
     }
     setErrors(errs);
     if (Object.keys(errs).length) return;

@@ -1,6 +1,6 @@
 import type { App, Schedule, Task, Template, TemplateInput, View } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { ApiError, api } from '../../../lib/api-client';
 import { projectKeys } from '../../../lib/project-queries';
 
 export const appsQuery = queryOptions({ queryKey: ['apps'], queryFn: () => api.get<App[]>('/apps') });
@@ -61,8 +61,14 @@ export const templateSchedulesQuery = (p: number, id: number) =>
 
 /** Asks the server whether a cron expression is valid; answers its error text, or null. */
 export async function cronError(p: number, cron: string): Promise<string | null> {
-  const r = await api.post<{ valid: boolean; error?: string }>(`/project/${p}/schedules/validate`, { cron_format: cron });
-  return r.valid ? null : (r.error ?? '');
+  // A bad cron is a 400 with the reason (as Semaphore answers); other failures are thrown.
+  return api.post(`/project/${p}/schedules/validate`, { cron_format: cron }).then(
+    () => null,
+    (e: unknown) => {
+      if (e instanceof ApiError && e.status === 400) return e.message;
+      throw e;
+    },
+  );
 }
 
 /**

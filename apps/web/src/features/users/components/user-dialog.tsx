@@ -1,5 +1,5 @@
 import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
-import { userCreateSchema, userUpdateSchema, type User } from '@gantry/contracts';
+import { userCreateFormSchema, userUpdateSchema, type User } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -24,7 +24,7 @@ interface Values {
 /** Validates with the contracts' schema for create or update, so messages match the server's. */
 function resolverFor(isNew: boolean) {
   return isNew
-    ? contractResolver<Values>(userCreateSchema, (v) => ({ ...v, password: v.password || undefined }))
+    ? contractResolver<Values>(userCreateFormSchema, (v) => ({ ...v, password: v.password || undefined }))
     : contractResolver<Values>(userUpdateSchema);
 }
 

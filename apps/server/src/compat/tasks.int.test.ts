@@ -250,6 +250,34 @@ describe.each(engines)('Semaphore clients: tasks ($name)', (engine) => {
     expect((await admin.get(`/api/project/${p}/tasks/${running}`)).json().status).toBe('stopped');
   });
 
+  it('deletes a finished task and its log with DELETE /project/{id}/tasks/{task_id}; a running one is refused', async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const runner = await signedInUser(ctx);
+    const p = await createProject(admin);
+    await addMember(ctx, p, runner.id, 'task_runner');
+    const s = await setupTemplate(admin, p, gitRepo({ 'say.sh': 'echo said-once\n', 'wait.sh': 'sleep 60\n' }), { app: 'bash', playbook: 'say.sh' });
+    const token = await apiToken(admin);
+    const done = (await semaphoreRequest(ctx, { token }, 'POST', `/api/project/${p}/tasks`, { template_id: s.templateId })).json().id as number;
+    expect((await waitForTask(admin, p, done)).status).toBe('success');
+    // Deleting needs the manage-resources permission: a task runner may not.
+    expect((await semaphoreRequest(ctx, { caller: runner }, 'DELETE', `/api/project/${p}/tasks/${done}`)).statusCode).toBe(403);
+    const del = await semaphoreRequest(ctx, { token }, 'DELETE', `/api/project/${p}/tasks/${done}/`);
+    expect([del.statusCode, del.body]).toEqual([204, '']);
+    expect((await admin.get(`/api/project/${p}/tasks/${done}`)).statusCode).toBe(404);
+    expect((await admin.get(`/api/project/${p}/tasks/${done}/output`)).statusCode).toBe(404);
+    expect(await ctx.db.db.selectFrom('task_output').select('seq').where('task_id', '=', done).execute()).toEqual([]);
+    expect((await semaphoreRequest(ctx, { token }, 'DELETE', `/api/project/${p}/tasks/${done}`)).statusCode).toBe(404);
+
+    const w = await admin.post(`/api/project/${p}/templates`, { name: 'wait', app: 'bash', playbook: 'wait.sh', repository_id: s.repositoryId, environment_id: s.environmentId });
+    const running = (await semaphoreRequest(ctx, { token }, 'POST', `/api/project/${p}/tasks`, { template_id: w.json().id })).json().id as number;
+    await waitForTask(admin, p, running, ['running']);
+    const refused = await semaphoreRequest(ctx, { token }, 'DELETE', `/api/project/${p}/tasks/${running}`);
+    expect([refused.statusCode, refused.json()]).toEqual([409, { error: 'Stop the task before deleting it' }]);
+    await admin.post(`/api/project/${p}/tasks/${running}/stop`, { force: true });
+    expect((await waitForTask(admin, p, running)).status).toBe('stopped');
+  });
+
   it('sends update frames with start, end, version and template_id, the starting frame included', async () => {
     const ctx = t();
     const admin = await signedInUser(ctx, { admin: true });

@@ -110,6 +110,17 @@ export class TasksRepository implements LogStore {
     return Number(r.numUpdatedRows) === 1;
   }
 
+  /** Deletes a task of the project and its log when its status is one of `statuses`; answers whether it did. */
+  async deleteIn(projectId: number, id: number, statuses: readonly string[]): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const r = await trx.deleteFrom('task').where('project_id', '=', projectId).where('id', '=', id).where('status', 'in', statuses).executeTakeFirst();
+      if (Number(r.numDeletedRows) !== 1) return false;
+      // The foreign key cascades too; said here so the log goes whatever the engine's settings.
+      await trx.deleteFrom('task_output').where('task_id', '=', id).execute();
+      return true;
+    });
+  }
+
   async update(id: number, patch: Partial<TaskRow>): Promise<void> {
     await this.db.updateTable('task').set(patch).where('id', '=', id).execute();
   }

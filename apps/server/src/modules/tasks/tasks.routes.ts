@@ -23,6 +23,7 @@ export function tasksRoutes(tasks: TasksService, members: ProjectMembership): Fa
   return async (app) => {
     const read = projectGuard(members, 0);
     const run = projectGuard(members, Permission.runProjectTasks);
+    const manage = projectGuard(members, Permission.manageProjectResources);
     const tags = ['tasks'];
 
     for (const url of ['/project/:projectId/tasks', '/project/:projectId/tasks/last']) {
@@ -58,6 +59,12 @@ export function tasksRoutes(tasks: TasksService, members: ProjectMembership): Fa
         .type('text/plain; charset=utf-8')
         .header('content-disposition', `attachment; filename="task-${request.params.id}.log"`)
         .send(lines.map((l) => l.output).join('\n') + (lines.length ? '\n' : ''));
+    });
+
+    app.delete('/project/:projectId/tasks/:id', { preValidation: manage, schema: { tags, params: taskParams } }, async (request, reply) => {
+      const u = requireUser(request);
+      await tasks.delete({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.params.id);
+      return reply.status(204).send();
     });
 
     app.post('/project/:projectId/tasks/:id/stop', { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.nullish() } }, async (request, reply) => {

@@ -1,5 +1,6 @@
 import {
   ACTIVE_STATUSES,
+  FINISHED_STATUSES,
   STOPPABLE_STATUSES,
   envNameProblem,
   taskParamsSchema,
@@ -144,6 +145,13 @@ export class TasksService {
   async output(projectId: number, id: number) {
     await this.get(projectId, id);
     return this.repo.output(id);
+  }
+
+  /** Deletes a finished task and its log (Semaphore's DELETE /project/{id}/tasks/{task_id}). */
+  async delete(actor: Actor, projectId: number, id: number): Promise<void> {
+    const task = await this.get(projectId, id);
+    if (!(await this.repo.deleteIn(projectId, id, FINISHED_STATUSES))) throw new ConflictError('Stop the task before deleting it');
+    await this.events.record({ projectId, userId: actor.id, objectType: 'task', objectId: id, description: `Task #${id} of ${task.tpl_name ?? 'a deleted template'} deleted` });
   }
 
   /**

@@ -8,8 +8,8 @@ export class EventsRepository {
     await this.db.insertInto('event').values(row).execute();
   }
 
-  /** Newest first across the projects the user belongs to (admins: all); `limit` null: every event. */
-  lastForUser(userId: number, all: boolean, limit: number | null) {
+  /** Newest first across the projects the user belongs to (admins: all). */
+  lastForUser(userId: number, all: boolean, limit: number) {
     let q = this.db
       .selectFrom('event')
       .leftJoin('user', 'user.id', 'event.user_id')
@@ -19,19 +19,19 @@ export class EventsRepository {
       q = q.where('event.project_id', 'in', (eb) =>
         eb.selectFrom('project_user').select('project_id').where('user_id', '=', userId),
       );
-    q = q.orderBy('event.id', 'desc');
-    return (limit === null ? q : q.limit(limit)).execute();
+    return q.orderBy('event.id', 'desc').limit(limit).execute();
   }
 
-  /** Newest first, with the author's username; `limit` null: every event. */
-  lastForProject(projectId: number, limit: number | null) {
-    const q = this.db
+  /** Newest first, with the author's username. */
+  lastForProject(projectId: number, limit: number) {
+    return this.db
       .selectFrom('event')
       .leftJoin('user', 'user.id', 'event.user_id')
       .selectAll('event')
       .select('user.username')
       .where('event.project_id', '=', projectId)
-      .orderBy('event.id', 'desc');
-    return (limit === null ? q : q.limit(limit)).execute();
+      .orderBy('event.id', 'desc')
+      .limit(limit)
+      .execute();
   }
 }

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
-import type { EventsService } from './events.service.js';
+import { ALL_EVENTS_MAX, type EventsService } from './events.service.js';
 
 export function eventsRoutes(events: EventsService, members: ProjectMembership): FastifyPluginAsyncZod {
   return async (app) => {
@@ -17,7 +17,7 @@ export function eventsRoutes(events: EventsService, members: ProjectMembership):
       return { id: u.id, admin: u.admin === 1 };
     };
 
-    // As Semaphore: `/last` answers the newest 200, the bare routes every event; both newest first.
+    // As Semaphore: `/last` answers the newest 200, the bare routes more (every event there; here at most ALL_EVENTS_MAX); newest first.
     app.get(
       '/project/:projectId/events/last',
       { preValidation: read, schema: { tags, params, response } },
@@ -26,9 +26,9 @@ export function eventsRoutes(events: EventsService, members: ProjectMembership):
     app.get(
       '/project/:projectId/events',
       { preValidation: read, schema: { tags, params, response } },
-      async (request) => events.last(request.params.projectId, null),
+      async (request) => events.last(request.params.projectId, ALL_EVENTS_MAX),
     );
     app.get('/events/last', { schema: { tags, response } }, async (request) => events.lastForUser(viewer(request)));
-    app.get('/events', { schema: { tags, response } }, async (request) => events.lastForUser(viewer(request), null));
+    app.get('/events', { schema: { tags, response } }, async (request) => events.lastForUser(viewer(request), ALL_EVENTS_MAX));
   };
 }

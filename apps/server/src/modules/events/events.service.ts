@@ -12,6 +12,11 @@ export interface EventInput {
 
 /** How many events the `/events/last` routes answer, as Semaphore's. */
 export const LAST_EVENTS = 200;
+/**
+ * What the bare event routes answer at most. Semaphore answers every event there; with years of
+ * history that is an answer of hundreds of megabytes, so Gantry stops at the newest 5,000.
+ */
+export const ALL_EVENTS_MAX = 5000;
 
 /** The activity log: every change in a project leaves one line here. */
 export class EventsService {
@@ -31,13 +36,13 @@ export class EventsService {
     });
   }
 
-  /** A project's events, newest first: the last 200 (`/events/last`), or every one with `limit` null. */
-  async last(projectId: number, limit: number | null = LAST_EVENTS): Promise<GantryEvent[]> {
+  /** A project's events, newest first: the last 200 (`/events/last`) unless told more. */
+  async last(projectId: number, limit: number = LAST_EVENTS): Promise<GantryEvent[]> {
     return (await this.repo.lastForProject(projectId, limit)).map(present);
   }
 
-  /** Events of the user's projects (admins: all), newest first: the last 200, or every one with `limit` null. */
-  async lastForUser(user: { id: number; admin: boolean }, limit: number | null = LAST_EVENTS): Promise<GantryEvent[]> {
+  /** Events of the user's projects (admins: all), newest first: the last 200 unless told more. */
+  async lastForUser(user: { id: number; admin: boolean }, limit: number = LAST_EVENTS): Promise<GantryEvent[]> {
     return (await this.repo.lastForUser(user.id, user.admin, limit)).map(present);
   }
 }

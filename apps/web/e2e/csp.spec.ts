@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_OIDC } from '../playwright.config';
-import { openUserMenu, signIn, unique } from './helpers';
+import { openAccountSecurity, signIn, signInAsNewUser, unique } from './helpers';
 import { shot } from './shots';
 
 const H = { 'x-gantry-request': '1' };
@@ -159,20 +159,8 @@ test('every page of the console works under the CSP and reports no violation', a
   await shot(page, 'csp-tokens');
 
   // The two-factor QR code is an image from the API.
-  const login = `csp${Date.now().toString(36)}`;
-  const password = 'csp-pass-1';
-  const created = await page.request.post('/api/users', {
-    data: { name: 'Cass Csp', username: login, email: `${login}@example.com`, password },
-    headers: H,
-  });
-  expect(created.status()).toBe(201);
-  await openUserMenu(page);
-  await page.getByRole('menuitem', { name: 'Sign out' }).click();
-  await signIn(page, login, password);
-  await openUserMenu(page);
-  await page.getByRole('menuitem', { name: 'Edit account' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('tab', { name: 'Security' }).click();
+  await signInAsNewUser(page, 'csp', 'Cass Csp', 'csp-pass-1');
+  const dialog = await openAccountSecurity(page);
   await dialog.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
   const qr = dialog.getByRole('img', { name: 'QR code for your authenticator app' });
   await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);

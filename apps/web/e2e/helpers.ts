@@ -31,3 +31,29 @@ export async function createProject(page: Page, name: string): Promise<number> {
 export async function openUserMenu(page: Page): Promise<void> {
   await page.getByLabel('User menu').click();
 }
+
+/**
+ * From an admin's session: creates a user through the API, signs out and signs in as that user.
+ * Answers the new login.
+ */
+export async function signInAsNewUser(page: Page, prefix: string, name: string, password: string): Promise<string> {
+  const login = `${prefix}${Date.now().toString(36)}`;
+  const created = await page.request.post('/api/users', {
+    data: { name, username: login, email: `${login}@example.com`, password },
+    headers: { 'x-gantry-request': '1' },
+  });
+  expect(created.status()).toBe(201);
+  await openUserMenu(page);
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await signIn(page, login, password);
+  return login;
+}
+
+/** Opens Edit account on its Security tab; answers the dialog. */
+export async function openAccountSecurity(page: Page) {
+  await openUserMenu(page);
+  await page.getByRole('menuitem', { name: 'Edit account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit account' });
+  await dialog.getByRole('tab', { name: 'Security' }).click();
+  return dialog;
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openUserMenu, signIn } from './helpers';
+import { openAccountSecurity, openUserMenu, signIn, signInAsNewUser } from './helpers';
 import { shot } from './shots';
 
 /** The password step only: the app then asks for the code. */
@@ -16,22 +16,11 @@ test('a user enables two-factor sign-in; then a wrong code is refused and the re
 }) => {
   // A new user, made by the admin.
   await signIn(page);
-  const login = `totp${Date.now().toString(36)}`;
   const password = 'totp-pass-1';
-  const created = await page.request.post('/api/users', {
-    data: { name: 'Tess Totp', username: login, email: `${login}@example.com`, password },
-    headers: { 'x-gantry-request': '1' },
-  });
-  expect(created.status()).toBe(201);
-  await openUserMenu(page);
-  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  const login = await signInAsNewUser(page, 'totp', 'Tess Totp', password);
 
   // Their account, Security tab: enable, see the QR code and the recovery code, copy it.
-  await signIn(page, login, password);
-  await openUserMenu(page);
-  await page.getByRole('menuitem', { name: 'Edit account' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('tab', { name: 'Security' }).click();
+  const dialog = await openAccountSecurity(page);
   await expect(dialog.getByText('Off. When on, signing in asks for a code')).toBeVisible();
   await dialog.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
   const qr = dialog.getByRole('img', { name: 'QR code for your authenticator app' });
@@ -122,21 +111,9 @@ test('an admin sees the Security tab of another user but never their QR code, an
 
 test('turning off your own two-factor sign-in asks for your password or a code', async ({ page }) => {
   await signIn(page);
-  const login = `totpoff${Date.now().toString(36)}`;
   const password = 'totp-off-pass';
-  const created = await page.request.post('/api/users', {
-    data: { name: 'Olga Off', username: login, email: `${login}@example.com`, password },
-    headers: { 'x-gantry-request': '1' },
-  });
-  expect(created.status()).toBe(201);
-  await openUserMenu(page);
-  await page.getByRole('menuitem', { name: 'Sign out' }).click();
-
-  await signIn(page, login, password);
-  await openUserMenu(page);
-  await page.getByRole('menuitem', { name: 'Edit account' }).click();
-  const account = page.getByRole('dialog', { name: 'Edit account' });
-  await account.getByRole('tab', { name: 'Security' }).click();
+  await signInAsNewUser(page, 'totpoff', 'Olga Off', password);
+  const account = await openAccountSecurity(page);
   await account.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
   await expect(account.getByTestId('recovery-code')).toBeVisible();
   await account.getByRole('button', { name: 'Close' }).click();

@@ -7,8 +7,10 @@ export default defineConfig({
     alias: { '@gantry/contracts': path.resolve(import.meta.dirname, 'packages/contracts/src/index.ts') },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
+    include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
     pool: 'forks',
+    // The log-streaming tests measure retained memory after a full collection.
+    execArgv: ['--expose-gc'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

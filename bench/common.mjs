@@ -1,5 +1,7 @@
-// Shared set-up for the benchmarks: a real server (the built one) on a temp SQLite database,
-// an admin session, and a project whose bash template runs a script from a local git repository.
+// Shared set-up for the benchmarks: a real server (the built one, in this process) on a temp
+// SQLite database (or a fresh PostgreSQL one, see benchDbEnv), an admin session, and a project
+// whose bash template runs a script from a local git repository; plus the measuring helpers the
+// log benchmarks share (server RSS sampling, waiting for a task, counting its stored lines).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -25,7 +27,19 @@ export async function startBenchServer(extraEnv = {}) {
   await app.services.users.create({ username: 'bench', name: 'Bench', email: 'b@e.io', password: 'bench-pass', admin: true, external: false, alert: false });
   const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: 'bench', password: 'bench-pass' }) });
   const cookie = login.headers.get('set-cookie').split(';')[0];
-  const api = async (method, url, body) => {
+  const api = apiClient(base, cookie);
+  const close = async () => {
+    await app.close();
+    await db.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.rmSync(`${dataDir}-tasks`, { recursive: true, force: true });
+  };
+  return { app, db, base, cookie, api, close };
+}
+
+/** JSON calls to the server at `base` with a session cookie; throws on a 4xx/5xx answer. */
+export function apiClient(base, cookie) {
+  return async (method, url, body) => {
     const res = await fetch(`${base}${url}`, {
       method,
       headers: { cookie, 'x-gantry-request': '1', ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -35,17 +49,12 @@ export async function startBenchServer(extraEnv = {}) {
     if (res.status >= 400) throw new Error(`${method} ${url}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : null;
   };
-  const close = async () => {
-    await app.close();
-    await db.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { app, db, base, cookie, api, close };
 }
 
 /** A project with a bash template running `script` from a fresh local repository. */
 export async function bashTemplate(api, script) {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-repo-'));
+  process.once('exit', () => fs.rmSync(repo, { recursive: true, force: true }));
   fs.writeFileSync(path.join(repo, 'run.sh'), script);
   const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@e', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@e' };
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
@@ -63,3 +72,108 @@ export function median(values) {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
+
+/** Finished statuses of a task (the ones after which nothing more is logged). */
+export const FINISHED = ['success', 'error', 'stopped', 'rejected'];
+
+/** Polls the task until it has finished; answers the task. */
+export async function waitFinished(api, projectId, taskId, everyMs = 50) {
+  for (;;) {
+    const task = await api('GET', `/api/project/${projectId}/tasks/${taskId}`);
+    if (FINISHED.includes(task.status)) return task;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/**
+ * The database a log benchmark runs on: `sqlite` (a temp file, startBenchServer's default) or
+ * `pg`, a fresh database on the local PostgreSQL (PG_URL, default postgres://postgres@127.0.0.1:5432)
+ * dropped by `drop()`. Answers the extra environment for startBenchServer.
+ */
+export async function benchDb(kind = process.env.DB ?? 'sqlite') {
+  if (kind === 'sqlite') return { kind, env: {}, drop: async () => {} };
+  if (kind !== 'pg') throw new Error(`DB must be sqlite or pg, not ${kind}`);
+  const { default: pg } = await import('pg');
+  const server = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
+  const name = `gantry_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: `${server}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return {
+    kind,
+    env: { GANTRY_DB_URL: `${server}/${name}` },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: `${server}/postgres` });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * Samples this process's RSS (the server runs in it) every `everyMs`; `stop()` answers the
+ * baseline at start, the peak and the growth (peak - baseline), in MB.
+ */
+export function rssSampler(everyMs = 20) {
+  globalThis.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const timer = setInterval(() => {
+    const rss = process.memoryUsage().rss;
+    if (rss > peak) peak = rss;
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage().rss);
+      const mb = (n) => n / 1024 / 1024;
+      return { baselineMb: mb(baseline), peakMb: mb(peak), growthMb: mb(peak - baseline) };
+    },
+  };
+}
+
+/**
+ * Reads the task's whole log as text (GET …/raw_output, streamed) and checks that it holds the
+ * lines `1`…`n` of `seq 1 n`, in order. Answers { numbers, inOrder, lines, bytes, ms }.
+ */
+export async function readRawOutput(base, cookie, projectId, taskId, n = Infinity) {
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/project/${projectId}/tasks/${taskId}/raw_output`, { headers: { cookie } });
+  if (res.status !== 200) throw new Error(`raw_output: ${res.status} ${await res.text()}`);
+  const decoder = new TextDecoder();
+  let rest = '';
+  let lines = 0;
+  let numbers = 0;
+  let expected = 1;
+  let inOrder = true;
+  let bytes = 0;
+  const take = (line) => {
+    lines += 1;
+    if (/^\d+$/.test(line)) {
+      numbers += 1;
+      if (Number(line) !== expected) inOrder = false;
+      expected += 1;
+    }
+  };
+  for await (const chunk of res.body) {
+    bytes += chunk.length;
+    const text = rest + decoder.decode(chunk, { stream: true });
+    let start = 0;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', start)) {
+      take(text.slice(start, i));
+      start = i + 1;
+    }
+    rest = text.slice(start);
+  }
+  if (rest) take(rest);
+  return { numbers, inOrder: inOrder && (n === Infinity || numbers === n), lines, bytes, ms: performance.now() - t0 };
+}
+
+/** The 1-minute load average, for the record: the figures are only comparable on a quiet machine. */
+export function load() {
+  return `load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`;
+}
+
+export const fmt = (n) => Math.round(n).toLocaleString('en');

@@ -96,8 +96,16 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const runnerCheckMs = Math.min(15_000, (config.runnerTimeoutSeconds * 1000) / 4);
   const runnerCheck = setInterval(() => void services.runnerProtocol.failSilent().catch((e: unknown) => app.log.error(e)), runnerCheckMs);
   runnerCheck.unref();
+  // Log retention: once shortly after start, then daily; every node may run it (deletes are idempotent).
+  const retention = () => void services.taskOutput.applyRetention(config.taskLogRetentionDays).catch((e: unknown) => app.log.error(e));
+  const retentionStart = config.taskLogRetentionDays > 0 ? setTimeout(retention, 60_000) : undefined;
+  const retentionDaily = config.taskLogRetentionDays > 0 ? setInterval(retention, 24 * 60 * 60 * 1000) : undefined;
+  retentionStart?.unref();
+  retentionDaily?.unref();
   app.addHook('onClose', async () => {
     clearInterval(runnerCheck);
+    clearTimeout(retentionStart);
+    clearInterval(retentionDaily);
     hub.close();
     services.dispatcher.close();
     services.scheduler.stop();
@@ -130,7 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(appsRoutes(services.apps, services.sandbox));
       await api.register(runnersRoutes(services.runners, services.projects));
       await api.register(runnerProtocolRoutes(services.runners, services.runnerProtocol));
-      await api.register(tasksRoutes(services.tasks, services.projects));
+      await api.register(tasksRoutes(services.tasks, services.taskOutput, services.projects));
       await api.register(templatesExtraRoutes(services.templates, services.projects, (id) => services.terraformState.summary(id)));
       await api.register(terraformStatesRoutes(services.terraformStates, services.projects));
       await api.register(viewsExtraRoutes(services.views, services.projects));

@@ -37,6 +37,8 @@ import { TeamService } from './modules/team/team.service.js';
 import { SecretBox } from './platform/crypto.js';
 import { resolveNodeId } from './config/node-id.js';
 import { Dispatcher } from './engine/dispatcher.js';
+import { TaskOutputRepository } from './modules/tasks/task-output.repository.js';
+import { TaskOutputService } from './modules/tasks/task-output.service.js';
 import { createProcessLauncher, type ProcessLauncher } from './engine/process.js';
 import { serverTaskSandbox, type TaskSandbox } from './engine/sandbox.js';
 import { TaskRun } from './engine/runner.js';
@@ -92,6 +94,7 @@ export interface Services {
   inventories: InventoriesService;
   environments: EnvironmentsService;
   team: TeamService;
+  taskOutput: TaskOutputService;
   templates: TemplatesService;
   views: ViewsService;
   tasks: TasksService;
@@ -136,7 +139,9 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
       actor,
       projectId,
     );
-  const tasksRepo = new TasksRepository(db.db);
+  const outputRepo = new TaskOutputRepository(db);
+  const tasksRepo = new TasksRepository(db.db, outputRepo);
+  const taskOutput = new TaskOutputService(tasksRepo, outputRepo, clock);
   const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
   const terraformStates = new TerraformStatesService(new TerraformStatesRepository(db.db), inventories, box, clock);
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps);
@@ -159,6 +164,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     terraformState,
     systemPath: config.systemPath,
     apps,
+    maxLogLines: config.maxTaskLogLines,
     onFinished: (t: Parameters<TasksService['finished']>[0]) => {
       notifications.dispatch(t);
       return tasks.finished(t);
@@ -216,5 +222,5 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     clock,
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
-  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, notifications, apps, bus, dispatcher, terraformState, terraformStates, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
+  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
 }

@@ -11,13 +11,16 @@ declare global {
   }
 }
 
-/** Every CSP violation the page reports, from the DOM event and from the console. */
-function watchViolations(page: Page): string[] {
+/**
+ * Every CSP violation the page reports, from the DOM event and from the console. Awaited: the init
+ * script must be registered before the first navigation, or that page has no `__cspViolations`.
+ */
+async function watchViolations(page: Page): Promise<string[]> {
   const fromConsole: string[] = [];
   page.on('console', (m) => {
     if (m.text().includes('Content Security Policy')) fromConsole.push(m.text());
   });
-  void page.addInitScript(() => {
+  await page.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => {
       window.__cspViolations.push(
@@ -99,7 +102,7 @@ test('the console, the API and raw logs carry the hardening headers', async ({ p
 
 test('every page of the console works under the CSP and reports no violation', async ({ page }) => {
   test.setTimeout(180_000);
-  const fromConsole = watchViolations(page);
+  const fromConsole = await watchViolations(page);
 
   // Signed out: the sign-in page with its external provider button.
   await visit(page, '/auth/login', 'Sign in to Gantry');

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { E2E_ADMIN } from '../playwright.config';
 
 export { E2E_ADMIN };
@@ -56,4 +56,15 @@ export async function openAccountSecurity(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Edit account' });
   await dialog.getByRole('tab', { name: 'Security' }).click();
   return dialog;
+}
+
+// Picks an option of a select. While a select's menu is open MUI hides the dialog behind it from
+// the accessibility tree, so a click that lands during the menu's transition is retried until the
+// menu is really gone instead of leaving every later lookup in the dialog waiting.
+export async function choose(page: Page, field: Locator, option: string): Promise<void> {
+  await expect(async () => {
+    if (!(await page.getByRole('listbox').isVisible())) await field.click({ timeout: 2_000 });
+    await page.getByRole('option', { name: option }).click({ timeout: 2_000 });
+    await expect(page.getByRole('listbox')).toBeHidden({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }

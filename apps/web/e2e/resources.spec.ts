@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { createProject, signIn, unique } from './helpers';
+import { choose, createProject, signIn, unique } from './helpers';
 import { shot } from './shots';
 
 test.beforeEach(async ({ page }) => signIn(page));
@@ -10,8 +10,7 @@ async function newKey(page: Page, projectId: number, name: string, type: 'None' 
   await page.goto(`/project/${projectId}/keys`);
   await page.getByRole('button', { name: 'New key' }).click();
   await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill(name);
-  await dialog(page).getByLabel('Type').click();
-  await page.getByRole('option', { name: type }).click();
+  await choose(page, dialog(page).getByLabel('Type'), type);
   if (type === 'Login with password') {
     await dialog(page).getByLabel('Login').fill('deploy');
     await dialog(page).getByLabel('Password').fill('s3cret');
@@ -28,8 +27,7 @@ test('keys: create, validate, edit with override, delete', async ({ page }) => {
   await dialog(page).getByRole('button', { name: 'Create' }).click();
   await expect(dialog(page).getByText('Name is required')).toBeVisible();
   await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill('deploy key');
-  await dialog(page).getByLabel('Type').click();
-  await page.getByRole('option', { name: 'SSH key' }).click();
+  await choose(page, dialog(page).getByLabel('Type'), 'SSH key');
   await dialog(page).getByRole('button', { name: 'Create' }).click();
   await expect(dialog(page).getByText('Private key is required')).toBeVisible();
   await dialog(page).getByLabel('Private key').fill('not a key at all');
@@ -67,8 +65,7 @@ test('repositories: create with URL rules, edit, and a key in use cannot be dele
   await page.getByRole('button', { name: 'New repository' }).click();
   await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill('app');
   await dialog(page).getByLabel('URL or path').fill('ftp://example.com/repo');
-  await dialog(page).getByLabel('Access key').click();
-  await page.getByRole('option', { name: 'git key' }).click();
+  await choose(page, dialog(page).getByLabel('Access key'), 'git key');
   await dialog(page).getByRole('button', { name: 'Create' }).click();
   await expect(dialog(page).getByText('Incorrect URL')).toBeVisible();
   await dialog(page).getByLabel('URL or path').fill('/srv/git/app');
@@ -114,8 +111,7 @@ test('inventories: static INI in the editor, file path rules, edit and delete', 
   await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill('production');
   await dialog(page).getByRole('button', { name: 'Create' }).click();
   await expect(dialog(page).getByText('User credentials are required')).toBeVisible();
-  await dialog(page).getByLabel('User credentials').click();
-  await page.getByRole('option', { name: 'ssh user' }).click();
+  await choose(page, dialog(page).getByLabel('User credentials'), 'ssh user');
   await dialog(page).locator('.cm-content').fill('[web]\nweb1.example.com\n');
   await dialog(page).getByRole('button', { name: 'Create' }).click();
   await expect(page.getByRole('row', { name: /production/ })).toContainText('Static (INI)');
@@ -123,10 +119,8 @@ test('inventories: static INI in the editor, file path rules, edit and delete', 
 
   await page.getByRole('button', { name: 'New inventory' }).click();
   await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill('from repo');
-  await dialog(page).getByLabel('Type').click();
-  await page.getByRole('option', { name: 'File in a repository' }).click();
-  await dialog(page).getByLabel('User credentials').click();
-  await page.getByRole('option', { name: 'ssh user' }).click();
+  await choose(page, dialog(page).getByLabel('Type'), 'File in a repository');
+  await choose(page, dialog(page).getByLabel('User credentials'), 'ssh user');
   await dialog(page).getByLabel('Path').fill('../../etc/passwd');
   await dialog(page).getByRole('button', { name: 'Create' }).click();
   await expect(dialog(page).getByText('Path must stay inside the repository')).toBeVisible();

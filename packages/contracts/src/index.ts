@@ -16,6 +16,7 @@ export * from './team.js';
 export * from './events.js';
 export * from './apps.js';
 export * from './tasks.js';
+export * from './task-output.js';
 export * from './templates.js';
 export * from './schedules.js';
 export * from './stats.js';

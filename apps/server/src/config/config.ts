@@ -61,6 +61,9 @@ const envSchema = z.object({
   GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
+  GANTRY_MAX_TASK_LOG_LINES: z.coerce.number().int().min(100).default(5_000_000),
+  // Empty or 0: off. Otherwise a daily job deletes the output of tasks older than this.
+  GANTRY_TASK_LOG_RETENTION_DAYS: z.union([z.literal('').transform(() => 0), z.coerce.number().int().min(0)]).default(0),
   GANTRY_USE_REMOTE_RUNNER: bool,
   GANTRY_RUNNER_TIMEOUT_SECONDS: z.coerce.number().int().min(5).default(120),
   GANTRY_EMAIL_ALERT: bool,
@@ -110,6 +113,10 @@ export interface Config {
   version: string;
   /** Tasks this server runs at once, over all projects. */
   maxParallelTasks: number;
+  /** Lines of process output kept per task; past it one line says the rest was dropped. */
+  maxTaskLogLines: number;
+  /** Days a finished task keeps its output (0: forever); the task rows stay. */
+  taskLogRetentionDays: number;
   /** Every task goes to a remote runner with a matching tag; off: every task runs in this server. */
   useRemoteRunner: boolean;
   /** A runner silent this long has its running tasks failed. */
@@ -179,6 +186,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: path.resolve(e.GANTRY_WEB_DIST ?? defaultWebDist()),
     version,
     maxParallelTasks: e.GANTRY_MAX_PARALLEL_TASKS,
+    maxTaskLogLines: e.GANTRY_MAX_TASK_LOG_LINES,
+    taskLogRetentionDays: e.GANTRY_TASK_LOG_RETENTION_DAYS,
     useRemoteRunner: e.GANTRY_USE_REMOTE_RUNNER,
     runnerTimeoutSeconds: e.GANTRY_RUNNER_TIMEOUT_SECONDS,
     systemPath: e.PATH,

@@ -11,6 +11,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Db {
   db: Kysely<Database>;
   engine: Engine;
+  /** The SQLite connection itself, for the one hot path Kysely's async wrapper slows (log ingest). */
+  sqlite?: SQLite.Database;
   close(): Promise<void>;
 }
 
@@ -26,7 +28,7 @@ export function createDb(url: string): Db {
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-    return { db, engine: 'sqlite', close: () => db.destroy() };
+    return { db, engine: 'sqlite', sqlite: database, close: () => db.destroy() };
   }
   // Counts and sums come back as numbers, not strings: int8 fits a JS number for our values.
   pg.types.setTypeParser(20, (v) => Number(v));

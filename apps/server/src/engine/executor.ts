@@ -13,6 +13,7 @@ import type { TaskSandbox } from './sandbox.js';
 import { prepareSsh, type SshAccess } from './ssh.js';
 import { checkUntrustedVars, scalarEnv, userEnvironment } from './task-env.js';
 import { Workspace } from './workspace.js';
+import type { OutputFlow } from './log-sink.js';
 
 /** What the executor needs of the machine it runs on (the server, or a remote runner). */
 export interface ExecutorDeps {
@@ -28,6 +29,10 @@ export interface ExecutorDeps {
 /** Where a run reports to: the database and bus (local) or the server over HTTP (remote runner). */
 export interface ExecutionHost {
   log(line: string): void;
+  /** Gantry's own line (kept past the log's line cap); `log` when absent. */
+  note?(line: string): void;
+  /** Pauses the processes' output while the log cannot keep up. */
+  flow?: OutputFlow;
   /** Moves the task from one of `from` to `to` once the log so far is stored; answers whether it moved. */
   setStatus(from: string[], to: string): Promise<boolean>;
   commit(hash: string, message: string): Promise<void>;
@@ -83,7 +88,7 @@ export class TaskExecutor {
   outcome(e: unknown): 'rejected' | 'stopped' | 'error' {
     if (e instanceof Rejected) return 'rejected';
     if (e instanceof Stopped || this.stopRequested) return 'stopped';
-    this.host.log(`Error: ${(e as Error).message}`);
+    (this.host.note ?? this.host.log).call(this.host, `Error: ${(e as Error).message}`);
     return 'error';
   }
 
@@ -275,7 +280,7 @@ export class TaskExecutor {
   private async exec(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
     if (this.stopRequested) throw new Stopped();
     // Every app process runs sandboxed; git and ssh-agent (run by the server itself) do not.
-    this.current = this.d.launcher.start({ command, args, cwd, env, sandbox: { writable: this.writable } }, (l) => this.host.log(l));
+    this.current = this.d.launcher.start({ command, args, cwd, env, sandbox: { writable: this.writable } }, (l) => this.host.log(l), this.host.flow);
     if (this.stopRequested) this.current.kill(this.killRequested ? 'SIGKILL' : 'SIGTERM');
     const r = await this.current.done;
     this.current = null;

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import type { OutputFlow } from './log-sink.js';
 
 export interface ProcessSpec {
   command: string;
@@ -30,7 +32,8 @@ export interface RunningProcess {
 
 /** Starts processes; an adapter so the runner can be tested with a fake. */
 export interface ProcessLauncher {
-  start(spec: ProcessSpec, onLine: (line: string) => void): RunningProcess;
+  /** `flow`: the output is not read while it reports itself saturated (the child then waits on its pipe). */
+  start(spec: ProcessSpec, onLine: (line: string) => void, flow?: OutputFlow): RunningProcess;
 }
 
 /** Turns a spec into one that runs inside the sandbox (the TaskSandbox policy). */
@@ -48,8 +51,8 @@ export interface SpecWrapper {
  */
 export function createProcessLauncher(sandbox: SpecWrapper): ProcessLauncher {
   return {
-    start(spec, onLine) {
-      if (!spec.sandbox || !sandbox.active) return spawnProcess(spec, onLine, false);
+    start(spec, onLine, flow) {
+      if (!spec.sandbox || !sandbox.active) return spawnProcess(spec, onLine, false, flow);
       let wrapped: ProcessSpec;
       try {
         wrapped = sandbox.wrap(spec, spec.sandbox.writable);
@@ -60,16 +63,21 @@ export function createProcessLauncher(sandbox: SpecWrapper): ProcessLauncher {
           kill: () => undefined,
         };
       }
-      return spawnProcess(wrapped, onLine, true);
+      return spawnProcess(wrapped, onLine, true, flow);
     },
   };
 }
 
+/** A line longer than this is handed on in pieces, so output without newlines cannot grow without bound. */
+export const MAX_LINE_CHARS = 64 * 1024;
+
 /**
  * Spawns with an argv array (never a shell) in a new process group, with stdin closed, and
- * hands every stdout/stderr line to `onLine` as soon as it is complete.
+ * hands every stdout/stderr line to `onLine` as soon as it is complete. While `flow` is
+ * saturated both pipes are paused: the child blocks on a full pipe instead of the server
+ * buffering its output.
  */
-function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandboxed: boolean): RunningProcess {
+function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandboxed: boolean, flow?: OutputFlow): RunningProcess {
   const child = spawn(spec.command, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
@@ -78,14 +86,21 @@ function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandbox
   });
   const splitter = () => {
     let rest = '';
+    // Keeps a character split across two reads whole.
+    const decoder = new StringDecoder('utf8');
     return {
       push(chunk: Buffer) {
-        const text = rest + chunk.toString('utf8');
+        const text = rest + decoder.write(chunk);
         const lines = text.split('\n');
         rest = lines.pop() ?? '';
         for (const l of lines) onLine(l.endsWith('\r') ? l.slice(0, -1) : l);
+        while (rest.length > MAX_LINE_CHARS) {
+          onLine(rest.slice(0, MAX_LINE_CHARS));
+          rest = rest.slice(MAX_LINE_CHARS);
+        }
       },
       end() {
+        rest += decoder.end();
         if (rest) onLine(rest);
         rest = '';
       },
@@ -93,8 +108,26 @@ function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandbox
   };
   const out = splitter();
   const err = splitter();
-  child.stdout.on('data', (c: Buffer) => out.push(c));
-  child.stderr.on('data', (c: Buffer) => err.push(c));
+  let paused = false;
+  const throttle = () => {
+    if (!flow || paused || !flow.saturated) return;
+    paused = true;
+    child.stdout.pause();
+    child.stderr.pause();
+    flow.onDrain(() => {
+      paused = false;
+      child.stdout.resume();
+      child.stderr.resume();
+    });
+  };
+  child.stdout.on('data', (c: Buffer) => {
+    out.push(c);
+    throttle();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    err.push(c);
+    throttle();
+  });
   const done = new Promise<ProcessResult>((resolve) => {
     child.once('error', (e) => resolve({ code: null, signal: null, spawnError: e.message }));
     child.once('close', (code, signal) => {

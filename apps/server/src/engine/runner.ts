@@ -15,6 +15,8 @@ export interface RunnerDeps extends RunContextDeps, ExecutorDeps {
   clock: Clock;
   /** The apps as configured now: read when each task starts, so a change applies to the next one. */
   apps: { find(id: string): Promise<App | null> };
+  /** Lines of process output kept per task (GANTRY_MAX_TASK_LOG_LINES). */
+  maxLogLines?: number;
   /** Called once the final status is stored (events, deploy autorun, notifications). */
   onFinished(task: TaskRow): Promise<void>;
   /** Called when a task starts waiting for confirmation (notifications); must not throw. */
@@ -32,12 +34,14 @@ export class TaskRun {
 
   async run(): Promise<void> {
     const { d, task } = this;
-    const log = new LogSink(task.id, task.project_id, d.tasks, d.bus, d.clock, []);
+    const log = new LogSink(task.id, task.project_id, d.tasks, d.bus, d.clock, [], { maxLines: d.maxLogLines });
     let workspaceId: number | null = null;
     // Set by the executor when an apply changed the workspace's state; stored once the final status is known.
     const tf: { state: string | null } = { state: null };
     const host: ExecutionHost = {
       log: (line) => log.write(line),
+      note: (line) => log.note(line),
+      flow: log,
       setStatus: async (from, to) => {
         await log.sync();
         if (!(await d.tasks.transition(task.id, from, to))) return false;
@@ -56,7 +60,7 @@ export class TaskRun {
     });
     let status: 'success' | 'error' | 'stopped' | 'rejected' = 'error';
     try {
-      log.write(`Task #${task.id} started`);
+      log.note(`Task #${task.id} started`);
       await executor.setStatus(['starting'], 'running');
       const ctx = await loadRunContext(d, task);
       if (ctx.inventory?.type.endsWith('-workspace')) workspaceId = ctx.inventory.id;
@@ -71,7 +75,7 @@ export class TaskRun {
     } finally {
       unsubscribe();
       executor.cleanup();
-      log.write(`Task #${task.id} finished: ${status}`);
+      log.note(`Task #${task.id} finished: ${status}`);
       await log.close().catch(() => undefined);
     }
     const end = d.clock.now().toISOString();

@@ -1,5 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { WsMessage } from '@gantry/contracts';
+import type { LogLine } from '../engine/log-sink.js';
+
+/** Stored lines of one task's log, in seq order: what the hub fans out to the sockets watching it. */
+export interface LogBatch {
+  project_id: number;
+  task_id: number;
+  lines: LogLine[];
+}
 
 /** Signals for a running task that may arrive from any request (confirm, reject, stop). */
 export type TaskControl = { taskId: number; action: 'confirm' | 'reject' | 'stop' | 'kill' };
@@ -23,6 +31,16 @@ export class EventBus {
   onMessage(fn: (m: WsMessage) => void): () => void {
     this.emitter.on('ws', fn);
     return () => this.emitter.off('ws', fn);
+  }
+
+  /** Lines already stored (never before: a reader of the stored log must see every published line). */
+  publishLines(batch: LogBatch): void {
+    this.emitter.emit('lines', batch);
+  }
+
+  onLines(fn: (b: LogBatch) => void): () => void {
+    this.emitter.on('lines', fn);
+    return () => this.emitter.off('lines', fn);
   }
 
   control(signal: TaskControl): void {

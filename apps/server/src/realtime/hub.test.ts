@@ -21,6 +21,19 @@ class FakeSocket implements HubSocket {
 const update = (taskId: number): WsMessage =>
   ({ type: 'update', project_id: 1, task_id: taskId, status: 'running' }) as WsMessage;
 const flush = () => new Promise((r) => setTimeout(r, 10));
+const lines = (taskId: number, from: number, count: number, projectId = 1) => ({
+  project_id: projectId,
+  task_id: taskId,
+  lines: Array.from({ length: count }, (_, i) => ({ task_id: taskId, seq: from + i, time: 't', output: `line ${from + i}` })),
+});
+const parsed = (s: FakeSocket) => s.sent.map((x) => JSON.parse(x) as WsMessage);
+const newHub = (bus: EventBus, options = {}) =>
+  new RealtimeHub(
+    bus,
+    async () => true,
+    async () => ({ id: 1, admin: true }),
+    { batchMs: 50, ...options },
+  );
 
 describe('RealtimeHub', () => {
   let hub: RealtimeHub | undefined;
@@ -50,5 +63,91 @@ describe('RealtimeHub', () => {
     expect(slow.closedWith).toBe(CLOSE_TOO_SLOW);
     expect(fast.sent).toHaveLength(3);
     expect(hub.size).toBe(1);
+  });
+
+  it('sends lines only to sockets subscribed to the task, as `logs` messages, and per-line `log` frames to sockets that never subscribed', async () => {
+    const bus = new EventBus();
+    hub = newHub(bus);
+    const watcher = new FakeSocket();
+    const other = new FakeSocket();
+    const legacy = new FakeSocket();
+    hub.add(watcher, { id: 1, admin: true }, { kind: 'session', value: 'a' }, true).subscribe(5);
+    hub.add(other, { id: 1, admin: true }, { kind: 'session', value: 'a' }, true).subscribe(6);
+    hub.add(legacy, { id: 1, admin: true }, { kind: 'session', value: 'a' });
+    bus.publishLines(lines(5, 1, 3));
+    await flush();
+    expect(parsed(watcher)).toEqual([
+      { type: 'logs', project_id: 1, task_id: 5, from_seq: 1, lines: [1, 2, 3].map((i) => ({ time: 't', output: `line ${i}` })) },
+    ]);
+    expect(other.sent).toEqual([]);
+    expect(parsed(legacy).map((m) => (m.type === 'log' ? m.seq : null))).toEqual([1, 2, 3]);
+  });
+
+  it('sends at most one message per batch interval per task, however many batches arrive', async () => {
+    const bus = new EventBus();
+    hub = newHub(bus);
+    const watcher = new FakeSocket();
+    hub.add(watcher, { id: 1, admin: true }, { kind: 'session', value: 'a' }, true).subscribe(5);
+    const started = Date.now();
+    for (let i = 0; i < 40; i++) {
+      bus.publishLines(lines(5, i * 100 + 1, 100));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 80));
+    const elapsed = Date.now() - started;
+    const msgs = parsed(watcher);
+    // The first batch goes at once, the rest at most every 50 ms.
+    expect(msgs.length).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 1);
+    expect(msgs.length).toBeLessThan(40);
+    const seqs = msgs.flatMap((m) => (m.type === 'logs' ? m.lines.map((_, i) => m.from_seq + i) : []));
+    expect(seqs).toEqual(Array.from({ length: 4000 }, (_, i) => i + 1));
+  });
+
+  it('drops the lines of a socket that fell behind and tells it the gap once it catches up; others get everything', async () => {
+    const bus = new EventBus();
+    hub = newHub(bus, { maxLagBytes: 1000 });
+    const slow = new FakeSocket();
+    const fast = new FakeSocket();
+    hub.add(slow, { id: 1, admin: true }, { kind: 'session', value: 'a' }, true).subscribe(5);
+    hub.add(fast, { id: 1, admin: true }, { kind: 'session', value: 'b' }, true).subscribe(5);
+    bus.publishLines(lines(5, 1, 10));
+    await flush();
+    slow.bufferedAmount = 5000;
+    bus.publishLines(lines(5, 11, 10));
+    await new Promise((r) => setTimeout(r, 60));
+    bus.publishLines(lines(5, 21, 10));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(parsed(slow)).toHaveLength(1);
+    slow.bufferedAmount = 0;
+    await new Promise((r) => setTimeout(r, 80));
+    expect(parsed(slow)[1]).toEqual({ type: 'gap', project_id: 1, task_id: 5, from_seq: 11, to_seq: 30 });
+    expect(slow.closedWith).toBeNull();
+    const fastSeqs = parsed(fast).flatMap((m) => (m.type === 'logs' ? m.lines.map((_, i) => m.from_seq + i) : []));
+    expect(fastSeqs).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+  });
+
+  it('sends an update at once, after the lines gathered for its task, never behind the batch timer', async () => {
+    const bus = new EventBus();
+    hub = newHub(bus, { batchMs: 10_000 });
+    const watcher = new FakeSocket();
+    hub.add(watcher, { id: 1, admin: true }, { kind: 'session', value: 'a' }, true).subscribe(5);
+    bus.publishLines(lines(5, 1, 2));
+    bus.publishLines(lines(5, 3, 2));
+    bus.publish({ type: 'update', project_id: 1, task_id: 5, status: 'success', template_id: 1, start: null, end: null, version: null });
+    await flush();
+    expect(parsed(watcher).map((m) => m.type)).toEqual(['logs', 'logs', 'update']);
+  });
+
+  it('sends nothing of a project the user may not see', async () => {
+    const bus = new EventBus();
+    hub = new RealtimeHub(bus, async (projectId) => projectId === 1, async () => ({ id: 3, admin: false }), { batchMs: 50 });
+    const member = new FakeSocket();
+    const conn = hub.add(member, { id: 3, admin: false }, { kind: 'session', value: 'm' }, true);
+    conn.subscribe(5);
+    conn.subscribe(9);
+    bus.publishLines(lines(5, 1, 2, 1));
+    bus.publishLines(lines(9, 1, 2, 2));
+    await flush();
+    expect(parsed(member).map((m) => m.task_id)).toEqual([5]);
   });
 });

@@ -1,14 +1,15 @@
 import type { WebsocketPluginOptions } from '@fastify/websocket';
-import { SESSION_COOKIE } from '@gantry/contracts';
+import { SESSION_COOKIE, WS_SUBSCRIBE_QUERY, wsClientMessageSchema } from '@gantry/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requireUser } from '../platform/auth.js';
 import { ForbiddenError } from '../platform/errors.js';
 import type { Credential, RealtimeHub } from './hub.js';
 
-/** The console sends nothing on its socket; a frame this big is refused (ws closes with 1009). */
+/** Clients send only small subscribe/unsubscribe messages; a frame this big is refused (ws closes with 1009). */
 export const WS_MAX_PAYLOAD = 64 * 1024;
-/** Messages a client may send per second before it is closed with 1008. */
-export const WS_MAX_MESSAGES_PER_SECOND = 5;
+/** Messages a client may send per second before it is closed with 1008 (a console sends a few per dialog). */
+export const WS_MAX_MESSAGES_PER_SECOND = 20;
+const [subscribeKey, subscribeValue] = WS_SUBSCRIBE_QUERY.split('=') as [string, string];
 const CLOSE_POLICY = 1008;
 
 /** @fastify/websocket options: the payload limit, and quiet handling of clients breaking the protocol. */
@@ -21,7 +22,11 @@ export const websocketOptions: WebsocketPluginOptions = {
   },
 };
 
-/** GET /api/ws: the signed-in user's live task updates and log lines. */
+/**
+ * GET /api/ws: the signed-in user's live task updates and log lines. A client in subscribe mode
+ * (`?logs=subscribe`, or once it sends a subscribe message) gets `logs` messages for the tasks it
+ * subscribed to; others get Semaphore's per-line `log` messages for every task they may see.
+ */
 export function wsRoutes(hub: RealtimeHub, webHost: string): FastifyPluginAsync {
   return async (app) => {
     app.get(
@@ -36,12 +41,22 @@ export function wsRoutes(hub: RealtimeHub, webHost: string): FastifyPluginAsync 
       },
       (socket, request) => {
         const user = requireUser(request);
-        const remove = hub.add(socket, { id: user.id, admin: user.admin === 1 }, credentialOf(request));
-        socket.on('close', remove);
-        // The socket only talks one way; a client that floods it is cut off.
+        const query = request.query as Record<string, unknown>;
+        const connection = hub.add(socket, { id: user.id, admin: user.admin === 1 }, credentialOf(request), query[subscribeKey] === subscribeValue);
+        socket.on('close', () => connection.remove());
+        // A client that floods the socket is cut off; anything but a well-formed subscription is ignored.
         const overLimit = messageLimiter(WS_MAX_MESSAGES_PER_SECOND);
-        socket.on('message', () => {
-          if (overLimit()) socket.close(CLOSE_POLICY, 'too many messages');
+        socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+          if (overLimit()) {
+            socket.close(CLOSE_POLICY, 'too many messages');
+            return;
+          }
+          if (isBinary) return;
+          const parsed = wsClientMessageSchema.safeParse(parseJson(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')));
+          if (!parsed.success) return;
+          // Access is checked per line sent (the task's project), so subscribing to a foreign task yields nothing.
+          if (parsed.data.type === 'subscribe') connection.subscribe(parsed.data.task_id);
+          else connection.unsubscribe(parsed.data.task_id);
         });
       },
     );
@@ -74,6 +89,14 @@ function credentialOf(request: FastifyRequest): Credential {
     return { kind: 'token', value: bearer };
   }
   return { kind: 'session', value: request.cookies[SESSION_COOKIE] ?? '' };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** True once more than `max` calls fall within one second (fixed one-second windows). */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { RunnerPollResponse, WsMessage } from '@gantry/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runnerTaskSandbox } from '../engine/sandbox.js';
+import type { LogBatch } from '../realtime/bus.js';
 import { openSealed } from '../platform/envelope.js';
 import { gitRepo } from '../test/git-fixture.js';
 import { createProject, engines, signedInUser, useTestApp, type Caller } from '../test/harness.js';
@@ -22,6 +23,7 @@ describe.each(engines)('remote runner end to end ($name)', (engine) => {
   let agent: RunnerAgent | undefined;
   const polls: RunnerPollResponse[] = [];
   const messages: WsMessage[] = [];
+  const published: LogBatch[] = [];
   let admin: Caller;
   let runner: { id: number; token: string; private_key: string };
 
@@ -31,6 +33,7 @@ describe.each(engines)('remote runner end to end ($name)', (engine) => {
     if (!address || typeof address === 'string') throw new Error('no address');
     baseUrl = `http://127.0.0.1:${address.port}`;
     t().app.services.bus.onMessage((m) => messages.push(m));
+    t().app.services.bus.onLines((b) => published.push(b));
     admin = await signedInUser(t(), { admin: true });
     runner = (await admin.post('/api/runners', { name: 'e2e', tag: 'linux', max_parallel_tasks: 2 })).json();
     const http = httpRunnerServer(baseUrl, runner.token);
@@ -87,7 +90,7 @@ describe.each(engines)('remote runner end to end ($name)', (engine) => {
     expect(log.join('\n')).not.toContain(CANARY);
     expect(log[0]).toBe(`Task #${id} started on a runner`);
     // The same lines went out live, as for local runs.
-    const live = messages.filter((m) => m.type === 'log' && m.task_id === id).map((m) => (m.type === 'log' ? m.output : ''));
+    const live = published.filter((b) => b.task_id === id).flatMap((b) => b.lines.map((l) => l.output));
     expect(live).toContain('token=**********');
     expect(messages.some((m) => m.type === 'update' && m.task_id === id && m.status === 'success')).toBe(true);
     // The package on the wire holds no secret in clear; the runner's key opens it.

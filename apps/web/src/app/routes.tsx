@@ -1,74 +1,92 @@
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
-import { LoginPage } from '../features/auth/login-page';
-import { NewProjectPage } from '../features/projects/new-project-page';
-import { RestoreProjectPage } from '../features/backup/restore-project-page';
-import { ProjectDashboard } from '../features/projects/project-dashboard';
-import { TokensPage } from '../features/tokens/tokens-page';
-import { UsersPage } from '../features/users/users-page';
-import { AppsPage } from '../features/apps/apps-page';
-import { RunnersPage } from '../features/runners/runners-page';
-import { EnvironmentsPage } from '../features/environments/environments-page';
-import { InventoriesPage } from '../features/inventories/inventories-page';
-import { KeysPage } from '../features/keys/keys-page';
-import { RepositoriesPage } from '../features/repositories/repositories-page';
-import { TeamPage } from '../features/team/team-page';
-import { ActiveTasksPage } from '../features/tasks/active-tasks-page';
-import { TemplatePage } from '../features/templates/template-page';
-import { TemplatesPage } from '../features/templates/templates-page';
-import { SchedulesPage } from '../features/schedules/schedules-page';
-import { IntegrationPage } from '../features/integrations/integration-page';
-import { IntegrationsPage } from '../features/integrations/integrations-page';
+import { lazyPage } from './lazy-page';
 import { NotFound } from './not-found';
 import { RootRedirect } from './root-redirect';
+import { RouteBoundary } from './route-boundary';
 import { SessionGate } from './session-gate';
-import { AppShell } from './shell/app-shell';
+import { loadedShell } from './shell-loader';
 import { ProjectRoute } from './project-route';
+
+// Every screen family is its own chunk, so the sign-in page loads only what it needs and heavy
+// libraries (charts, the code editor, drag and drop) load with the screens that use them.
+const LoginPage = lazyPage(() => import('../features/auth/login-page'), 'LoginPage');
+const projects = () => import('./screens/projects');
+const NewProjectPage = lazyPage(projects, 'NewProjectPage');
+const ProjectDashboard = lazyPage(projects, 'ProjectDashboard');
+const RestoreProjectPage = lazyPage(() => import('../features/backup/restore-project-page'), 'RestoreProjectPage');
+const resources = () => import('./screens/resources');
+const KeysPage = lazyPage(resources, 'KeysPage');
+const RepositoriesPage = lazyPage(resources, 'RepositoriesPage');
+const InventoriesPage = lazyPage(resources, 'InventoriesPage');
+const EnvironmentsPage = lazyPage(resources, 'EnvironmentsPage');
+const TeamPage = lazyPage(() => import('../features/team/team-page'), 'TeamPage');
+const SchedulesPage = lazyPage(() => import('../features/schedules/schedules-page'), 'SchedulesPage');
+const integrations = () => import('./screens/integrations');
+const IntegrationsPage = lazyPage(integrations, 'IntegrationsPage');
+const IntegrationPage = lazyPage(integrations, 'IntegrationPage');
+const templates = () => import('./screens/templates');
+const TemplatesPage = lazyPage(templates, 'TemplatesPage');
+const TemplatePage = lazyPage(templates, 'TemplatePage');
+const ActiveTasksPage = lazyPage(() => import('../features/tasks/active-tasks-page'), 'ActiveTasksPage');
+const admin = () => import('./screens/admin');
+const UsersPage = lazyPage(admin, 'UsersPage');
+const TokensPage = lazyPage(admin, 'TokensPage');
+const AppsPage = lazyPage(admin, 'AppsPage');
+const RunnersPage = lazyPage(admin, 'RunnersPage');
 
 export function AppRoutes() {
   return (
-    <Routes>
-      <Route path="/auth/login" element={<LoginPage />} />
-      <Route element={<SessionGate />}>
-        <Route element={<AppShell />}>
-          <Route index element={<RootRedirect />} />
-          <Route path="project" element={<RootRedirect />} />
-          <Route path="project/new" element={<NewProjectPage />} />
-          <Route path="project/restore" element={<RestoreProjectPage />} />
-          <Route path="project/:projectId" element={<ProjectRoute />}>
-            <Route index element={<ProjectIndexRedirect />} />
-            <Route path="history" element={<ProjectDashboard tab="history" />} />
-            <Route path="settings" element={<ProjectDashboard tab="settings" />} />
-            <Route path="activity" element={<ProjectDashboard tab="activity" />} />
-            <Route path="stats" element={<ProjectDashboard tab="stats" />} />
-            <Route path="runners" element={<ProjectDashboard tab="runners" />} />
-            <Route path="keys/:id?" element={<KeysPage />} />
-            <Route path="repositories/:id?" element={<RepositoriesPage />} />
-            <Route path="inventory/:id?" element={<InventoriesPage />} />
-            <Route path="environment/:id?" element={<EnvironmentsPage />} />
-            <Route path="team" element={<TeamPage />} />
-            <Route path="schedules/:id?" element={<SchedulesPage />} />
-            <Route path="schedule" element={<SchedulesPage />} />
-            <Route path="integrations" element={<IntegrationsPage />} />
-            <Route path="integrations/:integrationId" element={<IntegrationPage />} />
-            <Route path="templates" element={<TemplatesPage />} />
-            <Route path="views/:viewId/templates" element={<TemplatesPage />} />
-            <Route path="templates/new" element={<Navigate to="../templates" replace />} />
-            <Route path="templates/:templateId" element={<TemplatePage tab={null} />} />
-            <Route path="templates/:templateId/tasks" element={<TemplatePage tab="tasks" />} />
-            <Route path="templates/:templateId/details" element={<TemplatePage tab="details" />} />
-            <Route path="templates/:templateId/state" element={<TemplatePage tab="state" />} />
-            <Route path="views/:viewId/templates/:templateId/*" element={<ViewTemplateRedirect />} />
+    <RouteBoundary fullPage>
+      <Routes>
+        <Route path="/auth/login" element={<LoginPage />} />
+        <Route element={<SessionGate />}>
+          <Route element={<Shell />}>
+            <Route index element={<RootRedirect />} />
+            <Route path="project" element={<RootRedirect />} />
+            <Route path="project/new" element={<NewProjectPage />} />
+            <Route path="project/restore" element={<RestoreProjectPage />} />
+            <Route path="project/:projectId" element={<ProjectRoute />}>
+              <Route index element={<ProjectIndexRedirect />} />
+              <Route path="history" element={<ProjectDashboard tab="history" />} />
+              <Route path="settings" element={<ProjectDashboard tab="settings" />} />
+              <Route path="activity" element={<ProjectDashboard tab="activity" />} />
+              <Route path="stats" element={<ProjectDashboard tab="stats" />} />
+              <Route path="runners" element={<ProjectDashboard tab="runners" />} />
+              <Route path="keys/:id?" element={<KeysPage />} />
+              <Route path="repositories/:id?" element={<RepositoriesPage />} />
+              <Route path="inventory/:id?" element={<InventoriesPage />} />
+              <Route path="environment/:id?" element={<EnvironmentsPage />} />
+              <Route path="team" element={<TeamPage />} />
+              <Route path="schedules/:id?" element={<SchedulesPage />} />
+              <Route path="schedule" element={<SchedulesPage />} />
+              <Route path="integrations" element={<IntegrationsPage />} />
+              <Route path="integrations/:integrationId" element={<IntegrationPage />} />
+              <Route path="templates" element={<TemplatesPage />} />
+              <Route path="views/:viewId/templates" element={<TemplatesPage />} />
+              <Route path="templates/new" element={<Navigate to="../templates" replace />} />
+              <Route path="templates/:templateId" element={<TemplatePage tab={null} />} />
+              <Route path="templates/:templateId/tasks" element={<TemplatePage tab="tasks" />} />
+              <Route path="templates/:templateId/details" element={<TemplatePage tab="details" />} />
+              <Route path="templates/:templateId/state" element={<TemplatePage tab="state" />} />
+              <Route path="views/:viewId/templates/:templateId/*" element={<ViewTemplateRedirect />} />
+            </Route>
+            <Route path="users" element={<UsersPage />} />
+            <Route path="tokens" element={<TokensPage />} />
+            <Route path="tasks" element={<ActiveTasksPage />} />
+            <Route path="apps" element={<AppsPage />} />
+            <Route path="runners" element={<RunnersPage />} />
+            <Route path="*" element={<NotFound />} />
           </Route>
-          <Route path="users" element={<UsersPage />} />
-          <Route path="tokens" element={<TokensPage />} />
-          <Route path="tasks" element={<ActiveTasksPage />} />
-          <Route path="apps" element={<AppsPage />} />
-          <Route path="runners" element={<RunnersPage />} />
-          <Route path="*" element={<NotFound />} />
         </Route>
-      </Route>
-    </Routes>
+      </Routes>
+    </RouteBoundary>
   );
+}
+
+/** The app shell, already loaded by the session gate (which renders its routes only then). */
+function Shell() {
+  const AppShell = loadedShell();
+  return AppShell ? <AppShell /> : null;
 }
 
 /** /project/{id} opens the dashboard, keeping the query string. */

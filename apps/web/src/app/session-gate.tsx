@@ -1,6 +1,6 @@
 import { Box, CircularProgress } from '@mui/material';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { Messages } from '@gantry/contracts';
 import type { LoginLocationState } from '../features/auth/login-page';
@@ -8,7 +8,11 @@ import { ApiError, onUnauthorized } from '../lib/api-client';
 import { infoQuery, projectsQuery, userQuery } from '../lib/session';
 import { paths } from '../lib/paths';
 import { ErrorView } from './error-view';
-import { RealtimeBridge } from './realtime-bridge';
+import { lazyPage } from './lazy-page';
+import { loadedShell, loadShell } from './shell-loader';
+
+// The socket client loads beside the app, not with the sign-in page.
+const RealtimeBridge = lazyPage(() => import('./realtime-bridge'), 'RealtimeBridge');
 
 /**
  * Loads the user, system info and projects before showing the app (spec 4 "Application flow"):
@@ -20,6 +24,15 @@ export function SessionGate() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [user, info, projects] = useQueries({ queries: [userQuery, infoQuery, projectsQuery] });
+  // The shell loads while the session is asked for, not after it answered.
+  const [shellReady, setShellReady] = useState(() => loadedShell() !== null);
+  const [shellError, setShellError] = useState<unknown>(null);
+  useEffect(() => {
+    loadShell().then(
+      () => setShellReady(true),
+      (e: unknown) => setShellError(e),
+    );
+  }, []);
 
   useEffect(
     () =>
@@ -30,7 +43,7 @@ export function SessionGate() {
     [navigate, qc],
   );
 
-  const failure = [user, info, projects].find((q) => q.error)?.error;
+  const failure = [user, info, projects].find((q) => q.error)?.error ?? shellError;
   const unverified = failure instanceof ApiError && failure.status === 401 && failure.body?.error === Messages.totpRequired;
   useEffect(() => {
     if (!unverified) return;
@@ -44,7 +57,7 @@ export function SessionGate() {
     return null;
   }
   if (failure) return <ErrorView error={failure} />;
-  if (!user.data || !info.data || !projects.data) {
+  if (!user.data || !info.data || !projects.data || !shellReady) {
     return (
       <Box sx={{ display: 'grid', placeItems: 'center', height: '100vh' }} aria-busy="true">
         <CircularProgress />
@@ -53,7 +66,9 @@ export function SessionGate() {
   }
   return (
     <>
-      <RealtimeBridge />
+      <Suspense fallback={null}>
+        <RealtimeBridge />
+      </Suspense>
       <Outlet />
     </>
   );

@@ -1,25 +1,9 @@
-import { json } from '@codemirror/lang-json';
-import { yaml } from '@codemirror/lang-yaml';
-import { StreamLanguage } from '@codemirror/language';
-import { properties } from '@codemirror/legacy-modes/mode/properties';
-import { oneDark } from '@codemirror/theme-one-dark';
-import { Box, FormHelperText, FormLabel, useTheme } from '@mui/material';
-import CodeMirror from '@uiw/react-codemirror';
-import { useMemo } from 'react';
+import { Box, CircularProgress, FormLabel } from '@mui/material';
+import { lazy, Suspense } from 'react';
 
 export type CodeLanguage = 'yaml' | 'ini' | 'json';
 
-/** A small code editor with highlighting for YAML, INI or JSON; dark when the theme is. `readOnly` shows text that cannot be changed. */
-export function CodeEditor({
-  label,
-  value,
-  onChange,
-  language,
-  error,
-  helperText,
-  minHeight = 160,
-  readOnly = false,
-}: {
+export interface CodeEditorProps {
   label: string;
   value: string;
   onChange?(v: string): void;
@@ -27,29 +11,28 @@ export function CodeEditor({
   error?: boolean;
   helperText?: string;
   minHeight?: number;
+  /** Shows text that cannot be changed. */
   readOnly?: boolean;
-}) {
-  const theme = useTheme();
-  const extensions = useMemo(() => [language === 'yaml' ? yaml() : language === 'json' ? json() : StreamLanguage.define(properties)], [language]);
+}
+
+// CodeMirror is large: it loads when a screen first shows an editor, not with the screen.
+const CodeEditorView = lazy(async () => ({ default: (await import('./code-editor-view')).CodeEditorView }));
+
+/** A small code editor with highlighting for YAML, INI or JSON; dark when the theme is. */
+export function CodeEditor(props: CodeEditorProps) {
+  const minHeight = props.minHeight ?? 160;
   return (
-    <Box>
-      <FormLabel error={error} sx={{ fontSize: 13 }}>
-        {label}
-      </FormLabel>
-      <Box sx={{ mt: 0.5, border: 1, borderColor: error ? 'error.main' : 'divider', borderRadius: 1, overflow: 'hidden', fontSize: 13 }} data-testid={`code-${label}`}>
-        <CodeMirror
-          value={value}
-          onChange={onChange}
-          editable={!readOnly}
-          readOnly={readOnly}
-          extensions={extensions}
-          theme={theme.palette.mode === 'dark' ? oneDark : 'light'}
-          minHeight={`${minHeight}px`}
-          basicSetup={{ foldGutter: false, highlightActiveLine: false, indentOnInput: true, tabSize: 2 }}
-          aria-label={label}
-        />
-      </Box>
-      {helperText ? <FormHelperText error={error}>{helperText}</FormHelperText> : null}
-    </Box>
+    <Suspense
+      fallback={
+        <Box aria-busy="true">
+          <FormLabel sx={{ fontSize: 13 }}>{props.label}</FormLabel>
+          <Box sx={{ mt: 0.5, border: 1, borderColor: 'divider', borderRadius: 1, minHeight, display: 'grid', placeItems: 'center' }}>
+            <CircularProgress size={20} />
+          </Box>
+        </Box>
+      }
+    >
+      <CodeEditorView {...props} />
+    </Suspense>
   );
 }

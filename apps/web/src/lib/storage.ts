@@ -29,4 +29,5 @@ export const StorageKeys = {
   projectId: 'projectId',
   columns: (table: string) => `columns:${table}`,
   fullscreen: (dialog: string) => `fullscreen:${dialog}`,
+  logTimestamps: 'log:timestamps',
 } as const;

@@ -71,7 +71,7 @@ export class RunnerProtocolService {
       return { task_id: taskId, seq, time: validTime(l.time) ?? this.d.clock.now().toISOString(), output: maskSecrets(l.output, secrets) };
     });
     await this.d.tasks.appendOutput(lines);
-    for (const l of lines) this.d.bus.publish({ type: 'log', project_id: task.project_id, task_id: taskId, output: l.output, time: l.time, seq: l.seq });
+    this.d.bus.publishLines({ project_id: task.project_id, task_id: taskId, lines });
   }
 
   /**
@@ -111,8 +111,9 @@ export class RunnerProtocolService {
       failed++;
       const seq = (await this.d.runners.maxSeq(t.id)) + 1;
       const output = `Runner #${t.runner_id} stopped responding (no contact for ${Math.round(this.d.timeoutMs / 1000)} s); the task was failed.`;
-      await this.d.tasks.appendOutput([{ task_id: t.id, seq, time: now.toISOString(), output }]);
-      this.d.bus.publish({ type: 'log', project_id: t.project_id, task_id: t.id, output, time: now.toISOString(), seq });
+      const line = { task_id: t.id, seq, time: now.toISOString(), output };
+      await this.d.tasks.appendOutput([line]);
+      this.d.bus.publishLines({ project_id: t.project_id, task_id: t.id, lines: [line] });
       this.secrets.delete(t.id);
       const final = await this.d.tasks.findById(t.id);
       if (final) {

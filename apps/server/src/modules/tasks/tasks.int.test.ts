@@ -18,8 +18,8 @@ describe.each(engines)('tasks: bash and python ($name)', (engine) => {
       { json: '{"region": "eu-west"}', env: '{"GREETING": "hi"}', secrets: [{ name: 'API_TOKEN', secret: 'tok-canary-123', type: 'env' }] },
     );
     const seen: string[] = [];
-    const off = t().app.services.bus.onMessage((m) => {
-      if (m.type === 'log') seen.push(m.output);
+    const off = t().app.services.bus.onLines((b) => {
+      for (const l of b.lines) seen.push(l.output);
     });
     const id = await runTask(admin, p, { template_id: s.templateId, message: 'first', arguments: '["three"]' });
     const task = await waitForTask(admin, p, id);

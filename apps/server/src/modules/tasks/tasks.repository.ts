@@ -2,6 +2,7 @@ import { ACTIVE_STATUSES } from '@gantry/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TaskTable } from '../../db/types.js';
 import type { LogLine, LogStore } from '../../engine/log-sink.js';
+import type { TaskOutputRepository } from './task-output.repository.js';
 
 export type TaskRow = Selectable<TaskTable>;
 export type TaskWithNames = TaskRow & {
@@ -35,7 +36,11 @@ export type NewTask = Omit<TaskRow, 'id' | 'start' | 'end' | 'runner_id' | 'node
 
 /** Tasks, their queue and their log lines; every read by id is scoped by project. */
 export class TasksRepository implements LogStore {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Log lines are read and written by the log table's own repository (its engine-specific fast paths). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly outputRepo: TaskOutputRepository,
+  ) {}
 
   private withNames() {
     return selectTasksWithNames(this.db);
@@ -125,15 +130,13 @@ export class TasksRepository implements LogStore {
     await this.db.updateTable('task').set(patch).where('id', '=', id).execute();
   }
 
-  async appendOutput(lines: LogLine[]): Promise<void> {
-    // Chunks keep each statement under the engines' parameter limits.
-    for (let i = 0; i < lines.length; i += 500) {
-      await this.db.insertInto('task_output').values(lines.slice(i, i + 500)).execute();
-    }
+  appendOutput(lines: LogLine[]): Promise<void> {
+    return this.outputRepo.append(lines);
   }
 
-  output(taskId: number) {
-    return this.db.selectFrom('task_output').select(['task_id', 'seq', 'time', 'output']).where('task_id', '=', taskId).orderBy('seq').execute();
+  /** The highest seq of a task's log (0 when it has none), to add a line after the last. */
+  async lastSeq(taskId: number): Promise<number> {
+    return (await this.outputRepo.lastSeq(taskId)) ?? 0;
   }
 
   /** Tasks this node left running when it stopped. */

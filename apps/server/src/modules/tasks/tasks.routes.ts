@@ -3,23 +3,29 @@ import {
   activeTaskSchema,
   idParamSchema,
   taskCreateSchema,
+  taskOutputPageSchema,
+  taskOutputQuerySchema,
   taskOutputSchema,
+  taskRawOutputQuerySchema,
   taskSchema,
   taskStopSchema,
 } from '@gantry/contracts';
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdmin, requireUser } from '../../platform/auth.js';
 import { projectGuard, projectOf, type ProjectMembership } from '../../platform/permissions.js';
 import { presentTask } from './tasks.presenter.js';
+import { jsonArrayChunks, textChunks, type TaskOutputService } from './task-output.service.js';
 import type { TasksService } from './tasks.service.js';
 
 const params = z.object({ projectId: idParamSchema });
 const taskParams = z.object({ projectId: idParamSchema, id: idParamSchema });
 const adminTaskParams = z.object({ id: idParamSchema });
+const OUTPUT_DOC = `Without parameters: the whole log, an array of ${JSON.stringify(Object.keys(taskOutputSchema.shape))} records. With any of from_seq, to_seq, limit, tail or q: one page, {lines, last_seq} (${Object.keys(taskOutputPageSchema.shape).join(', ')}).`;
 const lastQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200), status: z.string().optional() });
 
-export function tasksRoutes(tasks: TasksService, members: ProjectMembership): FastifyPluginAsyncZod {
+export function tasksRoutes(tasks: TasksService, output: TaskOutputService, members: ProjectMembership): FastifyPluginAsyncZod {
   return async (app) => {
     const read = projectGuard(members, 0);
     const run = projectGuard(members, Permission.runProjectTasks);
@@ -49,16 +55,32 @@ export function tasksRoutes(tasks: TasksService, members: ProjectMembership): Fa
       presentTask(await tasks.get(request.params.projectId, request.params.id)),
     );
 
-    app.get('/project/:projectId/tasks/:id/output', { preValidation: read, schema: { tags, params: taskParams, response: { 200: z.array(taskOutputSchema) } } }, async (request) =>
-      tasks.output(request.params.projectId, request.params.id),
+    // Without a parameter: the whole log as one array (Semaphore's answer), streamed page by page.
+    // With any: one page, `{ lines, last_seq }`.
+    app.get(
+      '/project/:projectId/tasks/:id/output',
+      {
+        preValidation: read,
+        // No response schema: the whole-log answer is a stream (documented as the union below).
+        schema: { tags, params: taskParams, querystring: taskOutputQuerySchema, description: OUTPUT_DOC },
+      },
+      async (request, reply) => {
+        const { projectId, id } = request.params;
+        if (Object.values(request.query).some((v) => v !== undefined)) return output.page(projectId, id, request.query);
+        const pages = await output.all(projectId, id);
+        return reply.type('application/json; charset=utf-8').send(Readable.from(jsonArrayChunks(pages)));
+      },
     );
 
-    app.get('/project/:projectId/tasks/:id/raw_output', { preValidation: read, schema: { tags, params: taskParams } }, async (request, reply) => {
-      const lines = await tasks.output(request.params.projectId, request.params.id);
+    // Plain text, streamed: shown by the browser (inline), or saved with `?download=1`.
+    app.get('/project/:projectId/tasks/:id/raw_output', { preValidation: read, schema: { tags, params: taskParams, querystring: taskRawOutputQuerySchema } }, async (request, reply) => {
+      const { projectId, id } = request.params;
+      const pages = await output.allText(projectId, id);
       return reply
         .type('text/plain; charset=utf-8')
-        .header('content-disposition', `attachment; filename="task-${request.params.id}.log"`)
-        .send(lines.map((l) => l.output).join('\n') + (lines.length ? '\n' : ''));
+        .header('content-disposition', `${request.query.download ? 'attachment' : 'inline'}; filename="task-${id}.log"`)
+        .header('x-content-type-options', 'nosniff')
+        .send(Readable.from(textChunks(pages, request.query.ansi ?? false)));
     });
 
     app.delete('/project/:projectId/tasks/:id', { preValidation: manage, schema: { tags, params: taskParams } }, async (request, reply) => {

@@ -142,11 +142,6 @@ export class TasksService {
     return this.repo.last(projectId, Math.min(Math.max(limit, 1), 1000), templateId, status);
   }
 
-  async output(projectId: number, id: number) {
-    await this.get(projectId, id);
-    return this.repo.output(id);
-  }
-
   /** Deletes a finished task and its log (Semaphore's DELETE /project/{id}/tasks/{task_id}). */
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
     const task = await this.get(projectId, id);
@@ -231,7 +226,7 @@ export class TasksService {
     const now = this.clock.now().toISOString();
     for (const t of orphans) {
       if (await this.repo.transition(t.id, [t.status], 'error', { end: now })) {
-        await this.repo.appendOutput([{ task_id: t.id, seq: 1_000_000_000, time: now, output: 'The server restarted while this task was running; the task was failed.' }]);
+        await this.repo.appendOutput([{ task_id: t.id, seq: (await this.repo.lastSeq(t.id)) + 1, time: now, output: 'The server restarted while this task was running; the task was failed.' }]);
         await this.events.record({ projectId: t.project_id, userId: null, objectType: 'task', objectId: t.id, description: `Task #${t.id} failed: the server restarted while it ran` });
         this.endedOutsideRun({ id: t.id, status: 'error' });
       }

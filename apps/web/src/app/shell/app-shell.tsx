@@ -4,8 +4,9 @@ import { SIDEBAR_WIDTH } from '@gantry/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
-import { NewTaskHost } from '../../features/tasks/new-task-dialog';
-import { TaskLogHost } from '../../features/tasks/task-log-dialog';
+import { NewTaskHost } from '../../features/tasks/new-task-host';
+import { TaskLogHost } from '../../features/tasks/task-log-host';
+import { RouteBoundary } from '../route-boundary';
 import { Sidebar } from './sidebar';
 
 /** Sidebar (260 px) beside the page; below 960 px a top bar opens it as a drawer. */
@@ -46,7 +47,9 @@ export function AppShell() {
         </>
       )}
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, md: 3 }, pt: { xs: 9, md: 3 } }}>
-        <Outlet />
+        <RouteBoundary resetKey={location.pathname}>
+          <Outlet />
+        </RouteBoundary>
       </Box>
       <TaskLogHost />
       <NewTaskHost />

@@ -10,16 +10,18 @@ import RunnersIcon from '@mui/icons-material/DnsOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PasswordDialog } from '../../features/users/components/password-dialog';
-import { UserDialog } from '../../features/users/components/user-dialog';
 import { api } from '../../lib/api-client';
 import { LANGUAGES, setLanguage } from '../../lib/i18n';
 import { paths } from '../../lib/paths';
 import { infoQuery, useCurrentUser } from '../../lib/session';
 import { useColorMode } from '../color-mode';
+
+// The account dialogs (forms, two-factor setup) load when opened, not with every page.
+const UserDialog = lazy(async () => ({ default: (await import('../../features/users/components/user-dialog')).UserDialog }));
+const PasswordDialog = lazy(async () => ({ default: (await import('../../features/users/components/password-dialog')).PasswordDialog }));
 
 /** The signed-in user's menu: version, admin pages, account, tokens, theme, language, sign out. */
 export function UserMenu() {
@@ -137,8 +139,10 @@ export function UserMenu() {
           <ListItemText primary={t('shell.signOut')} />
         </MenuItem>
       </Menu>
-      {dialog === 'account' ? <UserDialog userId={user.id} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'password' ? <PasswordDialog userId={user.id} name={user.name} onClose={() => setDialog(null)} /> : null}
+      <Suspense fallback={null}>
+        {dialog === 'account' ? <UserDialog userId={user.id} onClose={() => setDialog(null)} /> : null}
+        {dialog === 'password' ? <PasswordDialog userId={user.id} name={user.name} onClose={() => setDialog(null)} /> : null}
+      </Suspense>
     </>
   );
 }

@@ -8,20 +8,13 @@ import { FormError } from '../../components/form-error';
 import { api } from '../../lib/api-client';
 import { useProjectAccess } from '../../lib/project-access';
 import { projectQueries } from '../../lib/project-queries';
-import { onTaskLaunch, type TaskLaunch } from '../../lib/task-launcher';
+import type { TaskLaunch } from '../../lib/task-launcher';
 import { useCreateTask } from './api/tasks-api';
 import { SurveyFields, checkSurvey } from './components/survey-fields';
 import { TaskOptions } from './components/task-options';
 
-/** Listens for launchTask() and shows the New task dialog. */
-export function NewTaskHost() {
-  const [launch, setLaunch] = useState<TaskLaunch | null>(null);
-  useEffect(() => onTaskLaunch(setLaunch), []);
-  if (!launch) return null;
-  return <NewTaskDialog key={`${launch.templateId}-${launch.fromTaskId ?? ''}`} launch={launch} onClose={() => setLaunch(null)} />;
-}
-
-function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose(): void }) {
+/** The New task form for one launch (opened by NewTaskHost). */
+export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose(): void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();

@@ -1,106 +1,110 @@
 import CloseIcon from '@mui/icons-material/Close';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
-import ReplayIcon from '@mui/icons-material/Replay';
-import { Box, Button, Dialog, DialogContent, DialogTitle, IconButton, Stack, Typography } from '@mui/material';
-import { STOPPABLE_STATUSES, TASK_DIALOG_MAX_WIDTH, isFinished, type TaskStatus as Status } from '@gantry/contracts';
+import { Alert, Dialog, DialogContent, DialogTitle, IconButton, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { TASK_DIALOG_MAX_WIDTH, isFinished } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMatch, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { TaskStatus } from '../../components/tasks/task-status';
-import { useSnackbar } from '../../components/snackbar';
 import { errorText } from '../../lib/error-text';
 import { storage, StorageKeys } from '../../lib/storage';
-import { launchTask } from '../../lib/task-launcher';
-import { taskQuery, useTaskActions } from './api/tasks-api';
-import { LogView } from './components/log-view';
+import { taskQuery } from './api/tasks-api';
+import { LogSearchResults } from './components/log-search-results';
+import { LogToolbar } from './components/log-toolbar';
+import { LogView, type LogViewHandle } from './components/log-view';
+import { TaskFinishedActions, TaskRunActions } from './components/task-log-actions';
 import { useTaskLog } from './components/use-task-log';
 
-/** Opens over any page when the URL has ?t={taskId} (in the current project). */
-export function TaskLogHost() {
-  const [params] = useSearchParams();
-  const match = useMatch('/project/:projectId/*');
-  const projectId = Number(match?.params.projectId ?? storage.get(StorageKeys.projectId));
-  const taskId = Number(params.get('t'));
-  if (!taskId || !projectId) return null;
-  return <TaskLogDialog key={taskId} projectId={projectId} taskId={taskId} />;
-}
-
-function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId: number }) {
+/**
+ * A task's status, actions and log (opened by TaskLogHost). Below 960 px it fills the screen;
+ * its run actions then sit above the log and the others in a menu.
+ */
+export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const snackbar = useSnackbar();
-  const task = useQuery(taskQuery(projectId, taskId)).data;
-  const lines = useTaskLog(projectId, taskId);
-  const actions = useTaskActions(projectId, taskId);
+  // noSsr: the first render already knows the width, so a phone never sees the windowed dialog.
+  const mobile = useMediaQuery(useTheme().breakpoints.down('md'), { noSsr: true });
+  const taskResult = useQuery(taskQuery(projectId, taskId));
+  const task = taskResult.data;
+  const status = task?.status;
+  const loader = useTaskLog(projectId, taskId, status);
+  const view = useRef<LogViewHandle>(null);
   const [fullscreen, setFullscreen] = useState(storage.get(StorageKeys.fullscreen('task')) === 'true');
+  const [showTime, setShowTime] = useState(storage.get(StorageKeys.logTimestamps) === 'true');
+  const [q, setQ] = useState('');
+  // Whether the task was running when its status was first known: the view then follows the end.
+  const [followAtOpen, setFollowAtOpen] = useState<boolean | null>(null);
+  if (status && followAtOpen === null) setFollowAtOpen(!isFinished(status));
+
   const close = () => {
-    const q = new URLSearchParams(params);
-    q.delete('t');
-    void navigate({ search: q.toString() }, { replace: true });
+    const next = new URLSearchParams(params);
+    next.delete('t');
+    void navigate({ search: next.toString() }, { replace: true });
   };
   const toggleFullscreen = () => {
     storage.set(StorageKeys.fullscreen('task'), String(!fullscreen));
     setFullscreen(!fullscreen);
   };
-  const act = (p: Promise<unknown>) => void p.catch((e: unknown) => snackbar.error(errorText(e)));
-  const status = task?.status;
+  const toggleTime = (show: boolean) => {
+    storage.set(StorageKeys.logTimestamps, String(show));
+    setShowTime(show);
+  };
+  const full = fullscreen || mobile;
   return (
-    <Dialog open onClose={close} fullScreen={fullscreen} fullWidth maxWidth={false} slotProps={{ paper: { sx: fullscreen ? {} : { maxWidth: TASK_DIALOG_MAX_WIDTH } } }}>
-      <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: 1.5, pr: 1 }}>
-        <Typography variant="h6" component="span">
+    <Dialog
+      open
+      onClose={close}
+      fullScreen={full}
+      fullWidth
+      maxWidth={false}
+      slotProps={{ paper: { sx: full ? {} : { maxWidth: TASK_DIALOG_MAX_WIDTH, height: 'min(820px, calc(100% - 64px))' } } }}
+    >
+      <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: { xs: 1, md: 1.5 }, pr: 1, pl: { xs: 2, md: 3 }, minWidth: 0 }}>
+        <Typography variant="h6" component="span" noWrap sx={{ flexShrink: 0 }}>
           {t('tasks.title', { id: taskId })}
         </Typography>
         {status ? <TaskStatus status={status} /> : null}
-        <Typography variant="body2" color="text.secondary" noWrap sx={{ flexGrow: 1 }}>
+        <Typography variant="body2" color="text.secondary" noWrap sx={{ flexGrow: 1, minWidth: 0 }}>
           {task?.tpl_alias}
         </Typography>
-        {status === 'waiting_confirmation' ? (
-          <>
-            <Button variant="contained" color="success" onClick={() => act(actions.confirm.mutateAsync())}>
-              {t('tasks.confirm')}
-            </Button>
-            <Button color="error" onClick={() => act(actions.reject.mutateAsync())}>
-              {t('tasks.reject')}
-            </Button>
-          </>
-        ) : null}
-        {status && STOPPABLE_STATUSES.includes(status as Status) && status !== 'rejected' ? (
-          <Button color="error" variant="outlined" onClick={() => act(actions.stop.mutateAsync(status === 'stopping'))}>
-            {status === 'stopping' ? t('tasks.forceStop') : t('tasks.stop')}
-          </Button>
-        ) : null}
-        {status && isFinished(status) ? (
-          <>
-            <Button href={`/api/project/${projectId}/tasks/${taskId}/raw_output`} target="_blank" rel="noopener">
-              {t('tasks.rawLog')}
-            </Button>
-            <IconButton aria-label={t('tasks.rerun')} onClick={() => task && launchTask({ projectId, templateId: task.template_id, fromTaskId: task.id })}>
-              <ReplayIcon />
-            </IconButton>
-          </>
-        ) : null}
-        <IconButton aria-label={t('tasks.fullscreen')} onClick={toggleFullscreen}>
-          {fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
-        </IconButton>
+        {task && !mobile ? <TaskRunActions projectId={projectId} task={task} /> : null}
+        {task ? <TaskFinishedActions projectId={projectId} task={task} compact={mobile} /> : null}
+        {mobile ? null : (
+          <IconButton aria-label={t('tasks.fullscreen')} onClick={toggleFullscreen}>
+            {fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
+          </IconButton>
+        )}
         <IconButton aria-label={t('common.close')} onClick={close}>
           <CloseIcon />
         </IconButton>
       </DialogTitle>
-      <DialogContent>
-        <Stack spacing={1}>
-          {task?.message ? <Typography variant="body2">{task.message}</Typography> : null}
-          {task?.commit_hash ? (
-            <Typography variant="caption" color="text.secondary">
-              {task.commit_hash.slice(0, 10)} {task.commit_message.slice(0, 50)}
-            </Typography>
-          ) : null}
-          <Box>
-            <LogView lines={lines} height={fullscreen ? 'calc(100vh - 160px)' : 520} />
-          </Box>
-        </Stack>
+      <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 1, minHeight: 0, px: { xs: 1.5, md: 3 } }}>
+        {task && mobile ? (
+          <Stack direction="row" spacing={1} sx={{ '&:empty': { display: 'none' } }}>
+            <TaskRunActions projectId={projectId} task={task} />
+          </Stack>
+        ) : null}
+        {taskResult.error ? <Alert severity="error">{errorText(taskResult.error)}</Alert> : null}
+        {task?.message ? <Typography variant="body2">{task.message}</Typography> : null}
+        {task?.commit_hash ? (
+          <Typography variant="caption" color="text.secondary" noWrap>
+            {task.commit_hash.slice(0, 10)} {task.commit_message.slice(0, 50)}
+          </Typography>
+        ) : null}
+        <LogToolbar
+          onSearch={setQ}
+          onFirst={() => view.current?.toStart()}
+          onLast={() => view.current?.toEnd()}
+          showTime={showTime}
+          onShowTime={toggleTime}
+        />
+        {q ? <LogSearchResults projectId={projectId} taskId={taskId} q={q} onPick={(seq) => view.current?.showSeq(seq)} /> : null}
+        {followAtOpen === null ? null : (
+          <LogView ref={view} loader={loader} follow={followAtOpen} showTime={showTime} sx={{ flex: 1, minHeight: 160 }} />
+        )}
       </DialogContent>
     </Dialog>
   );

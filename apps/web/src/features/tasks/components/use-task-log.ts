@@ -1,62 +1,49 @@
-import { LOG_FLUSH_MS } from '@gantry/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { isFinished } from '@gantry/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { realtime } from '../../../lib/realtime';
-import { taskOutput } from '../api/tasks-api';
+import { taskOutputPage, taskQuery } from '../api/tasks-api';
+import { TaskLogLoader } from './log-loader';
+
+const noop = () => undefined;
 
 /**
- * The log of a task: the stored lines plus the live ones from the socket, merged by sequence
- * number and put on screen every 500 ms. Lines sent before the dialog listened but stored only
- * after it loaded leave a gap in the numbers; a gap makes it load the stored log again.
+ * The log of an open task. It subscribes to the task's lines first, then reads the first page
+ * (finished task) or the newest one (running task) as soon as the status is known; when the task ends
+ * or the socket reconnects it reads what it may have missed at the end. The caller does not
+ * re-render on new lines; the view does (useLogVersion).
  */
-export function useTaskLog(projectId: number, taskId: number): string[] {
-  const byseq = useRef(new Map<number, string>());
-  const [lines, setLines] = useState<string[]>([]);
+export function useTaskLog(projectId: number, taskId: number, status: string | undefined): TaskLogLoader | null {
+  const qc = useQueryClient();
+  const [loader, setLoader] = useState<TaskLogLoader | null>(null);
   useEffect(() => {
-    const lines = new Map<number, string>();
-    byseq.current = lines;
-    let pending: Array<{ seq?: number; output: string }> = [];
-    let extra = 1e12;
-    let dirty = false;
-    let loading = false;
-    let lastLoad = 0;
-    const load = () => {
-      if (loading) return;
-      loading = true;
-      lastLoad = Date.now();
-      void taskOutput(projectId, taskId)
-        .then((rows) => {
-          for (const r of rows) lines.set(r.seq, r.output);
-          dirty = true;
-        }, () => undefined)
-        .finally(() => {
-          loading = false;
-        });
-    };
-    const hasGap = () => {
-      let expected = 1;
-      for (const seq of [...lines.keys()].filter((s) => s < 1e12).sort((a, b) => a - b)) {
-        if (seq !== expected) return true;
-        expected += 1;
-      }
-      return false;
-    };
-    const off = realtime.subscribe((m) => {
-      if (m.type === 'log' && m.task_id === taskId) pending.push({ seq: m.seq, output: m.output });
-    });
-    load();
-    const timer = setInterval(() => {
-      for (const p of pending) lines.set(p.seq ?? extra++, p.output);
-      if (pending.length) dirty = true;
-      pending = [];
-      if (dirty && hasGap() && Date.now() - lastLoad > LOG_FLUSH_MS) load();
-      if (!dirty) return;
-      dirty = false;
-      setLines([...lines.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]));
-    }, LOG_FLUSH_MS);
+    const l = new TaskLogLoader((query) => taskOutputPage(projectId, taskId, query));
+    const offLines = realtime.subscribeTask(taskId, (m) => l.onMessage(m));
+    const offOpen = realtime.onOpen(() => void l.catchUp());
+    setLoader(l);
+    // Straight from the task's answer (cached, or the request already in flight), not after the
+    // render that shows it: the first page is asked for as early as possible.
+    qc.fetchQuery(taskQuery(projectId, taskId)).then(
+      (task) => void l.open(isFinished(task.status)),
+      () => undefined,
+    );
     return () => {
-      off();
-      clearInterval(timer);
+      offLines();
+      offOpen();
+      l.dispose();
     };
-  }, [projectId, taskId]);
-  return lines;
+  }, [qc, projectId, taskId]);
+
+  const finished = status !== undefined && isFinished(status);
+  useEffect(() => {
+    if (loader && finished) void loader.catchUp();
+  }, [loader, finished]);
+
+  return loader;
+}
+
+/** Re-renders the caller when the log's lines change (at most once per frame); answers the version. */
+export function useLogVersion(loader: TaskLogLoader | null): number {
+  const subscribe = useCallback((fn: () => void) => (loader ? loader.store.subscribe(fn) : noop), [loader]);
+  return useSyncExternalStore(subscribe, () => loader?.store.version ?? 0);
 }

@@ -1,4 +1,3 @@
-import { Box } from '@mui/material';
 import type { CSSProperties } from 'react';
 
 const COLORS = ['#4d4d4d', '#e05252', '#3fb950', '#d29922', '#4c8dff', '#c678dd', '#39c5cf', '#d0d0d0'];
@@ -42,14 +41,9 @@ export function parseAnsi(line: string): Span[] {
   return spans.map((s) => ({ ...s, text: s.text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '') }));
 }
 
-export function AnsiLine({ text }: { text: string }) {
-  return (
-    <Box component="span" sx={{ whiteSpace: 'pre' }}>
-      {parseAnsi(text).map((s, i) => (
-        <span key={i} style={s.style}>
-          {s.text}
-        </span>
-      ))}
-    </Box>
-  );
+/** The line's text without colour codes or control characters. */
+export function stripAnsi(line: string): string {
+  return parseAnsi(line)
+    .map((s) => s.text)
+    .join('');
 }

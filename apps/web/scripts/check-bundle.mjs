@@ -1,0 +1,59 @@
+// Fails the build when the sign-in route loads more than its budget. The route's cost is what a
+// first visit to /auth/login downloads before the form shows: the entry chunk, the login page's
+// chunk, and every chunk they import statically (dynamic imports load later, only when used).
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const BUDGET_KB = 250;
+const LOGIN_MODULE = 'src/features/auth/login-page.tsx';
+
+const dist = path.resolve(import.meta.dirname, '../dist');
+const manifestPath = path.join(dist, '.vite/manifest.json');
+if (!fs.existsSync(manifestPath)) fail(`${manifestPath} is missing: run vite build with build.manifest first`);
+/** @type {Record<string, { file: string; isEntry?: boolean; imports?: string[]; css?: string[] }>} */
+const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+
+const entries = Object.keys(manifest).filter((k) => manifest[k].isEntry);
+if (entries.length !== 1) fail(`expected one entry chunk, found ${entries.length}`);
+if (!manifest[LOGIN_MODULE]) fail(`${LOGIN_MODULE} is not a chunk of its own: is the login route still lazy?`);
+
+/** Files (JS and CSS) of these manifest keys and of everything they import statically. */
+function staticClosure(keys) {
+  const seen = new Set();
+  const files = new Set();
+  const visit = (key) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) fail(`the manifest has no chunk ${key}`);
+    files.add(chunk.file);
+    for (const css of chunk.css ?? []) files.add(css);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  keys.forEach(visit);
+  return files;
+}
+
+const gzipSize = (file) => zlib.gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+
+const signIn = staticClosure([entries[0], LOGIN_MODULE]);
+const bytes = [...signIn].reduce((sum, f) => sum + gzipSize(f), 0);
+const eager = staticClosure([entries[0]]);
+const allJs = new Set(Object.values(manifest).map((c) => c.file).filter((f) => f.endsWith('.js')));
+const lazy = [...allJs].filter((f) => !eager.has(f));
+
+// vite.config.ts marks `z.…()` calls pure; zod-config.ts's call must survive in the entry, or
+// zod would probe `new Function` under the CSP (see src/lib/zod-config.ts).
+const entryText = [...eager].map((f) => fs.readFileSync(path.join(dist, f), 'utf8')).join('\n');
+if (!/jitless:(!0|true)/.test(entryText)) fail(`zod's jitless setting is missing from the entry chunks`);
+
+const kb = (n) => (n / 1024).toFixed(1);
+console.log(`sign-in route: ${kb(bytes)} KB gzip (budget ${BUDGET_KB} KB) in ${signIn.size} files`);
+console.log(`lazy chunks: ${lazy.length} (of ${allJs.size} JS chunks)`);
+if (bytes > BUDGET_KB * 1024) fail(`the sign-in route is over its budget by ${kb(bytes - BUDGET_KB * 1024)} KB gzip`);
+
+function fail(message) {
+  console.error(`check-bundle: ${message}`);
+  process.exit(1);
+}

@@ -1,0 +1,12 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** The component exported as `K` by module `M`, typed by its props. */
+type Export<M, K extends keyof M> = M[K] extends ComponentType<infer P> ? ComponentType<P> : never;
+
+/**
+ * A named export of a lazily imported module as a component: screens stay named exports, and
+ * pages of one family share the module (and so the chunk) they are imported from.
+ */
+export function lazyPage<M, K extends keyof M>(load: () => Promise<M>, key: K): LazyExoticComponent<Export<M, K>> {
+  return lazy(async () => ({ default: (await load())[key] as Export<M, K> }));
+}

@@ -102,14 +102,17 @@ export async function ingestRun({ lines, watchers = 0, db = 'sqlite' }) {
   }
 }
 
-/** The server-side view of the sends: most `logs` messages one socket was sent within any 50 ms. */
+/** The server-side view of the sends: most `logs` messages one socket was sent within any 50 ms (the last send apart). */
 export function sendsLine(serverSends) {
   const most = Math.max(0, ...serverSends.map((s) => s.most));
   const shortest = Math.min(...serverSends.map((s) => s.shortest));
   const mostBefore = Math.max(0, ...serverSends.map((s) => s.beforeLast.most));
   const shortestBefore = Math.min(...serverSends.map((s) => s.beforeLast.shortest));
   return {
-    ok: most <= 1,
+    // The last send of a socket may follow the one before sooner: the task's final `update` goes
+    // out at once and takes the task's lines gathered so far ahead of it (the same allowance as
+    // socketLine's "+ 2").
+    ok: mostBefore <= 1 && most <= 2,
     text:
       `server side: ${serverSends.length} sockets sent ${serverSends.map((s) => s.sends).join('/')} logs messages, most to one socket in any 50 ms: ${most}, shortest interval ${shortest.toFixed(1)} ms ` +
       `(without each socket's last send: ${mostBefore}, ${shortestBefore.toFixed(1)} ms)`,

@@ -13,6 +13,8 @@ export interface Db {
   engine: Engine;
   /** The SQLite connection itself, for the one hot path Kysely's async wrapper slows (log ingest). */
   sqlite?: SQLite.Database;
+  /** The PostgreSQL pool Kysely runs on, for the same hot path (log ingest by `COPY`). */
+  pgPool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,6 @@ export function createDb(url: string): Db {
   pg.types.setTypeParser(20, (v) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, engine: 'postgres', pgPool: pool, close: () => db.destroy() };
 }
 

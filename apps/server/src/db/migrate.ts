@@ -13,6 +13,7 @@ import * as m011 from './migrations/011-template-extra-vars.js';
 import * as m012 from './migrations/012-session-revocation.js';
 import * as m013 from './migrations/013-oidc-identities-key-check.js';
 import * as m014 from './migrations/014-webhook-deliveries.js';
+import * as m015 from './migrations/015-lean-task-output.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '012-session-revocation': m012,
   '013-oidc-identities-key-check': m013,
   '014-webhook-deliveries': m014,
+  '015-lean-task-output': m015,
 };
 
 class StaticProvider implements MigrationProvider {

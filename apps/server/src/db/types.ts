@@ -216,8 +216,8 @@ export interface TaskTable {
   runner_reported: Generated<number>;
 }
 
+/** No id column on PostgreSQL (migration 015): a line is its task and seq. */
 export interface TaskOutputTable {
-  id: Generated<number>;
   task_id: number;
   seq: number;
   time: string;

@@ -126,10 +126,52 @@ describe.each(engines)('task output ($name)', (engine) => {
     expect(plain.headers['content-type']).toContain('text/plain');
     expect(plain.headers['content-disposition']).toBe(`inline; filename="task-${id}.log"`);
     expect(plain.body).toBe('ok: [host1] done\nok: [host2] done\nok: [host3] done\n');
+    // A page is stripped as one text: an escape left open on one line never eats the next.
+    const open = await finishedTask();
+    await repo.append(makeLines(open, 1, 3, (s) => (s === 1 ? 'title \u001b]0;never closed' : `\u001b[1mline ${s}\u001b[0m`)));
+    const openBody = (await owner.get(`/api/project/${projectId}/tasks/${open}/raw_output`)).body;
+    expect(openBody.split('\n')).toEqual(['title 0;never closed', 'line 2', 'line 3', '']);
     const ansi = await owner.get(`/api/project/${projectId}/tasks/${id}/raw_output?ansi=1`);
     expect(ansi.body.split('\n')[0]).toBe('\u001b[0;32mok: [host1]\u001b[0m \u001b]0;title\u0007done');
     const download = await owner.get(`/api/project/${projectId}/tasks/${id}/raw_output?download=1`);
     expect(download.headers['content-disposition']).toBe(`attachment; filename="task-${id}.log"`);
+  });
+
+  it('stores any text as written: tabs, backslashes, carriage returns, quotes and non-ASCII come back the same', async () => {
+    const id = await finishedTask();
+    const texts = ['a\tb\\c', '\\N', 'back\\slash\\n not a newline', 'cr\rin the middle', 'quote " and \' and ,', 'ünïcødé ✓ 日本語', '', ' '];
+    await repo.append(makeLines(id, 1, texts.length, (s) => texts[s - 1]!));
+    const got = await page(id, 'from_seq=1');
+    expect(got.lines.map((l) => l.output)).toEqual(texts);
+  });
+
+  it('deleting a task, a template or a project deletes its output', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const otherProject = await createProject(admin);
+    const { templateId } = await setupTemplate(admin, otherProject, gitRepo({ 'run.sh': 'echo hi\n' }), { app: 'bash', playbook: 'run.sh' });
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const id = await runTask(admin, otherProject, { template_id: templateId });
+      await waitForTask(admin, otherProject, id);
+      await repo.append(makeLines(id, 1000, 5));
+      ids.push(id);
+    }
+    const count = async (id: number) => (await t().db.db.selectFrom('task_output').select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', id).executeTakeFirstOrThrow()).n;
+    expect(Number(await count(ids[0]!))).toBeGreaterThan(5);
+    expect((await admin.del(`/api/project/${otherProject}/tasks/${ids[0]}`)).statusCode).toBe(204);
+    expect(Number(await count(ids[0]!))).toBe(0);
+    expect(Number(await count(ids[1]!))).toBeGreaterThan(5);
+    expect((await admin.del(`/api/project/${otherProject}/templates/${templateId}`)).statusCode).toBe(204);
+    expect(Number(await count(ids[1]!))).toBe(0);
+    expect(Number(await count(ids[2]!))).toBe(0);
+
+    const third = await createProject(admin);
+    const tpl = await setupTemplate(admin, third, gitRepo({ 'run.sh': 'echo hi\n' }), { app: 'bash', playbook: 'run.sh' });
+    const last = await runTask(admin, third, { template_id: tpl.templateId });
+    await waitForTask(admin, third, last);
+    expect(Number(await count(last))).toBeGreaterThan(0);
+    expect((await admin.del(`/api/project/${third}`)).statusCode).toBe(204);
+    expect(Number(await count(last))).toBe(0);
   });
 
   it('log retention deletes the output of old tasks only and keeps every task row', async () => {

@@ -1,10 +1,10 @@
 import { FINISHED_STATUSES } from '@gantry/contracts';
 import { sql } from 'kysely';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Pool } from 'pg';
 import type { Db } from '../../db/db.js';
 import type { LogLine } from '../../engine/log-sink.js';
 
-/** Rows per statement when storing a batch on PostgreSQL (unnest takes four array parameters whatever the count). */
-const WRITE_CHUNK = 5000;
 /** Rows per prepared SQLite statement (400 parameters, well under SQLite's limit). */
 const SQLITE_ROWS = 100;
 const ANALYZE_EVERY_ROWS = 200_000;
@@ -21,16 +21,16 @@ export interface OutputRange {
 
 /**
  * The `task_output` table: the hot write path of the log pipeline and every read of a log. Writes
- * are one prepared statement in one transaction per batch on SQLite and one `INSERT … SELECT FROM
- * unnest(…)` per chunk on PostgreSQL (four array parameters whatever the row count).
+ * are one prepared statement in one transaction per batch on SQLite and one `COPY … FROM STDIN` per
+ * batch on PostgreSQL (about three times the rate of a multi-row insert of the same rows).
  */
 export class TaskOutputRepository {
   private sqliteInsert: ((lines: LogLine[]) => void) | undefined;
-  private sqliteText: ((taskId: number, after: number, limit: number) => Array<[number, string]>) | undefined;
+  private sqliteText: ((taskId: number, after: number, limit: number) => { n: number; m: number | null; g: string | null }) | undefined;
   /** Rows written since PostgreSQL last analysed the table (see `append`). */
   private sinceAnalyze = 0;
 
-  constructor(private readonly d: Pick<Db, 'db' | 'engine' | 'sqlite'>) {
+  constructor(private readonly d: Pick<Db, 'db' | 'engine' | 'sqlite' | 'pgPool'>) {
     const raw = d.sqlite;
     if (raw) {
       // Many rows a statement: SQLite's per-statement cost, not the rows, bounds the ingest rate.
@@ -51,8 +51,10 @@ export class TaskOutputRepository {
           one.run(l.task_id, l.seq, l.time, l.output);
         }
       });
-      const text = raw.prepare('SELECT seq, output FROM task_output WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?').raw(true);
-      this.sqliteText = (taskId, after, limit) => text.all(taskId, after, limit) as Array<[number, string]>;
+      const text = raw.prepare(
+        'SELECT count(*) AS n, max(seq) AS m, group_concat(output, char(10) ORDER BY seq) AS g FROM (SELECT seq, output FROM task_output WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?)',
+      );
+      this.sqliteText = (taskId, after, limit) => text.get(taskId, after, limit) as { n: number; m: number | null; g: string | null };
     }
   }
 
@@ -62,12 +64,8 @@ export class TaskOutputRepository {
       this.sqliteInsert(lines);
       return;
     }
-    if (this.d.engine === 'postgres') {
-      for (let i = 0; i < lines.length; i += WRITE_CHUNK) {
-        const chunk = lines.slice(i, i + WRITE_CHUNK);
-        await sql`INSERT INTO task_output (task_id, seq, time, output)
-          SELECT * FROM unnest(${chunk.map((l) => l.task_id)}::integer[], ${chunk.map((l) => l.seq)}::integer[], ${chunk.map((l) => l.time)}::text[], ${chunk.map((l) => l.output)}::text[])`.execute(this.d.db);
-      }
+    if (this.d.pgPool) {
+      await copyLines(this.d.pgPool, lines);
       // A table that grew by much since its statistics were taken may be planned as if it were
       // small (a scan and sort of a whole task for one page): refresh them, without waiting.
       this.sinceAnalyze += lines.length;
@@ -125,25 +123,28 @@ export class TaskOutputRepository {
     }
   }
 
-  /** The text of every line in order, in keyset pages: what `raw_output` sends, read as lean as each engine allows. */
-  async *allText(taskId: number, pageSize = 10_000): AsyncGenerator<string[]> {
+  /**
+   * The text of every line in order, one keyset page at a time, each page's lines already joined
+   * by newlines: what `raw_output` sends. The database joins them (SQLite's `group_concat`,
+   * PostgreSQL's `string_agg`), so a page reaches JavaScript as one string, not thousands.
+   */
+  async *allText(taskId: number, pageSize = 10_000): AsyncGenerator<string> {
     let after = -1;
     for (;;) {
-      let seqs: number[];
-      let texts: string[];
-      if (this.sqliteText) {
-        const rows = this.sqliteText(taskId, after, pageSize);
-        seqs = rows.map((r) => r[0]);
-        texts = rows.map((r) => r[1]);
+      let page: { n: number; m: number | null; g: string | null };
+      if (this.sqliteText) page = this.sqliteText(taskId, after, pageSize);
+      else if (this.d.engine === 'postgres') {
+        const r = await sql<typeof page>`SELECT count(*)::integer AS n, max(seq) AS m, string_agg(output, E'\n' ORDER BY seq) AS g
+          FROM (SELECT seq, output FROM task_output WHERE task_id = ${taskId} AND seq > ${after} ORDER BY seq LIMIT ${pageSize}) AS p`.execute(this.d.db);
+        page = r.rows[0]!;
       } else {
         const rows = await this.d.db.selectFrom('task_output').select(['seq', 'output']).where('task_id', '=', taskId).where('seq', '>', after).orderBy('seq').limit(pageSize).execute();
-        seqs = rows.map((r) => r.seq);
-        texts = rows.map((r) => r.output);
+        page = { n: rows.length, m: rows.at(-1)?.seq ?? null, g: rows.map((r) => r.output).join('\n') };
       }
-      if (texts.length === 0) return;
-      yield texts;
-      if (texts.length < pageSize) return;
-      after = seqs[seqs.length - 1]!;
+      if (page.n === 0 || page.m === null) return;
+      yield page.g ?? '';
+      if (page.n < pageSize) return;
+      after = page.m;
     }
   }
 
@@ -158,7 +159,7 @@ export class TaskOutputRepository {
         .selectFrom('task')
         .select('id')
         .where((eb) => eb.or([eb('end', '<', before), eb.and([eb('end', 'is', null), eb('created', '<', before), eb('status', 'in', FINISHED_STATUSES)])]))
-        .where((eb) => eb.exists(eb.selectFrom('task_output').select('task_output.id').whereRef('task_output.task_id', '=', 'task.id')))
+        .where((eb) => eb.exists(eb.selectFrom('task_output').select('task_output.seq').whereRef('task_output.task_id', '=', 'task.id')))
         .limit(batch)
         .execute();
       if (ids.length === 0) return deleted;
@@ -175,3 +176,27 @@ export class TaskOutputRepository {
   }
 }
 
+/** A value in `COPY`'s text format: backslash, tab, newline and carriage return are escaped; NUL, which PostgreSQL text cannot hold, is replaced. */
+function copyText(v: string): string {
+  return /[\\\t\n\r\0]/.test(v) ? v.replace(/[\\\t\n\r\0]/g, (c) => COPY_ESCAPES[c]!) : v;
+}
+const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\0': '\uFFFD' };
+
+/** Stores lines with one `COPY FROM STDIN` on a pooled connection; a failed copy discards that connection. */
+async function copyLines(pool: Pool, lines: LogLine[]): Promise<void> {
+  let body = '';
+  for (const l of lines) body += `${l.task_id}\t${l.seq}\t${copyText(l.time)}\t${copyText(l.output)}\n`;
+  const client = await pool.connect();
+  try {
+    const stream = client.query(copyFrom('COPY task_output (task_id, seq, time, output) FROM STDIN'));
+    await new Promise<void>((resolve, reject) => {
+      stream.on('finish', resolve);
+      stream.on('error', reject);
+      stream.end(body);
+    });
+    client.release();
+  } catch (e) {
+    client.release(e as Error);
+    throw e;
+  }
+}

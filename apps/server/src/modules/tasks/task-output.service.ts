@@ -11,9 +11,13 @@ export interface TaskLookup {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** ANSI escape sequences: CSI (colours, cursor moves), OSC (titles, links) and two-character escapes. */
+/**
+ * ANSI escape sequences: CSI (colours, cursor moves), OSC (titles, links) and two-character
+ * escapes. None of them spans a newline, so a page of lines is stripped as one string with the
+ * same result as line by line.
+ */
 // eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
+const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
 
 export function stripAnsi(text: string): string {
   return text.includes('\u001b') ? text.replace(ANSI, '') : text;
@@ -45,8 +49,8 @@ export class TaskOutputService {
     return this.output.all(taskId);
   }
 
-  /** As `all`, the text of the lines only (raw_output). */
-  async allText(projectId: number, taskId: number): Promise<AsyncGenerator<string[]>> {
+  /** As `all`, the text of the lines only (raw_output): each page one string, lines joined by newlines. */
+  async allText(projectId: number, taskId: number): Promise<AsyncGenerator<string>> {
     await this.task(projectId, taskId);
     return this.output.allText(taskId);
   }
@@ -78,6 +82,6 @@ export async function* jsonArrayChunks(pages: AsyncIterable<LogLine[]>): AsyncGe
 }
 
 /** The whole log as plain text, one line per line, colour codes removed unless `ansi`. */
-export async function* textChunks(pages: AsyncIterable<string[]>, ansi: boolean): AsyncGenerator<string> {
-  for await (const page of pages) yield (ansi ? page : page.map(stripAnsi)).join('\n') + '\n';
+export async function* textChunks(pages: AsyncIterable<string>, ansi: boolean): AsyncGenerator<string> {
+  for await (const page of pages) yield (ansi ? page : stripAnsi(page)) + '\n';
 }

@@ -33,6 +33,7 @@ const UsersPage = lazyPage(admin, 'UsersPage');
 const TokensPage = lazyPage(admin, 'TokensPage');
 const AppsPage = lazyPage(admin, 'AppsPage');
 const RunnersPage = lazyPage(admin, 'RunnersPage');
+const ClusterPage = lazyPage(admin, 'ClusterPage');
 
 export function AppRoutes() {
   return (
@@ -75,6 +76,7 @@ export function AppRoutes() {
             <Route path="tasks" element={<ActiveTasksPage />} />
             <Route path="apps" element={<AppsPage />} />
             <Route path="runners" element={<RunnersPage />} />
+            <Route path="cluster" element={<ClusterPage />} />
             <Route path="*" element={<NotFound />} />
           </Route>
         </Route>

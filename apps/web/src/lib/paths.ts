@@ -16,4 +16,5 @@ export const paths = {
   tasks: '/tasks',
   apps: '/apps',
   runners: '/runners',
+  cluster: '/cluster',
 } as const;

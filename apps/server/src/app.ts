@@ -44,6 +44,8 @@ import { environmentInputSchema, environmentSchema, inventoryInputSchema, invent
 import { registerAuth, type Authenticator } from './platform/auth.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
 import { registerJsonBody } from './platform/json-body.js';
+import { RequestLogController, loggerOptions } from './ops/logging.js';
+import { registerOps } from './ops/ops.js';
 
 import { createServices, type AppDeps, type Services } from './services.js';
 
@@ -55,7 +57,9 @@ export type GantryApp = FastifyInstance & { services: Services };
 export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const { config } = deps;
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // JSON lines, pretty ones on a terminal; per-request lines at debug only.
+    logger: loggerOptions(config.logLevel),
+    logController: new RequestLogController(),
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
     // Behind a reverse proxy, request.ip is the client's address only from proxies trusted here.
@@ -92,6 +96,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       return user ? { id: user.id, admin: user.admin === 1 } : null;
     },
   );
+  // /metrics (GANTRY_METRICS), /api/health, /api/ready; answers the metrics registry (null when off).
+  await registerOps(app, { config, db: deps.db, bus: services.bus, wsClients: () => hub.size });
   // Runners that stop calling have their tasks failed; every node checks, the database decides who does it.
   const runnerCheckMs = Math.min(15_000, (config.runnerTimeoutSeconds * 1000) / 4);
   const runnerCheck = setInterval(() => void services.runnerProtocol.failSilent().catch((e: unknown) => app.log.error(e)), runnerCheckMs);

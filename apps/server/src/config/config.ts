@@ -59,6 +59,9 @@ const envSchema = z.object({
   GANTRY_PASSWORD_LOGIN_DISABLED: bool,
   GANTRY_TRUST_PROXY: trustProxyEnv,
   GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GANTRY_METRICS: bool,
+  // The bearer token Prometheus must send; never logged, never repeated in an error message.
+  GANTRY_METRICS_TOKEN: optionalText,
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
   GANTRY_MAX_TASK_LOG_LINES: z.coerce.number().int().min(100).default(5_000_000),
@@ -108,6 +111,8 @@ export interface Config {
    */
   trustProxy: boolean | string[];
   logLevel: string;
+  /** GET /metrics (Prometheus text): off unless enabled; with a token, only for `Authorization: Bearer <token>`. */
+  metrics: { enabled: boolean; token: string | undefined };
   /** Folder with the built console; served at /. */
   webDist: string;
   version: string;
@@ -183,6 +188,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     passwordLoginDisabled: e.GANTRY_PASSWORD_LOGIN_DISABLED,
     trustProxy: e.GANTRY_TRUST_PROXY,
     logLevel: e.GANTRY_LOG_LEVEL,
+    metrics: { enabled: e.GANTRY_METRICS, token: e.GANTRY_METRICS_TOKEN },
     webDist: path.resolve(e.GANTRY_WEB_DIST ?? defaultWebDist()),
     version,
     maxParallelTasks: e.GANTRY_MAX_PARALLEL_TASKS,

@@ -37,6 +37,9 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '015-lean-task-output': m015,
 };
 
+/** Every migration this build knows, in order: /api/ready compares them with the applied ones. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 class StaticProvider implements MigrationProvider {
   constructor(private readonly engine: Engine) {}
   async getMigrations(): Promise<Record<string, Migration>> {

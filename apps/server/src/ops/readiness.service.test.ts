@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ReadinessService } from './readiness.service.js';
+
+const migrations = ['001-a', '002-b'];
+const repo = (over: Partial<{ ping: () => Promise<void>; appliedMigrations: () => Promise<string[]> }> = {}) => ({
+  ping: async () => undefined,
+  appliedMigrations: async () => [...migrations],
+  ...over,
+});
+
+describe('ReadinessService', () => {
+  it('is ready when every check passes', async () => {
+    const r = await new ReadinessService({ repo: repo(), migrations, busConnected: () => true }).check();
+    expect(r).toMatchObject({ ready: true, checks: { database: 'ok', migrations: 'ok', bus: 'ok' } });
+  });
+
+  it('names a disconnected bus', async () => {
+    const r = await new ReadinessService({ repo: repo(), migrations, busConnected: () => false }).check();
+    expect(r).toMatchObject({ ready: false, checks: { database: 'ok', migrations: 'ok', bus: 'not connected' } });
+  });
+
+  it('counts a database that does not answer in time as failed', async () => {
+    const hang = () => new Promise<void>(() => undefined);
+    const r = await new ReadinessService({
+      repo: repo({ ping: hang }),
+      migrations,
+      busConnected: () => true,
+      timeoutMs: 20,
+    }).check();
+    expect(r).toMatchObject({ ready: false, checks: { database: 'failed', migrations: 'not checked', bus: 'ok' } });
+    expect(String(r.failure)).toContain('no answer within 20 ms');
+  });
+
+  it('fails when the migration table cannot be read', async () => {
+    const missing = async () => {
+      throw new Error('no such table: kysely_migration');
+    };
+    const r = await new ReadinessService({
+      repo: repo({ appliedMigrations: missing }),
+      migrations,
+      busConnected: () => true,
+    }).check();
+    expect(r).toMatchObject({ ready: false, checks: { database: 'ok', migrations: 'failed' } });
+  });
+});

@@ -17,6 +17,10 @@ export default defineConfig({
         moduleSideEffects: [{ test: /packages[\\/]contracts[\\/]/, sideEffects: false }],
         manualPureFunctions: ['z'],
       },
+      // Dictionaries are named locale-<code>-<hash>.js, so it is plain which one a page downloads.
+      output: {
+        chunkFileNames: (chunk) => (chunk.facadeModuleId && /[\\/]src[\\/]locales[\\/][^\\/]+\.json$/.test(chunk.facadeModuleId) ? 'assets/locale-[name]-[hash].js' : 'assets/[name]-[hash].js'),
+      },
     },
   },
   server: {

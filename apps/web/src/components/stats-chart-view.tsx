@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api } from '../lib/api-client';
+import { formatDay, formatNumber } from '../lib/format';
 
 type Range = (typeof STATS_RANGES)[number]['key'];
 
@@ -65,9 +66,10 @@ export function StatsChartView({ baseUrl, users }: { baseUrl: string; users: Pro
         <ResponsiveContainer width="100%" height={300}>
           <BarChart data={fillDays(data, days)}>
             <CartesianGrid strokeDasharray="3 3" stroke={theme.palette.divider} />
-            <XAxis dataKey="date" tick={{ fontSize: 11, fill: theme.palette.text.secondary }} />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: theme.palette.text.secondary }} />
+            <XAxis dataKey="date" tickFormatter={(d) => formatDay(String(d))} tick={{ fontSize: 11, fill: theme.palette.text.secondary }} />
+            <YAxis allowDecimals={false} tickFormatter={(n) => formatNumber(Number(n))} tick={{ fontSize: 11, fill: theme.palette.text.secondary }} />
             <Tooltip
+              labelFormatter={(d) => formatDay(String(d))}
               contentStyle={{
                 background: theme.palette.background.paper,
                 border: `1px solid ${theme.palette.divider}`,

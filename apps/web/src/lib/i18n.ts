@@ -1,24 +1,61 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../locales/en.json';
+import { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type LanguageCode } from './languages';
 import { storage, StorageKeys } from './storage';
 
-/** Languages with a dictionary; en.json is the source of keys, others are added beside it. */
-export const LANGUAGES = [{ code: 'en', name: 'English' }] as const;
+export { LANGUAGES, type LanguageCode };
 
-const saved = storage.get(StorageKeys.lang);
-const initial = LANGUAGES.some((l) => l.code === saved) ? saved! : 'en';
+type Dictionary = typeof en;
 
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en } },
-  lng: initial,
-  fallbackLng: 'en',
-  interpolation: { escapeValue: false },
+// English is bundled (it is the fallback for any missing key); every other dictionary is a chunk
+// of its own, downloaded only when that language is chosen.
+const dictionaries = import.meta.glob<{ default: Dictionary }>(['../locales/*.json', '!../locales/en.json']);
+
+async function loadDictionary(code: LanguageCode): Promise<void> {
+  if (i18n.hasResourceBundle(code, 'translation')) return;
+  const load = dictionaries[`../locales/${code}.json`];
+  if (!load) throw new Error(`No dictionary for the language ${code}`);
+  i18n.addResourceBundle(code, 'translation', (await load()).default);
+}
+
+// `lang` lets screen readers, hyphenation and the browser's own widgets follow the language.
+i18n.on('languageChanged', (code: string) => {
+  document.documentElement.lang = code;
+  document.documentElement.dir = i18n.dir(code);
 });
 
-export function setLanguage(code: string): void {
+let latestRequest = 0;
+
+/**
+ * Downloads the language's dictionary if needed, then shows it and remembers the choice. When
+ * choices overlap, the last one wins even if an earlier dictionary arrives after it.
+ */
+export async function setLanguage(code: LanguageCode): Promise<void> {
+  const request = ++latestRequest;
+  await loadDictionary(code);
+  if (request !== latestRequest) return;
+  await i18n.changeLanguage(code);
   storage.set(StorageKeys.lang, code);
-  void i18n.changeLanguage(code);
 }
+
+const saved = storage.get(StorageKeys.lang);
+
+/**
+ * Settles once the saved language can be shown; main.tsx renders after it, so the first screen is
+ * never drawn in English and then redrawn. A dictionary that fails to download leaves English.
+ */
+export const i18nReady: Promise<void> = i18n
+  .use(initReactI18next)
+  .init({
+    resources: { [DEFAULT_LANGUAGE]: { translation: en } },
+    lng: DEFAULT_LANGUAGE,
+    fallbackLng: DEFAULT_LANGUAGE,
+    // pt-BR falls back to English, not to pt, which is a separate download.
+    load: 'currentOnly',
+    interpolation: { escapeValue: false },
+  })
+  .then(() => (isLanguage(saved) && saved !== DEFAULT_LANGUAGE ? setLanguage(saved) : undefined))
+  .catch(() => undefined);
 
 export default i18n;

@@ -1,6 +1,5 @@
 import DarkModeIcon from '@mui/icons-material/DarkModeOutlined';
 import KeyIcon from '@mui/icons-material/KeyOutlined';
-import LanguageIcon from '@mui/icons-material/Translate';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
 import PeopleIcon from '@mui/icons-material/PeopleOutlined';
@@ -15,10 +14,10 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../lib/api-client';
-import { LANGUAGES, setLanguage } from '../../lib/i18n';
 import { paths } from '../../lib/paths';
 import { infoQuery, useCurrentUser } from '../../lib/session';
 import { useColorMode } from '../color-mode';
+import { LanguageMenuItem } from './language-menu';
 
 // The account dialogs (forms, two-factor setup) load when opened, not with every page.
 const UserDialog = lazy(async () => ({ default: (await import('../../features/users/components/user-dialog')).UserDialog }));
@@ -26,7 +25,7 @@ const PasswordDialog = lazy(async () => ({ default: (await import('../../feature
 
 /** The signed-in user's menu: version, admin pages, account, tokens, theme, language, sign out. */
 export function UserMenu() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const user = useCurrentUser();
   const info = useQuery(infoQuery).data;
   const version = info?.version ?? '';
@@ -132,14 +131,7 @@ export function UserMenu() {
           <ListItemText primary={t('shell.darkMode')} />
           <Switch edge="end" size="small" checked={dark} slotProps={{ input: { 'aria-label': t('shell.darkMode') } }} />
         </MenuItem>
-        {LANGUAGES.map((l) => (
-          <MenuItem key={l.code} selected={i18n.language === l.code} onClick={() => setLanguage(l.code)}>
-            <ListItemIcon>
-              <LanguageIcon fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={l.name} secondary={t('shell.language')} />
-          </MenuItem>
-        ))}
+        <LanguageMenuItem onChosen={() => setAnchor(null)} />
         <Divider />
         <MenuItem onClick={() => void signOut()}>
           <ListItemIcon>

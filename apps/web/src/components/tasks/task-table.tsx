@@ -2,6 +2,7 @@ import { Link as MuiLink } from '@mui/material';
 import type { Task } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { formatDateTime, formatDuration } from '../../lib/format';
 import { PagedTable } from '../paged-table';
 import { TaskStatus } from './task-status';
 
@@ -17,14 +18,12 @@ export function useTaskHref() {
 
 const duration = (task: Task) => {
   if (!task.start) return '';
-  const ms = (task.end ? Date.parse(task.end) : Date.now()) - Date.parse(task.start);
-  const s = Math.max(0, Math.round(ms / 1000));
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m ${s % 60}s`;
+  return formatDuration(((task.end ? Date.parse(task.end) : Date.now()) - Date.parse(task.start)) / 1000);
 };
 
 /** Tasks newest first: number (opens the log), template, status, author, start, duration. */
 export function TaskTable({ tasks, showTemplate = true, paged = true, pageSize }: { tasks: Task[]; showTemplate?: boolean; paged?: boolean; pageSize?: number }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const href = useTaskHref();
   return (
     <PagedTable<Task>
@@ -48,7 +47,7 @@ export function TaskTable({ tasks, showTemplate = true, paged = true, pageSize }
         { key: 'status', header: t('tasks.status'), render: (x) => <TaskStatus status={x.status} /> },
         { key: 'message', header: t('tasks.message'), render: (x) => x.message || (x.commit_message ? x.commit_message.slice(0, 50) : '') },
         { key: 'user', header: t('tasks.user'), render: (x) => x.user_name ?? (x.integration_id ? t('tasks.integration') : x.schedule_id ? t('tasks.schedule') : '') },
-        { key: 'start', header: t('tasks.start'), render: (x) => (x.start ? new Date(x.start).toLocaleString(i18n.language) : '') },
+        { key: 'start', header: t('tasks.start'), render: (x) => (x.start ? formatDateTime(x.start) : '') },
         { key: 'duration', header: t('tasks.duration'), render: duration },
       ]}
     />

@@ -13,13 +13,14 @@ import { PageHeader } from '../../components/page-header';
 import { PagedTable, type Column } from '../../components/paged-table';
 import { useSnackbar } from '../../components/snackbar';
 import { errorText } from '../../lib/error-text';
+import { formatDateTime } from '../../lib/format';
 import { tokensQuery, useDeleteToken } from './api/tokens-api';
 import { CreateTokenDialog } from './components/create-token-dialog';
 import { NewTokenDialog } from './components/new-token-dialog';
 
 /** /tokens: personal API tokens, paged at 20; a new token gets a lifetime, and its value is shown once. */
 export function TokensPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const snackbar = useSnackbar();
   const tokens = useQuery(tokensQuery).data ?? [];
   const remove = useDeleteToken();
@@ -27,7 +28,6 @@ export function TokensPage() {
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ApiToken | null>(null);
-  const date = (iso: string) => new Date(iso).toLocaleString(i18n.language);
   const doDelete = async (tok: ApiToken) => {
     setDeleting(null);
     await remove.mutateAsync(tok.id).catch((e: unknown) => snackbar.error(errorText(e)));
@@ -55,8 +55,8 @@ export function TokensPage() {
         </Box>
       ),
     },
-    { key: 'created', header: t('tokens.created'), render: (tok) => date(tok.created) },
-    { key: 'expires', header: t('tokens.expires'), render: (tok) => (tok.expires ? date(tok.expires) : t('tokens.never')) },
+    { key: 'created', header: t('tokens.created'), render: (tok) => formatDateTime(tok.created) },
+    { key: 'expires', header: t('tokens.expires'), render: (tok) => (tok.expires ? formatDateTime(tok.expires) : t('tokens.never')) },
     {
       key: 'status',
       header: t('tokens.status'),

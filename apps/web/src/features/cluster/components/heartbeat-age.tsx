@@ -3,6 +3,7 @@ import { Box, Tooltip, Typography } from '@mui/material';
 import { NODE_HEARTBEAT_MS } from '@gantry/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../../lib/format';
 
 /** Two missed heartbeats: the node may be down, though it is not yet reaped. */
 export const NODE_STALE_SECONDS = (2 * NODE_HEARTBEAT_MS) / 1000;
@@ -19,13 +20,10 @@ function useNow(ms: number): number {
 
 /** "3.2 s ago" (tenths under 10 s, where they tell a live node's pace), "42 s ago", "4 min ago", "2 h ago". */
 function useAgeText(seconds: number): string {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   if (seconds < 60) {
     const digits = seconds < 10 ? 1 : 0;
-    const value = new Intl.NumberFormat(i18n.language, {
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    }).format(digits ? seconds : Math.floor(seconds));
+    const value = formatNumber(digits ? seconds : Math.floor(seconds), digits);
     return t('cluster.secondsAgo', { value });
   }
   if (seconds < 3600) return t('cluster.minutesAgo', { count: Math.floor(seconds / 60) });

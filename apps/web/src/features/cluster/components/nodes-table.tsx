@@ -2,6 +2,7 @@ import { Box, Chip, Skeleton, Typography } from '@mui/material';
 import type { ClusterNode } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
 import { PagedTable, type Column } from '../../../components/paged-table';
+import { formatDateTime } from '../../../lib/format';
 import { HeartbeatAge } from './heartbeat-age';
 
 const SKELETON_ROWS = [0, 1, 2];
@@ -18,7 +19,7 @@ export function NodesTable({
   /** When `nodes` arrived (the query's `dataUpdatedAt`), for the heartbeat ages. */
   receivedAt: number;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const columns: Column<ClusterNode>[] = [
     {
       key: 'id',
@@ -42,7 +43,7 @@ export function NodesTable({
       ),
     },
     { key: 'version', header: t('cluster.version'), render: (n) => n.version },
-    { key: 'started', header: t('cluster.started'), render: (n) => new Date(n.started).toLocaleString(i18n.language) },
+    { key: 'started', header: t('cluster.started'), render: (n) => formatDateTime(n.started) },
     {
       key: 'heartbeat',
       header: t('cluster.lastHeartbeat'),

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { PagedTable, type Column } from '../../../components/paged-table';
 import { useSnackbar } from '../../../components/snackbar';
 import { errorText } from '../../../lib/error-text';
+import { formatDateTime } from '../../../lib/format';
 import { runnersQuery, useClearRunnerCache, useDeleteRunner, useSetRunnerActive } from '../api/runners-api';
 import { RunnerCreatedDialog } from './runner-created-dialog';
 import { RunnerDialog } from './runner-dialog';
@@ -82,7 +83,7 @@ export function RunnersList({ projectId, title }: { projectId: number | null; ti
           size="small"
           variant="outlined"
           color={activityColour(r.touched)}
-          label={r.touched ? new Date(r.touched).toLocaleString() : t('runners.never')}
+          label={r.touched ? formatDateTime(r.touched) : t('runners.never')}
           data-testid={`runner-activity-${r.id}`}
         />
       ),

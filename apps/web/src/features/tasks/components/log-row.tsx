@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { parseAnsi } from '../../../components/tasks/parse-ansi';
+import { formatDateTime, formatTime } from '../../../lib/format';
 import type { RowState } from './log-store';
 
 interface LogRowProps {
@@ -19,20 +20,19 @@ interface LogRowProps {
  * scrolling through many rows adds no style rules.
  */
 export const LogRow = memo(function LogRow({ seq, state, text, time, top, showTime, highlighted }: LogRowProps) {
-  const date = time ? new Date(time) : null;
   return (
     <div
       className={highlighted ? 'log-row log-row-hit' : 'log-row'}
       data-testid="log-line"
       data-seq={seq}
       data-state={state}
-      title={date ? date.toLocaleString() : undefined}
+      title={time ? formatDateTime(time) : undefined}
       style={{ transform: `translateY(${top}px)` }}
     >
       <span className="log-gutter" aria-hidden="true">
         {seq}
       </span>
-      {showTime ? <span className="log-time">{date ? date.toLocaleTimeString(undefined, { hour12: false }) : ''}</span> : null}
+      {showTime ? <span className="log-time">{time ? formatTime(time) : ''}</span> : null}
       {state === 'line' ? (
         <span className="log-text">
           {parseAnsi(text ?? '').map((s, i) => (

@@ -23,6 +23,7 @@ import { CodeEditor } from '../../../components/code-editor';
 import { TaskStatus } from '../../../components/tasks/task-status';
 import { useTaskHref } from '../../../components/tasks/task-table';
 import { errorText } from '../../../lib/error-text';
+import { formatDateTime } from '../../../lib/format';
 import { realtime } from '../../../lib/realtime';
 import { stateVersionQuery, stateVersionsQuery } from '../api/workspaces-api';
 
@@ -38,7 +39,7 @@ export function WorkspaceStates({
   inventoryId: number;
   name: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const href = useTaskHref();
   const qc = useQueryClient();
   const versions = useQuery(stateVersionsQuery(projectId, inventoryId));
@@ -78,7 +79,7 @@ export function WorkspaceStates({
           <TableBody>
             {versions.data.map((v) => (
               <TableRow key={v.id}>
-                <TableCell>{new Date(v.created).toLocaleString(i18n.language)}</TableCell>
+                <TableCell>{formatDateTime(v.created)}</TableCell>
                 <TableCell>
                   {v.task_id ? (
                     <MuiLink component={Link} to={href(v.task_id)} underline="hover">

@@ -1,0 +1,30 @@
+/**
+ * The console's languages, each named in itself so a reader finds theirs whatever is shown now.
+ * `code` is both the stored choice (StorageKeys.lang) and the file name in src/locales/.
+ * Kept apart from i18n.ts (which starts i18next) so tests can read the list without a browser.
+ */
+export const LANGUAGES = [
+  { code: 'en', name: 'English' },
+  { code: 'es', name: 'Español' },
+  { code: 'ru', name: 'Русский' },
+  { code: 'de', name: 'Deutsch' },
+  { code: 'nl', name: 'Nederlands' },
+  { code: 'zh-CN', name: '简体中文' },
+  { code: 'zh-TW', name: '繁體中文' },
+  { code: 'fr', name: 'Français' },
+  { code: 'it', name: 'Italiano' },
+  { code: 'pl', name: 'Polski' },
+  { code: 'pt', name: 'Português' },
+  { code: 'pt-BR', name: 'Português (Brasil)' },
+  { code: 'ja', name: '日本語' },
+  { code: 'ko', name: '한국어' },
+] as const;
+
+export type LanguageCode = (typeof LANGUAGES)[number]['code'];
+
+/** The language every other falls back to for a missing key; its dictionary is bundled. */
+export const DEFAULT_LANGUAGE: LanguageCode = 'en';
+
+export function isLanguage(code: string | null | undefined): code is LanguageCode {
+  return LANGUAGES.some((l) => l.code === code);
+}

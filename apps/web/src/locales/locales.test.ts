@@ -1,0 +1,91 @@
+// Every dictionary must have exactly the keys of en.json (which defines them), with the same
+// {{placeholders}}; the files in this folder and the console's LANGUAGES must match one to one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LANGUAGE, LANGUAGES } from '../lib/languages';
+
+const dir = import.meta.dirname;
+const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+
+type Tree = { [key: string]: string | Tree };
+
+/** `{ a: { b: 'x' } }` -> `{ 'a.b': 'x' }`; a value that is neither text nor object is kept as is, to be reported. */
+function flatten(tree: Tree, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
+  for (const [key, value] of Object.entries(tree)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (value && typeof value === 'object' && !Array.isArray(value)) flatten(value, name, out);
+    else out.set(name, value);
+  }
+  return out;
+}
+
+function read(file: string): Map<string, unknown> {
+  return flatten(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as Tree);
+}
+
+/** The interpolated names of a text, sorted: "{{count}} of {{- name}}" -> ["count", "name"]. */
+function placeholders(text: unknown): string[] {
+  if (typeof text !== 'string') return [];
+  return [...text.matchAll(/\{\{-?\s*([^},\s]+)[^}]*\}\}/g)].map((m) => m[1]!).sort();
+}
+
+const en = read(`${DEFAULT_LANGUAGE}.json`);
+// Languages with more plural forms than English (ru, pl: _few, _many; ...) add them beside _one/_other.
+const EXTRA_PLURAL = /^(.*)_(zero|two|few|many)$/;
+/** The English key whose placeholders a key must have, or undefined if English has no such key. */
+function englishKey(key: string): string | undefined {
+  if (en.has(key)) return key;
+  const plural = EXTRA_PLURAL.exec(key);
+  return plural && en.has(`${plural[1]}_other`) ? `${plural[1]}_other` : undefined;
+}
+
+describe('dictionaries', () => {
+  it('exist for exactly the languages the console offers', () => {
+    expect(files.map((f) => f.replace(/\.json$/, '')).sort()).toEqual(LANGUAGES.map((l) => l.code).sort());
+  });
+
+  it('English texts are all non-empty strings', () => {
+    const bad = [...en].filter(([, v]) => typeof v !== 'string' || !v.trim()).map(([k]) => k);
+    expect(bad).toEqual([]);
+  });
+
+  describe.each(LANGUAGES.filter((l) => l.code !== DEFAULT_LANGUAGE))('$code ($name)', ({ code }) => {
+    const file = `${code}.json`;
+    const load = () => {
+      expect(files, `src/locales/${file} is missing`).toContain(file);
+      return read(file);
+    };
+
+    it('has every key of en.json', () => {
+      const dict = load();
+      expect([...en.keys()].filter((k) => !dict.has(k))).toEqual([]);
+    });
+
+    it('has no key that en.json lacks (other than extra plural forms)', () => {
+      const dict = load();
+      expect([...dict.keys()].filter((k) => !englishKey(k))).toEqual([]);
+    });
+
+    it('has only non-empty strings', () => {
+      const dict = load();
+      expect([...dict].filter(([, v]) => typeof v !== 'string' || !v.trim()).map(([k]) => k)).toEqual([]);
+    });
+
+    it('keeps the {{placeholders}} of English', () => {
+      const dict = load();
+      const differ = [...dict]
+        .filter(([k]) => englishKey(k))
+        .filter(([k, v]) => placeholders(v).join() !== placeholders(en.get(englishKey(k)!)).join())
+        .map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+      expect(differ).toEqual([]);
+    });
+
+    it('is translated, not a copy of English', () => {
+      const dict = load();
+      // Product names, commands and the like stay the same; most texts do not.
+      const same = [...en].filter(([k, v]) => dict.get(k) === v).length;
+      expect(same / en.size, `${same} of ${en.size} texts are the English ones`).toBeLessThan(0.5);
+    });
+  });
+});

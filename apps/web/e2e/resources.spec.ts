@@ -108,6 +108,7 @@ test('inventories: static INI in the editor, file path rules, edit and delete', 
   await newKey(page, p, 'ssh user');
   await page.goto(`/project/${p}/inventory`);
   await page.getByRole('button', { name: 'New inventory' }).click();
+  await page.getByRole('menuitem', { name: /Ansible inventory/ }).click();
   await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill('production');
   await dialog(page).getByRole('button', { name: 'Create' }).click();
   await expect(dialog(page).getByText('User credentials are required')).toBeVisible();
@@ -118,6 +119,7 @@ test('inventories: static INI in the editor, file path rules, edit and delete', 
   await shot(page, 'inventory');
 
   await page.getByRole('button', { name: 'New inventory' }).click();
+  await page.getByRole('menuitem', { name: /Ansible inventory/ }).click();
   await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill('from repo');
   await choose(page, dialog(page).getByLabel('Type'), 'File in a repository');
   await choose(page, dialog(page).getByLabel('User credentials'), 'ssh user');

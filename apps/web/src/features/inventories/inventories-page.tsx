@@ -1,5 +1,4 @@
-import AddIcon from '@mui/icons-material/Add';
-import { Box, Button } from '@mui/material';
+import { Box } from '@mui/material';
 import { WORKSPACE_INVENTORY_TYPES, type Inventory } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,8 +10,10 @@ import { useSafeDelete } from '../../components/use-safe-delete';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
 import { projectKeys, projectQueries } from '../../lib/project-queries';
 import { InventoryDialog } from './components/inventory-dialog';
+import { NewInventoryMenu } from './components/new-inventory-menu';
+import { kindOf, type InventoryKind } from './inventory-kinds';
 
-/** /project/{id}/inventory: name, type, and the path for file and workspace types. */
+/** /project/{id}/inventory: name, type, and the path for file and workspace types; New offers a menu of kinds. */
 export function InventoriesPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
@@ -20,13 +21,14 @@ export function InventoriesPage() {
   const inventories = useQuery(projectQueries.inventories(projectId)).data ?? [];
   const keys = useQuery(projectQueries.keys(projectId)).data ?? [];
   const repositories = useQuery(projectQueries.repositories(projectId)).data ?? [];
-  const [editing, setEditing] = useState<Inventory | 'new' | null>(null);
+  /** An inventory to edit, or the kind of a new one. */
+  const [editing, setEditing] = useState<Inventory | InventoryKind | null>(null);
   const del = useSafeDelete({ projectId, object: t('inventories.object'), baseUrl: `/project/${projectId}/inventory`, invalidate: projectKeys.inventories(projectId) });
   return (
     <Box>
       <PageHeader
         title={t('inventories.title')}
-        actions={canManage ? <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')}>{t('inventories.new')}</Button> : null}
+        actions={canManage ? <NewInventoryMenu onChoose={setEditing} /> : null}
       />
       {inventories.length ? (
         <ResourceTable<Inventory>
@@ -44,7 +46,16 @@ export function InventoriesPage() {
       ) : (
         <EmptyState title={t('inventories.none')} />
       )}
-      {editing ? <InventoryDialog projectId={projectId} item={editing === 'new' ? null : editing} keys={keys} repositories={repositories} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <InventoryDialog
+          projectId={projectId}
+          item={typeof editing === 'string' ? null : editing}
+          kind={typeof editing === 'string' ? editing : kindOf(editing.type)}
+          keys={keys}
+          repositories={repositories}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
       {del.dialogs}
     </Box>
   );

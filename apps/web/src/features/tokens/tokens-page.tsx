@@ -1,7 +1,5 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
-import VisibilityOffIcon from '@mui/icons-material/VisibilityOffOutlined';
 import { Box, Button, Chip, IconButton, Typography } from '@mui/material';
 import type { ApiToken } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
@@ -16,9 +14,14 @@ import { errorText } from '../../lib/error-text';
 import { formatDateTime } from '../../lib/format';
 import { tokensQuery, useDeleteToken } from './api/tokens-api';
 import { CreateTokenDialog } from './components/create-token-dialog';
-import { NewTokenDialog } from './components/new-token-dialog';
+import { MASK, NewTokenDialog } from './components/new-token-dialog';
+import { CopyButton, RevealButton } from './components/token-buttons';
 
-/** /tokens: personal API tokens, paged at 20; a new token gets a lifetime, and its value is shown once. */
+/**
+ * /tokens: personal API tokens, paged at 20; a new token gets a lifetime, and its value is shown
+ * once. The list knows only each token's public id: masked, with reveal and copy. Delete is the one
+ * verb: deleting an active token expires it (it stays listed), deleting an expired one removes it.
+ */
 export function TokensPage() {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
@@ -47,11 +50,10 @@ export function TokensPage() {
       render: (tok) => (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Typography component="code" sx={{ fontFamily: 'monospace', fontSize: 13 }} data-testid="token-id">
-            {revealed.has(tok.id) ? `${tok.token_id}••••••••••••` : '••••••••••••••••••••'}
+            {revealed.has(tok.id) ? `${tok.token_id}${MASK.slice(tok.token_id.length)}` : MASK}
           </Typography>
-          <IconButton size="small" aria-label={revealed.has(tok.id) ? t('tokens.hide') : t('tokens.reveal')} onClick={() => toggle(tok.id)}>
-            {revealed.has(tok.id) ? <VisibilityOffIcon fontSize="small" /> : <VisibilityIcon fontSize="small" />}
-          </IconButton>
+          <RevealButton size="small" shown={revealed.has(tok.id)} onToggle={() => toggle(tok.id)} showLabel={t('tokens.reveal')} hideLabel={t('tokens.hide')} />
+          <CopyButton size="small" text={tok.token_id} label={t('tokens.copyId')} copied={t('tokens.idCopied')} />
         </Box>
       ),
     },
@@ -67,7 +69,7 @@ export function TokensPage() {
       header: '',
       align: 'right',
       render: (tok) => (
-        <IconButton size="small" aria-label={t(tok.expired ? 'tokens.delete' : 'tokens.expire', { id: tok.token_id })} onClick={() => setDeleting(tok)}>
+        <IconButton size="small" aria-label={t('tokens.delete', { id: tok.token_id })} onClick={() => setDeleting(tok)}>
           <DeleteIcon fontSize="small" />
         </IconButton>
       ),
@@ -98,7 +100,7 @@ export function TokensPage() {
       <ConfirmDialog
         open={!!deleting}
         title={t('common.confirmDeleteTitle', { object: t('tokens.object') })}
-        text={deleting ? t(deleting.expired ? 'tokens.confirmDelete' : 'tokens.confirmExpire', { id: deleting.token_id }) : ''}
+        text={deleting ? t(deleting.expired ? 'tokens.confirmDeleteExpired' : 'tokens.confirmDeleteActive', { id: deleting.token_id }) : ''}
         onConfirm={() => deleting && void doDelete(deleting)}
         onClose={() => setDeleting(null)}
       />

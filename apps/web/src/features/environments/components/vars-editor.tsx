@@ -1,11 +1,11 @@
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import { Alert, Box, Button, IconButton, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { Alert, Box, Button, IconButton, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CodeEditor } from '../../../components/code-editor';
-
-type Row = { name: string; value: string };
+import { VarValueField } from './var-value-field';
+import { VAR_TYPES, retype, rowValid, toRows, toText, type VarRow, type VarType } from './vars-rows';
 
 function parse(text: string): { ok: true; obj: Record<string, unknown> } | { ok: false; error: string } {
   try {
@@ -18,19 +18,18 @@ function parse(text: string): { ok: true; obj: Record<string, unknown> } | { ok:
 }
 
 const complex = (obj: Record<string, unknown>) => Object.values(obj).some((v) => v !== null && typeof v === 'object');
-const toRows = (obj: Record<string, unknown>): Row[] => Object.entries(obj).map(([name, value]) => ({ name, value: typeof value === 'string' ? value : JSON.stringify(value) }));
-const toText = (rows: Row[]) => JSON.stringify(Object.fromEntries(rows.filter((r) => r.name.trim()).map((r) => [r.name.trim(), r.value])), null, 2);
 
 /**
  * Variables as a table or as JSON (spec 4): table -> JSON serialises; JSON -> table refuses
  * invalid JSON (the parse error shows and JSON mode stays); nested values make the table
- * unavailable with a warning. It opens in table mode unless a value is an object.
+ * unavailable with a warning. It opens in table mode unless a value is an object. Each row keeps
+ * its JSON type (text, number, boolean, null), so switching never turns 8080 into "8080".
  */
 export function VarsEditor({ label, value, onChange, error, testId }: { label: string; value: string; onChange(text: string): void; error?: string; testId: string }) {
   const { t } = useTranslation();
   const initial = parse(value);
   const [mode, setMode] = useState<'table' | 'json'>(initial.ok && !complex(initial.obj) ? 'table' : 'json');
-  const [rows, setRows] = useState<Row[]>(initial.ok ? toRows(initial.obj) : []);
+  const [rows, setRows] = useState<VarRow[]>(initial.ok ? toRows(initial.obj) : []);
   const [parseError, setParseError] = useState<string | null>(null);
   const current = parse(value);
   const tooComplex = current.ok && complex(current.obj);
@@ -52,10 +51,11 @@ export function VarsEditor({ label, value, onChange, error, testId }: { label: s
     setRows(toRows(r.obj));
     setMode('table');
   };
-  const update = (next: Row[]) => {
+  const update = (next: VarRow[]) => {
     setRows(next);
     onChange(toText(next));
   };
+  const patch = (i: number, change: (r: VarRow) => VarRow) => update(rows.map((x, j) => (j === i ? change(x) : x)));
 
   return (
     <Box data-testid={testId}>
@@ -67,7 +67,9 @@ export function VarsEditor({ label, value, onChange, error, testId }: { label: s
           <ToggleButton value="table" disabled={mode === 'json' && tooComplex}>
             {t('environments.tableMode')}
           </ToggleButton>
-          <ToggleButton value="json">{t('environments.jsonMode')}</ToggleButton>
+          <ToggleButton value="json" disabled={mode === 'table' && !rows.every(rowValid)}>
+            {t('environments.jsonMode')}
+          </ToggleButton>
         </ToggleButtonGroup>
       </Stack>
       {mode === 'json' && tooComplex ? (
@@ -85,15 +87,29 @@ export function VarsEditor({ label, value, onChange, error, testId }: { label: s
       ) : (
         <Stack spacing={1}>
           {rows.map((r, i) => (
-            <Stack key={i} direction="row" spacing={1}>
-              <TextField size="small" label={t('environments.varName')} value={r.name} onChange={(e) => update(rows.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} sx={{ flex: 1 }} />
-              <TextField size="small" label={t('environments.varValue')} value={r.value} onChange={(e) => update(rows.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} sx={{ flex: 2 }} />
+            <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+              <TextField size="small" label={t('environments.varName')} value={r.name} onChange={(e) => patch(i, (x) => ({ ...x, name: e.target.value }))} sx={{ flex: 1 }} />
+              <TextField
+                size="small"
+                select
+                label={t('environments.varType')}
+                value={r.type}
+                onChange={(e) => patch(i, (x) => retype(x, e.target.value as VarType))}
+                sx={{ width: 130 }}
+              >
+                {VAR_TYPES.map((x) => (
+                  <MenuItem key={x} value={x}>
+                    {t(`environments.varTypes.${x}`)}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <VarValueField row={r} onChange={(value) => patch(i, (x) => ({ ...x, value }))} />
               <IconButton aria-label={t('environments.removeVar')} onClick={() => update(rows.filter((_x, j) => j !== i))}>
                 <DeleteIcon fontSize="small" />
               </IconButton>
             </Stack>
           ))}
-          <Button size="small" startIcon={<AddIcon />} onClick={() => setRows([...rows, { name: '', value: '' }])} sx={{ alignSelf: 'flex-start' }}>
+          <Button size="small" startIcon={<AddIcon />} onClick={() => setRows([...rows, { name: '', value: '', type: 'string' }])} sx={{ alignSelf: 'flex-start' }}>
             {t('environments.addVar')}
           </Button>
           {error ? <Typography color="error" variant="caption">{error}</Typography> : null}

@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
-import { INVENTORY_TYPES, WORKSPACE_INVENTORY_TYPES, inventoryInputSchema, type AccessKey, type Inventory, type InventoryType, type Repository } from '@gantry/contracts';
+import { WORKSPACE_INVENTORY_TYPES, inventoryInputSchema, type AccessKey, type Inventory, type InventoryType, type Repository } from '@gantry/contracts';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CodeEditor } from '../../../components/code-editor';
@@ -7,6 +7,7 @@ import { FormError } from '../../../components/form-error';
 import { KeySelect } from '../../../components/key-select';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { useSaveInventory } from '../api/inventories-api';
+import { INVENTORY_KINDS, type InventoryKind } from '../inventory-kinds';
 
 interface Values {
   name: string;
@@ -25,15 +26,34 @@ const toBody = (v: Values) => ({
   repository_id: v.repository_id || null,
 });
 
-/** New or edit inventory: static INI/YAML in a code editor, a file in a repository, or a workspace. */
-export function InventoryDialog({ projectId, item, keys, repositories, onClose }: { projectId: number; item: Inventory | null; keys: AccessKey[]; repositories: Repository[]; onClose(): void }) {
+/**
+ * New or edit inventory of one kind: an Ansible inventory (static INI/YAML in a code editor, or a
+ * file in a repository; the Type field picks among these), or a Terraform or OpenTofu workspace
+ * (its type is fixed, so no Type field).
+ */
+export function InventoryDialog({
+  projectId,
+  item,
+  kind,
+  keys,
+  repositories,
+  onClose,
+}: {
+  projectId: number;
+  item: Inventory | null;
+  kind: InventoryKind;
+  keys: AccessKey[];
+  repositories: Repository[];
+  onClose(): void;
+}) {
   const { t } = useTranslation();
+  const types: readonly InventoryType[] = INVENTORY_KINDS[kind];
   const save = useSaveInventory(projectId, item?.id ?? null);
   const form = useForm<Values>({
     resolver: contractResolver<Values>(inventoryInputSchema, toBody),
     defaultValues: {
       name: item?.name ?? '',
-      type: item?.type ?? 'static',
+      type: item?.type ?? types[0],
       inventory: item?.inventory ?? '',
       ssh_key_id: item?.ssh_key_id ?? '',
       become_key_id: item?.become_key_id ?? '',
@@ -48,24 +68,26 @@ export function InventoryDialog({ projectId, item, keys, repositories, onClose }
   });
   return (
     <Dialog open onClose={onClose} maxWidth="md" fullWidth>
-      <DialogTitle>{item ? t('inventories.editTitle') : t('inventories.newTitle')}</DialogTitle>
+      <DialogTitle>{t(item ? 'inventories.editKindTitle' : 'inventories.newKindTitle', { kind: t(`inventories.kinds.${kind}`) })}</DialogTitle>
       <DialogContent>
         <Stack spacing={1} component="form" id="inventory-form" noValidate onSubmit={(ev) => void submit(ev)} sx={{ pt: 1 }}>
           <FormError error={save.error} />
           <Controller name="name" control={form.control} render={({ field }) => <TextField {...field} label={t('common.name')} required error={!!e.name} helperText={e.name?.message ?? ' '} />} />
-          <Controller
-            name="type"
-            control={form.control}
-            render={({ field }) => (
-              <TextField {...field} select label={t('inventories.type')} required error={!!e.type} helperText={e.type?.message ?? ' '}>
-                {INVENTORY_TYPES.map((x) => (
-                  <MenuItem key={x} value={x}>
-                    {t(`inventories.types.${x}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+          {types.length > 1 ? (
+            <Controller
+              name="type"
+              control={form.control}
+              render={({ field }) => (
+                <TextField {...field} select label={t('inventories.type')} required error={!!e.type} helperText={e.type?.message ?? ' '}>
+                  {types.map((x) => (
+                    <MenuItem key={x} value={x}>
+                      {t(`inventories.types.${x}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              )}
+            />
+          ) : null}
           <Controller
             name="ssh_key_id"
             control={form.control}

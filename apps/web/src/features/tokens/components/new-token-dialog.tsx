@@ -1,20 +1,18 @@
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Typography } from '@mui/material';
+import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from '@mui/material';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSnackbar } from '../../../components/snackbar';
+import { CopyButton, RevealButton } from './token-buttons';
 
-/** Shows a newly created token's value, the only time it can be seen, with a copy button. */
+/** Masks a value of this length, so the mask does not tell how long it is. */
+export const MASK = '•'.repeat(20);
+
+/**
+ * Shows a newly created token, the only time its value can be seen: masked until revealed, with a
+ * copy button (copying does not need revealing).
+ */
 export function NewTokenDialog({ token, onClose }: { token: string; onClose(): void }) {
   const { t } = useTranslation();
-  const snackbar = useSnackbar();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token);
-      snackbar.success(t('tokens.copied'));
-    } catch (e) {
-      snackbar.error(t('tokens.copyFailed', { message: (e as Error).message }));
-    }
-  };
+  const [shown, setShown] = useState(false);
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{t('tokens.createdTitle')}</DialogTitle>
@@ -24,11 +22,10 @@ export function NewTokenDialog({ token, onClose }: { token: string; onClose(): v
         </Alert>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, p: 1.5, bgcolor: 'action.hover', borderRadius: 1 }}>
           <Typography component="code" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', flexGrow: 1 }} data-testid="new-token-value">
-            {token}
+            {shown ? token : MASK}
           </Typography>
-          <IconButton aria-label={t('common.copy')} onClick={() => void copy()}>
-            <ContentCopyIcon fontSize="small" />
-          </IconButton>
+          <RevealButton shown={shown} onToggle={() => setShown((s) => !s)} showLabel={t('tokens.revealValue')} hideLabel={t('tokens.hideValue')} />
+          <CopyButton text={token} label={t('tokens.copyValue')} copied={t('tokens.copied')} />
         </Box>
       </DialogContent>
       <DialogActions>

@@ -15,10 +15,12 @@ import { DisableTotpDialog } from './disable-totp-dialog';
  * recovery code, shown this once with a copy button), or disable it: your own only with your
  * password or a code; an admin disables someone else's (a lost device) without. An admin may enable
  * it for someone else only when recovery codes are accepted: that user's first sign-in needs the code.
+ * When the server has two-factor sign-in turned off, the tab says so and offers nothing.
  */
 export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
   const { t } = useTranslation();
-  const allowRecovery = useQuery(infoQuery).data?.auth_methods.totp.allow_recovery ?? false;
+  const totp = useQuery(infoQuery).data?.auth_methods.totp;
+  const allowRecovery = totp?.allow_recovery ?? false;
   const enable = useEnableTotp(user.id);
   const disable = useDisableTotp(user.id);
   const [created, setCreated] = useState<TotpCreated | null>(null);
@@ -42,6 +44,17 @@ export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
           <Typography variant="body2">{t('users.totpOtherUser', { name: user.name })}</Typography>
         )}
         <RecoveryCode code={created.recovery_code} />
+      </Stack>
+    );
+  }
+
+  if (!totp?.enabled) {
+    return (
+      <Stack spacing={2}>
+        <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
+          {t('users.totpTitle')}
+        </Typography>
+        <Alert severity="info">{t('users.totpServerOff')}</Alert>
       </Stack>
     );
   }

@@ -29,8 +29,9 @@ function resolverFor(isNew: boolean) {
 }
 
 /**
- * Create a user, or edit one (tabs Settings and Security, the latter when the server offers
- * two-factor sign-in); users editing themselves see no admin flags.
+ * Create a user, or edit one (tabs Settings and Security). Editing always has the Security tab,
+ * which says so when two-factor sign-in is off on this server; creating has it only when it is on
+ * (spec 01 §6). Users editing themselves see no admin flags.
  */
 export function UserDialog({ userId, onClose }: { userId: number | null; onClose(): void }) {
   const { t } = useTranslation();
@@ -86,7 +87,7 @@ export function UserDialog({ userId, onClose }: { userId: number | null; onClose
       {!isNew || totp ? (
         <Tabs value={tab} onChange={(_e, v: 'settings' | 'security') => setTab(v)} sx={{ px: 3 }}>
           <Tab value="settings" label={t('users.settingsTab')} />
-          {totp ? <Tab value="security" label={t('users.securityTab')} /> : null}
+          <Tab value="security" label={t('users.securityTab')} />
         </Tabs>
       ) : null}
       <DialogContent>

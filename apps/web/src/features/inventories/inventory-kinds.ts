@@ -1,0 +1,20 @@
+import type { InventoryType } from '@gantry/contracts';
+
+/**
+ * What the New inventory menu offers (spec 02 §9: of the apps, only Ansible has inventories), and
+ * the types each kind may take: an Ansible inventory is static INI, static YAML or a file in a
+ * repository; a Terraform or OpenTofu workspace has one type of its own.
+ */
+export const INVENTORY_KINDS = {
+  ansible: ['static', 'static-yaml', 'file'],
+  terraform: ['terraform-workspace'],
+  tofu: ['tofu-workspace'],
+} as const satisfies Record<string, readonly InventoryType[]>;
+export type InventoryKind = keyof typeof INVENTORY_KINDS;
+
+/** The kind an existing inventory belongs to. */
+export function kindOf(type: InventoryType): InventoryKind {
+  if (type === 'terraform-workspace') return 'terraform';
+  if (type === 'tofu-workspace') return 'tofu';
+  return 'ansible';
+}

@@ -11,6 +11,8 @@ export const E2E_OIDC = { port: Number(process.env.GANTRY_E2E_OIDC_PORT ?? 39555
 /** Browser tests run against the built server on a fresh SQLite data dir (build first). */
 export default defineConfig({
   testDir: 'e2e',
+  // Pictures for the docs, not a test: `npm run screenshots` (playwright.screenshots.config.ts).
+  testIgnore: 'screenshots.spec.ts',
   globalSetup: './e2e/global-setup.ts',
   workers: 1,
   retries: 0,

@@ -31,11 +31,16 @@ function texts(d: Dictionary) {
 }
 type Texts = ReturnType<typeof texts>;
 
-/** The translated texts, each checked to differ from English, so an untranslated file cannot pass. */
+/** Loanwords that a translation may rightly keep ("Dashboard" in German). */
+const MAY_STAY: readonly (keyof Texts)[] = ['dashboard'];
+
+/** The translated texts, checked to differ from English, so an untranslated file cannot pass. */
 function translated(code: string): Texts {
   const t = texts(dictionary(code));
   const english = texts(en);
-  for (const key of Object.keys(t) as (keyof Texts)[]) expect(t[key], `${code}: ${key} is translated`).not.toBe(english[key]);
+  for (const key of Object.keys(t) as (keyof Texts)[]) {
+    if (!MAY_STAY.includes(key)) expect(t[key], `${code}: ${key} is translated`).not.toBe(english[key]);
+  }
   return t;
 }
 

@@ -17,9 +17,10 @@ function cached<F extends Intl.DateTimeFormat | Intl.NumberFormat>(kind: string,
 
 type DateInput = string | number | Date;
 
-/** Date and time, e.g. "21.3.2025, 14:05:09" in German or "3/21/2025, 2:05:09 PM" in English. */
+/** Date and time as the language writes them: "21.3.2025, 01:05:09" in German, "3/21/2025, 1:05:09 AM" in English. */
 export function formatDateTime(value: DateInput): string {
-  return cached('datetime', (lng) => new Intl.DateTimeFormat(lng, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' })).format(new Date(value));
+  // All fields numeric, as toLocaleString does: each language then pads (or not) its own way.
+  return cached('datetime', (lng) => new Intl.DateTimeFormat(lng, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })).format(new Date(value));
 }
 
 /** A time of day on the 24-hour clock, seconds included (task log lines). */

@@ -7,7 +7,7 @@ const H = { 'x-gantry-request': '1' };
 const FINISHED = ['success', 'error', 'stopped', 'rejected'];
 
 /** A project with a bash template running `script` from a local repository, through the API. */
-async function bashTemplate(request: APIRequestContext, script: string): Promise<{ p: number; templateId: number }> {
+async function bashTemplate(request: APIRequestContext, script: string, name = 'Print'): Promise<{ p: number; templateId: number }> {
   const project = await (await request.post('/api/projects', { data: { name: unique('Logs') }, headers: H })).json();
   const p = project.id as number;
   const key = await (await request.post(`/api/project/${p}/keys`, { data: { name: 'none', type: 'none' }, headers: H })).json();
@@ -17,7 +17,7 @@ async function bashTemplate(request: APIRequestContext, script: string): Promise
   const env = await (await request.post(`/api/project/${p}/environment`, { data: { name: 'defaults', json: '{}' }, headers: H })).json();
   const tpl = await (
     await request.post(`/api/project/${p}/templates`, {
-      data: { name: 'Print', app: 'bash', playbook: 'run.sh', repository_id: repo.id, environment_id: env.id },
+      data: { name, app: 'bash', playbook: 'run.sh', repository_id: repo.id, environment_id: env.id },
       headers: H,
     })
   ).json();
@@ -132,4 +132,32 @@ test('a 200,000-line task watched while it runs shows its end and its final stat
   // It followed the end all along: the last line is on screen.
   await expect(line(page, '200000')).toBeVisible();
   await shot(page, 'task-log-200k-live');
+});
+
+test('on a phone the log fills the screen with its title on one line, its buttons in view and its lines whole', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const long = 'Nightly database maintenance for every regional replica';
+  const { p, templateId } = await bashTemplate(page.request, `echo short\nprintf 'wide %0200d end\\n' 0\n`, long);
+  const id = await runTask(page.request, p, templateId);
+  expect(await waitFinished(page.request, p, id)).toBe('success');
+  await page.goto(`/project/${p}/history?t=${id}`);
+  const dialog = page.getByRole('dialog');
+  await expect(line(page, 'short')).toBeVisible();
+  expect(await dialog.boundingBox()).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+  // The title keeps one line: the template's name is cut with an ellipsis.
+  const title = dialog.locator('.MuiDialogTitle-root');
+  expect((await title.boundingBox())!.height).toBeLessThan(80);
+  const name = title.getByText(long);
+  await expect(name).toHaveCSS('text-overflow', 'ellipsis');
+  expect(await name.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  await expect(title.getByText(`Task #${id}`)).toBeInViewport({ ratio: 1 });
+  for (const button of ['More actions', 'Full screen', 'Close']) await expect(dialog.getByRole('button', { name: button })).toBeInViewport({ ratio: 1 });
+  // The wide line is not cut: the log scrolls sideways to its end, inside the screen.
+  const log = dialog.getByTestId('task-log');
+  const logBox = (await log.boundingBox())!;
+  expect(logBox.x + logBox.width).toBeLessThanOrEqual(390);
+  expect(await log.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+  await log.evaluate((el) => (el.scrollLeft = el.scrollWidth));
+  await expect(line(page, `wide ${'0'.repeat(200)} end`).getByText(/end$/)).toBeInViewport();
+  await shot(page, 'task-log-mobile');
 });

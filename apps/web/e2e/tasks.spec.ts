@@ -28,7 +28,7 @@ test('create a bash template in the form, run it and watch its lines arrive', as
   await page.getByRole('button', { name: 'New template' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('button', { name: 'Create' }).click();
-  await expect(dialog.getByText('Name is required')).toBeVisible();
+  await expect(dialog.getByText('Name is required', { exact: true })).toBeVisible();
   await dialog.getByLabel('Name').first().fill('Say hello');
   await pick(page, 'App', 'Bash Script');
   await dialog.getByLabel('Script filename').fill('hello.sh');

@@ -11,10 +11,17 @@ export type TemplateType = z.infer<typeof templateTypeSchema>;
 
 export const SURVEY_VAR_TYPES = ['', 'int', 'secret', 'enum'] as const;
 
+/**
+ * Whether a check that reads these fields may run although the object has other problems: only
+ * when none of them failed its own type (a form then learns every problem in one pass).
+ */
+const typedFields = (...fields: string[]) => (payload: { issues: ReadonlyArray<{ code?: string; path?: PropertyKey[] }> }) =>
+  !payload.issues.some((i) => i.code === 'invalid_type' && fields.includes(String(i.path?.[0])));
+
 export const surveyVarSchema = z
   .object({
-    name: requiredString('Name'),
-    title: requiredString('Title'),
+    name: requiredString('Variable name'),
+    title: requiredString('Variable title'),
     description: description(),
     type: z.enum(SURVEY_VAR_TYPES).default(''),
     values: z.array(z.object({ name: z.string().trim(), value: z.string() })).default([]),
@@ -29,7 +36,7 @@ export const surveyVarSchema = z
     if (new Set(names).size !== names.length) {
       ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration values must have unique names.' });
     }
-  });
+  }, { when: typedFields('type', 'values') });
 export type SurveyVar = z.output<typeof surveyVarSchema>;
 
 /** A vault script is a client script: its name ends in -client, with an optional extension. */
@@ -134,16 +141,16 @@ export const templateInputSchema = z
     if (parseArgumentList(t.arguments) === null) issue('arguments', 'Arguments must be a JSON list of strings');
     if (t.git_branch && !isValidBranch(t.git_branch)) issue('git_branch', INCORRECT_BRANCH);
     // Survey answers are task input: a survey may only ask for names task input may take.
-    for (const v of t.survey_vars) {
-      const problem = taskVariableProblem(v.name);
-      if (problem) {
-        issue('survey_vars', problem);
-        break;
-      }
-    }
+    t.survey_vars.forEach((v, i) => {
+      const problem = v.name ? taskVariableProblem(v.name) : null;
+      if (problem) ctx.addIssue({ code: 'custom', path: ['survey_vars', i, 'name'], message: problem });
+    });
+    // A vault whose name an earlier one already has is flagged at its name.
     const names = t.vaults.map((v) => v.name ?? '');
-    if (new Set(names).size !== names.length) issue('vaults', names.filter((n) => n === '').length > 1 ? 'Only one vault may have no name' : 'Vault names must be unique');
-  });
+    names.forEach((n, i) => {
+      if (names.indexOf(n) !== i) ctx.addIssue({ code: 'custom', path: ['vaults', i, 'name'], message: n ? 'Vault names must be unique' : 'Only one vault may have no name' });
+    });
+  }, { when: typedFields('playbook', 'arguments', 'git_branch', 'survey_vars', 'vaults') });
 export type TemplateInput = z.input<typeof templateInputSchema>;
 
 export const templateSchema = z.object({

@@ -27,3 +27,18 @@ export function contractResolver<V extends FieldValues>(
     return { values: {}, errors: errors as FieldErrors<V> };
   };
 }
+
+/**
+ * Form errors by dotted path ('survey_vars.0.name' → message), for forms whose list fields are
+ * drawn without `register` and look their message up by path.
+ */
+export function errorMessages(errors: FieldErrors, prefix = '', out: Record<string, string> = {}): Record<string, string> {
+  for (const [key, node] of Object.entries(errors)) {
+    if (key === 'ref' || !node || typeof node !== 'object') continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    const message = (node as { message?: unknown }).message;
+    if (typeof message === 'string') out[path] = message;
+    else errorMessages(node as FieldErrors, path, out);
+  }
+  return out;
+}

@@ -29,5 +29,7 @@ export const StorageKeys = {
   projectId: 'projectId',
   columns: (table: string) => `columns:${table}`,
   fullscreen: (dialog: string) => `fullscreen:${dialog}`,
+  /** The templates tab (view id) last visited in a project; absent for All. */
+  lastView: (projectId: number) => `lastView:${projectId}`,
   logTimestamps: 'log:timestamps',
 } as const;

@@ -27,7 +27,7 @@ describe.each(engines)('templates ($name)', (engine) => {
       inventory_id: r.inventory_id,
       arguments: '["--forks", "5"]',
       survey_vars: [
-        { name: 'size', title: 'Size', type: 'int', required: true },
+        { name: 'size', title: 'Size', type: 'int', required: true, default_value: '3' },
         { name: 'env', title: 'Environment', type: 'enum', values: [{ name: 'Prod', value: 'prod' }, { name: 'Dev', value: 'dev' }] },
       ],
       vaults: [{ name: 'Prod ', type: 'password', vault_key_id: r.login }, { type: 'script', script: 'vault/get-client.py' }],
@@ -43,6 +43,8 @@ describe.each(engines)('templates ($name)', (engine) => {
     ]);
     expect(tpl.task_params).toMatchObject({ allow_debug: true, limit: ['web'], allow_override_limit: false });
     expect(tpl.survey_vars[1].values).toHaveLength(2);
+    // The default value is kept and read back (a new task starts with it as the answer).
+    expect(tpl.survey_vars.map((v: { default_value: string }) => v.default_value)).toEqual(['3', '']);
 
     expect((await admin.put(`/api/project/${p}/templates/${tpl.id}`, { ...body, name: 'Renamed', vaults: [], allow_extra_vars_in_task: true })).statusCode).toBe(204);
     const after = (await admin.get(`/api/project/${p}/templates/${tpl.id}`)).json();
@@ -73,7 +75,8 @@ describe.each(engines)('templates ($name)', (engine) => {
     [{ arguments: '{"a": 1}' }, 'Arguments must be a JSON list of strings'],
     [{ app: 'cobol' }, 'App not found'],
     [{ app: '' }, 'App is required'],
-    [{ survey_vars: [{ name: 'x', title: '' }] }, 'Title is required'],
+    [{ survey_vars: [{ name: 'x', title: '' }] }, 'Variable title is required'],
+    [{ survey_vars: [{ name: '', title: 'X' }] }, 'Variable name is required'],
     [{ survey_vars: [{ name: 'x', title: 'X', type: 'enum', values: [] }] }, 'Enumeration must have values.'],
     [{ survey_vars: [{ name: 'x', title: 'X', type: 'enum', values: [{ name: 'a', value: '1' }, { name: 'a', value: '2' }] }] }, 'Enumeration values must have unique names.'],
     [{ survey_vars: [{ name: 'x', title: 'X', type: 'enum', values: [{ name: '', value: '1' }] }] }, 'Value name cannot be empty.'],

@@ -16,6 +16,9 @@ export function useTaskHref() {
   };
 }
 
+/** The commit a task ran: short hash and subject (spec: 10 and 50 characters). */
+const commit = (task: Task) => (task.commit_hash ? `${task.commit_hash.slice(0, 10)} ${task.commit_message.split('\n', 1)[0]!.slice(0, 50)}`.trim() : '');
+
 const duration = (task: Task) => {
   if (!task.start) return '';
   return formatDuration(((task.end ? Date.parse(task.end) : Date.now()) - Date.parse(task.start)) / 1000);
@@ -45,7 +48,8 @@ export function TaskTable({ tasks, showTemplate = true, paged = true, pageSize }
         },
         ...(showTemplate ? [{ key: 'template', header: t('tasks.template'), render: (x: Task) => x.tpl_alias ?? '' }] : []),
         { key: 'status', header: t('tasks.status'), render: (x) => <TaskStatus status={x.status} /> },
-        { key: 'message', header: t('tasks.message'), render: (x) => x.message || (x.commit_message ? x.commit_message.slice(0, 50) : '') },
+        { key: 'message', header: t('tasks.message'), render: (x) => x.message },
+        { key: 'commit', header: t('tasks.commit'), render: commit },
         { key: 'user', header: t('tasks.user'), render: (x) => x.user_name ?? (x.integration_id ? t('tasks.integration') : x.schedule_id ? t('tasks.schedule') : '') },
         { key: 'start', header: t('tasks.start'), render: (x) => (x.start ? formatDateTime(x.start) : '') },
         { key: 'duration', header: t('tasks.duration'), render: duration },

@@ -51,6 +51,13 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
     setBuildId(previous.build_task_id ?? '');
   }, [previous]);
 
+  // A new task starts with the survey's default answers; a re-run copies the previous task's.
+  const [prefilled, setPrefilled] = useState(false);
+  if (template && !fromTaskId && !prefilled) {
+    setPrefilled(true);
+    setAnswers(Object.fromEntries(template.survey_vars.filter((v) => v.default_value !== '').map((v) => [v.name, v.default_value])));
+  }
+
   if (!template) return null;
   const submit = async () => {
     const errs = checkSurvey(template.survey_vars, answers, t);

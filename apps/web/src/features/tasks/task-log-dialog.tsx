@@ -1,7 +1,7 @@
 import CloseIcon from '@mui/icons-material/Close';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
-import { Alert, Dialog, DialogContent, DialogTitle, IconButton, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { Alert, Box, Dialog, DialogContent, DialogTitle, IconButton, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { TASK_DIALOG_MAX_WIDTH, isFinished } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -18,8 +18,9 @@ import { TaskFinishedActions, TaskRunActions } from './components/task-log-actio
 import { useTaskLog } from './components/use-task-log';
 
 /**
- * A task's status, actions and log (opened by TaskLogHost). Below 960 px it fills the screen;
- * its run actions then sit above the log and the others in a menu.
+ * A task's status, actions and log (opened by TaskLogHost). Below 960 px it fills the screen
+ * unless this browser was told otherwise; its run actions then sit above the log and the others in
+ * a menu. The header keeps one line: the template's name gives way first, then the status label.
  */
 export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId: number }) {
   const { t } = useTranslation();
@@ -32,7 +33,11 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
   const status = task?.status;
   const loader = useTaskLog(projectId, taskId, status);
   const view = useRef<LogViewHandle>(null);
-  const [fullscreen, setFullscreen] = useState(storage.get(StorageKeys.fullscreen('task')) === 'true');
+  // The browser's own choice, if it made one; else full screen on a phone, a window elsewhere.
+  const [fullscreen, setFullscreen] = useState<boolean | null>(() => {
+    const stored = storage.get(StorageKeys.fullscreen('task'));
+    return stored === null ? null : stored === 'true';
+  });
   const [showTime, setShowTime] = useState(storage.get(StorageKeys.logTimestamps) === 'true');
   const [q, setQ] = useState('');
   // Whether the task was running when its status was first known: the view then follows the end.
@@ -44,15 +49,15 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
     next.delete('t');
     void navigate({ search: next.toString() }, { replace: true });
   };
+  const full = fullscreen ?? mobile;
   const toggleFullscreen = () => {
-    storage.set(StorageKeys.fullscreen('task'), String(!fullscreen));
-    setFullscreen(!fullscreen);
+    storage.set(StorageKeys.fullscreen('task'), String(!full));
+    setFullscreen(!full);
   };
   const toggleTime = (show: boolean) => {
     storage.set(StorageKeys.logTimestamps, String(show));
     setShowTime(show);
   };
-  const full = fullscreen || mobile;
   return (
     <Dialog
       open
@@ -66,18 +71,20 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
         <Typography variant="h6" component="span" noWrap sx={{ flexShrink: 0 }}>
           {t('tasks.title', { id: taskId })}
         </Typography>
-        {status ? <TaskStatus status={status} /> : null}
-        <Typography variant="body2" color="text.secondary" noWrap sx={{ flexGrow: 1, minWidth: 0 }}>
+        {status ? (
+          <Box sx={{ display: 'flex', minWidth: 0, flexShrink: 1 }}>
+            <TaskStatus status={status} />
+          </Box>
+        ) : null}
+        <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: '1 1 0', minWidth: 0 }}>
           {task?.tpl_alias}
         </Typography>
         {task && !mobile ? <TaskRunActions projectId={projectId} task={task} /> : null}
         {task ? <TaskFinishedActions projectId={projectId} task={task} compact={mobile} /> : null}
-        {mobile ? null : (
-          <IconButton aria-label={t('tasks.fullscreen')} onClick={toggleFullscreen}>
-            {fullscreen ? <FullscreenExitIcon /> : <FullscreenIcon />}
-          </IconButton>
-        )}
-        <IconButton aria-label={t('common.close')} onClick={close}>
+        <IconButton aria-label={t('tasks.fullscreen')} aria-pressed={full} onClick={toggleFullscreen} sx={{ flexShrink: 0 }}>
+          {full ? <FullscreenExitIcon /> : <FullscreenIcon />}
+        </IconButton>
+        <IconButton aria-label={t('common.close')} onClick={close} sx={{ flexShrink: 0 }}>
           <CloseIcon />
         </IconButton>
       </DialogTitle>

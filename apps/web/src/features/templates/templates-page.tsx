@@ -4,9 +4,9 @@ import PlayIcon from '@mui/icons-material/PlayArrow';
 import { Box, Button, IconButton, Link as MuiLink, Tab, Tabs, Tooltip } from '@mui/material';
 import type { Template } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PagedTable } from '../../components/paged-table';
@@ -14,6 +14,7 @@ import { TaskStatus } from '../../components/tasks/task-status';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
 import { projectQueries } from '../../lib/project-queries';
 import { useCurrentUser } from '../../lib/session';
+import { storage, StorageKeys } from '../../lib/storage';
 import { launchTask } from '../../lib/task-launcher';
 import { appsQuery } from './api/templates-api';
 import { TemplateDialog } from './components/template-dialog';
@@ -28,13 +29,26 @@ export function TemplatesPage() {
   const me = useCurrentUser();
   const access = useProjectAccess(projectId);
   const templates = useQuery(projectQueries.templates(projectId)).data ?? [];
-  const views = useQuery(projectQueries.views(projectId)).data ?? [];
+  const viewsQuery = useQuery(projectQueries.views(projectId));
+  const views = viewsQuery.data ?? [];
   const apps = useQuery(appsQuery).data ?? [];
   const [creating, setCreating] = useState(false);
   const [editingViews, setEditingViews] = useState(false);
   const noActiveApp = apps.length > 0 && !apps.some((a) => a.active);
   const shown = viewId ? templates.filter((x) => x.view_id === viewId) : templates;
   const base = `/project/${projectId}`;
+  // The tab last visited in the project is where its templates open (spec: stored locally); the
+  // All tab says it was chosen, so that it is remembered too and not redirected.
+  const allChosen = (useLocation().state as { all?: boolean } | null)?.all === true;
+  const lastView = Number(storage.get(StorageKeys.lastView(projectId))) || null;
+  const lastViewGone = !!lastView && !!viewsQuery.data && !views.some((v) => v.id === lastView);
+  useEffect(() => {
+    if (viewId) storage.set(StorageKeys.lastView(projectId), String(viewId));
+    else if (allChosen || lastViewGone) storage.remove(StorageKeys.lastView(projectId));
+  }, [projectId, viewId, allChosen, lastViewGone]);
+  if (!viewId && !allChosen && lastView && !lastViewGone && !viewsQuery.isError) {
+    return viewsQuery.data ? <Navigate to={`${base}/views/${lastView}/templates`} replace /> : null;
+  }
   return (
     <Box>
       <PageHeader
@@ -49,7 +63,7 @@ export function TemplatesPage() {
       />
       <Box sx={{ display: 'flex', alignItems: 'center', borderBottom: 1, borderColor: 'divider', mb: 2 }}>
         <Tabs value={viewId ?? 0} variant="scrollable" sx={{ flexGrow: 1 }}>
-          <Tab value={0} label={t('templates.all')} component={Link} to={`${base}/templates`} />
+          <Tab value={0} label={t('templates.all')} component={Link} to={`${base}/templates`} state={{ all: true }} />
           {views.map((v) => (
             <Tab key={v.id} value={v.id} label={v.title} component={Link} to={`${base}/views/${v.id}/templates`} />
           ))}

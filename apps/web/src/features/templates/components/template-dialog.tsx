@@ -1,9 +1,12 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Divider, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { templateInputSchema, type Template, type TemplateType } from '@gantry/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '../../../components/form-error';
+import { contractResolver, errorMessages } from '../../../lib/contract-resolver';
+import { focusFirstError } from '../../../lib/focus-first-error';
 import { projectQueries } from '../../../lib/project-queries';
 import { errorText } from '../../../lib/error-text';
 import { appsQuery, cronError, syncTemplateSchedule, templateSchedulesQuery, useSaveTemplate } from '../api/templates-api';
@@ -16,8 +19,17 @@ import { VaultsEditor } from './vaults-editor';
 /** New, edit or copy a template; the type follows the tab; wide (1200) for ansible and terraform. */
 export function TemplateDialog({ projectId, template, copy = false, onClose, onSaved }: { projectId: number; template: Template | null; copy?: boolean; onClose(): void; onSaved(id: number): void }) {
   const { t } = useTranslation();
-  const [d, setD] = useState<TemplateDraft>(() => draftFrom(template, copy));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // One check of everything the server checks (app-dependent fields, survey, vaults) per attempt.
+  const form = useForm<TemplateDraft>({
+    defaultValues: draftFrom(template, copy),
+    resolver: contractResolver<TemplateDraft>(templateInputSchema, draftBody),
+    shouldFocusError: false,
+  });
+  const d = form.watch();
+  const submitCount = form.formState.submitCount;
+  const errors = errorMessages(form.formState.errors);
+  const [cronProblem, setCronProblem] = useState<string | null>(null);
+  const content = useRef<HTMLDivElement>(null);
   const save = useSaveTemplate(projectId, template && !copy ? template.id : null);
   const qc = useQueryClient();
   const ownSchedule = useQuery({ ...templateSchedulesQuery(projectId, template?.id ?? 0), enabled: !!template && !copy }).data?.[0];
@@ -35,31 +47,25 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
     buildTemplates: (useQuery(projectQueries.templates(projectId)).data ?? []).filter((x) => x.type === 'build' && x.id !== template?.id),
   };
   const set = (p: Partial<TemplateDraft>) => {
-    setD((x) => ({ ...x, ...p }));
-    // An edited field's message goes away until the next save attempt.
-    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !(k in p))));
+    for (const [key, value] of Object.entries(p)) form.setValue(key as keyof TemplateDraft, value as never, { shouldDirty: true });
+    // After a save attempt the form is checked again as it changes: a fixed field's message goes.
+    if (submitCount) void form.trigger();
   };
+  // After each attempt the first problem (or the server's message atop) is brought into view.
+  useEffect(() => {
+    if (submitCount) focusFirstError(content.current);
+  }, [submitCount]);
   const wide = ['ansible', 'terraform', 'tofu'].includes(d.app);
-  const submit = async () => {
-    const r = templateInputSchema.safeParse(draftBody(d));
-    if (!r.success) {
-      const errs: Record<string, string> = {};
-      for (const i of r.error.issues) errs[String(i.path[0])] ??= i.message;
-      setErrors(errs);
-      return;
-    }
+  const submit = form.handleSubmit(async (values) => {
     // The server checks the cron before anything is saved.
     const cronText = cronValue.trim();
-    const cronProblem = cronText ? await cronError(projectId, cronText).catch((e: unknown) => errorText(e)) : null;
-    if (cronProblem !== null) {
-      setErrors({ cron: cronProblem || t('templates.cronInvalid') });
-      return;
-    }
-    setErrors({});
-    const id = await save.mutateAsync(draftBody(d)).catch(() => null);
+    const problem = cronText ? await cronError(projectId, cronText).catch((e: unknown) => errorText(e)) : null;
+    setCronProblem(problem === null ? null : problem || t('templates.cronInvalid'));
+    if (problem !== null) return;
+    const id = await save.mutateAsync(draftBody(values)).catch(() => null);
     if (!id) return;
     try {
-      await syncTemplateSchedule(projectId, id, d.name.trim(), cronText, copy ? undefined : ownSchedule);
+      await syncTemplateSchedule(projectId, id, values.name.trim(), cronText, copy ? undefined : ownSchedule);
     } catch (e) {
       setScheduleError(errorText(e));
       return;
@@ -67,8 +73,7 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
       await qc.invalidateQueries({ queryKey: ['project', projectId, 'schedules'] });
     }
     onSaved(id);
-  };
-  const listError = errors.survey_vars ?? errors.vaults ?? errors.task_params;
+  });
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: wide ? 1200 : 800 } } }}>
       <DialogTitle>{template && !copy ? t('templates.editTitle') : t('templates.newTitle')}</DialogTitle>
@@ -77,9 +82,9 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
         <Tab value="build" label={t('templates.types.build')} />
         <Tab value="deploy" label={t('templates.types.deploy')} />
       </Tabs>
-      <DialogContent>
+      <DialogContent ref={content}>
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <FormError error={save.error ?? (listError ? new Error(listError) : scheduleError ? new Error(scheduleError) : null)} />
+          <FormError error={save.error ?? (scheduleError ? new Error(scheduleError) : null)} />
           <TemplateFields d={d} set={set} errors={errors} choices={choices} />
           <TextField
             size="small"
@@ -88,26 +93,26 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
             value={cronValue}
             onChange={(e) => {
               setCron(e.target.value);
-              setErrors(({ cron: _gone, ...rest }) => rest);
+              setCronProblem(null);
             }}
-            error={!!errors.cron}
-            helperText={errors.cron ?? t('templates.cronHelp')}
+            error={!!cronProblem}
+            helperText={cronProblem ?? t('templates.cronHelp')}
             sx={{ maxWidth: 400 }}
           />
           <TemplateParams d={d} set={set} />
           <Divider />
-          <SurveyVarsEditor vars={d.survey_vars} onChange={(survey_vars) => set({ survey_vars })} />
+          <SurveyVarsEditor vars={d.survey_vars} errors={errors} onChange={(survey_vars) => set({ survey_vars })} />
           {d.app === 'ansible' ? (
             <>
               <Divider />
-              <VaultsEditor vaults={d.vaults} keys={choices.keys} onChange={(vaults) => set({ vaults })} />
+              <VaultsEditor vaults={d.vaults} keys={choices.keys} errors={errors} onChange={(vaults) => set({ vaults })} />
             </>
           ) : null}
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={save.isPending}>
+        <Button variant="contained" onClick={(e) => void submit(e)} disabled={save.isPending || form.formState.isSubmitting}>
           {template && !copy ? t('common.save') : t('common.create')}
         </Button>
       </DialogActions>

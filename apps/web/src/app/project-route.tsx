@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { Outlet, useParams } from 'react-router';
-import { EmptyState } from '../components/empty-state';
 import { useProjects } from '../lib/session';
 import { storage, StorageKeys } from '../lib/storage';
+import { NotFound } from './not-found';
 
-/** A project's pages: remembers it as the current project; unknown ids show not found. */
+/** A project's pages: remembers it as the current project; unknown ids show Incorrect URL. */
 export function ProjectRoute() {
   const { projectId } = useParams();
   const id = Number(projectId);
@@ -12,6 +12,6 @@ export function ProjectRoute() {
   useEffect(() => {
     if (project) storage.set(StorageKeys.projectId, String(project.id));
   }, [project]);
-  if (!project) return <EmptyState title="404" />;
+  if (!project) return <NotFound />;
   return <Outlet />;
 }

@@ -1,4 +1,5 @@
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { AdminRoute } from './admin-route';
 import { lazyPage } from './lazy-page';
 import { NotFound } from './not-found';
 import { RootRedirect } from './root-redirect';
@@ -71,12 +72,14 @@ export function AppRoutes() {
               <Route path="templates/:templateId/state" element={<TemplatePage tab="state" />} />
               <Route path="views/:viewId/templates/:templateId/*" element={<ViewTemplateRedirect />} />
             </Route>
-            <Route path="users" element={<UsersPage />} />
             <Route path="tokens" element={<TokensPage />} />
-            <Route path="tasks" element={<ActiveTasksPage />} />
-            <Route path="apps" element={<AppsPage />} />
-            <Route path="runners" element={<RunnersPage />} />
-            <Route path="cluster" element={<ClusterPage />} />
+            <Route element={<AdminRoute />}>
+              <Route path="users" element={<UsersPage />} />
+              <Route path="tasks" element={<ActiveTasksPage />} />
+              <Route path="apps" element={<AppsPage />} />
+              <Route path="runners" element={<RunnersPage />} />
+              <Route path="cluster" element={<ClusterPage />} />
+            </Route>
             <Route path="*" element={<NotFound />} />
           </Route>
         </Route>

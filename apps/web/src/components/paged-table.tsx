@@ -2,6 +2,7 @@ import { Paper, Table, TableBody, TableCell, TableContainer, TableHead, TablePag
 import { PAGE_SIZE } from '@gantry/contracts';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { QueryStates, TableSkeleton, type QueryState } from './query-states';
 
 export interface Column<T> {
   key: string;
@@ -9,21 +10,39 @@ export interface Column<T> {
   render(row: T): ReactNode;
   align?: 'left' | 'right' | 'center';
   width?: number | string;
+  /** Keep the cell on one line (dates, times). */
+  nowrap?: boolean;
 }
 
-/** A dense table of rows, paged at the spec's 20 rows when `paged`. */
-export function PagedTable<T>({ rows, columns, rowKey, paged = true, label, pageSize = PAGE_SIZE }: { rows: T[]; columns: Column<T>[]; rowKey(row: T): string | number; paged?: boolean; label: string; pageSize?: number }) {
+interface PagedTableProps<T> {
+  rows: T[];
+  columns: Column<T>[];
+  rowKey(row: T): string | number;
+  paged?: boolean;
+  label: string;
+  pageSize?: number;
+  /** The query the rows come from: while it loads or when it failed, that state shows instead. */
+  query?: QueryState;
+  /** Shown instead of an empty table (the empty text, a hint, the create button). */
+  empty?: ReactNode;
+}
+
+/**
+ * A dense table of rows, paged at the spec's 20 rows when `paged`. Given its `query`, it shows
+ * skeleton rows under its headers while loading and the error with Retry when loading failed.
+ */
+export function PagedTable<T>({ rows, columns, rowKey, paged = true, label, pageSize = PAGE_SIZE, query, empty }: PagedTableProps<T>) {
   const { t } = useTranslation();
   const [page, setPage] = useState(0);
   const visible = paged ? rows.slice(page * pageSize, (page + 1) * pageSize) : rows;
-  return (
+  const table = (
     <Paper variant="outlined">
       <TableContainer>
         <Table size="small" aria-label={label}>
           <TableHead>
             <TableRow>
               {columns.map((c) => (
-                <TableCell key={c.key} align={c.align} sx={{ fontWeight: 600, width: c.width }}>
+                <TableCell key={c.key} align={c.align} sx={{ fontWeight: 600, width: c.width, whiteSpace: c.nowrap ? 'nowrap' : undefined }}>
                   {c.header}
                 </TableCell>
               ))}
@@ -33,7 +52,7 @@ export function PagedTable<T>({ rows, columns, rowKey, paged = true, label, page
             {visible.map((row) => (
               <TableRow key={rowKey(row)} hover>
                 {columns.map((c) => (
-                  <TableCell key={c.key} align={c.align}>
+                  <TableCell key={c.key} align={c.align} sx={c.nowrap ? { whiteSpace: 'nowrap' } : undefined}>
                     {c.render(row)}
                   </TableCell>
                 ))}
@@ -55,4 +74,7 @@ export function PagedTable<T>({ rows, columns, rowKey, paged = true, label, page
       ) : null}
     </Paper>
   );
+  if (rows.length) return table;
+  if (query) return <QueryStates query={query} loading={<TableSkeleton headers={columns.map((c) => c.header)} label={label} />} empty={empty ?? table} />;
+  return empty ?? table;
 }

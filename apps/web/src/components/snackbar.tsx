@@ -31,7 +31,8 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
         anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
       >
         {notice ? (
-          <Alert severity={notice.severity} variant="filled" onClose={() => setNotice(null)} data-testid="snackbar">
+          // Long names wrap inside a readable width instead of running off the screen.
+          <Alert severity={notice.severity} variant="filled" onClose={() => setNotice(null)} data-testid="snackbar" sx={{ maxWidth: 600, overflowWrap: 'anywhere', minWidth: 0 }}>
             {notice.text}
           </Alert>
         ) : undefined}

@@ -1,6 +1,6 @@
 import { MenuItem, Paper, Stack, TextField, ToggleButton, ToggleButtonGroup, useTheme } from '@mui/material';
 import { STATS_RANGES, type ProjectUser, type StatsEntry } from '@gantry/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -27,7 +27,8 @@ export function StatsChartView({ baseUrl, users }: { baseUrl: string; users: Pro
   const days = STATS_RANGES.find((r) => r.key === range)!.days;
   const start = new Date(Date.now() - (days - 1) * 86400_000).toISOString().slice(0, 10);
   const url = `${baseUrl}/stats?start=${start}${userId ? `&user_id=${userId}` : ''}`;
-  const data = useQuery({ queryKey: ['stats', url], queryFn: () => api.get<StatsEntry[]>(url) }).data ?? [];
+  // Another range or user keeps the last chart on screen until its numbers arrive.
+  const data = useQuery({ queryKey: ['stats', url], queryFn: () => api.get<StatsEntry[]>(url), placeholderData: keepPreviousData }).data ?? [];
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
       <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, useMatch } from 'react-router';
 import { paths } from '../../lib/paths';
 import { useProjects } from '../../lib/session';
+import { storage, StorageKeys } from '../../lib/storage';
 import { PROJECT_LINKS } from './project-links';
 import { ProjectSwitcher } from './project-switcher';
 import { UserMenu } from './user-menu';
@@ -10,7 +11,8 @@ import { UserMenu } from './user-menu';
 export function Sidebar() {
   const { t } = useTranslation();
   const match = useMatch('/project/:projectId/*');
-  const projectId = Number(match?.params.projectId);
+  // Pages outside a project (users, tokens, apps, ...) keep the last visited project's links.
+  const projectId = Number(match ? match.params.projectId : storage.get(StorageKeys.projectId));
   const projects = useProjects();
   const current = projects.find((p) => p.id === projectId);
   const links = current ? PROJECT_LINKS.filter((l) => !l.requiresNormalProject || current.type === '') : [];

@@ -1,9 +1,11 @@
 import { Link as MuiLink } from '@mui/material';
 import type { Task } from '@gantry/contracts';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { formatDateTime, formatDuration } from '../../lib/format';
 import { PagedTable } from '../paged-table';
+import type { QueryState } from '../query-states';
 import { TaskStatus } from './task-status';
 
 /** The link that opens a task's log dialog over the current page (?t={id}). */
@@ -24,8 +26,11 @@ const duration = (task: Task) => {
   return formatDuration(((task.end ? Date.parse(task.end) : Date.now()) - Date.parse(task.start)) / 1000);
 };
 
-/** Tasks newest first: number (opens the log), template, status, author, start, duration. */
-export function TaskTable({ tasks, showTemplate = true, paged = true, pageSize }: { tasks: Task[]; showTemplate?: boolean; paged?: boolean; pageSize?: number }) {
+/**
+ * Tasks newest first: number (opens the log), template, status, author, start, duration. `query`
+ * and `empty` are the list's loading, error and empty states (see PagedTable).
+ */
+export function TaskTable({ tasks, showTemplate = true, paged = true, pageSize, query, empty }: { tasks: Task[]; showTemplate?: boolean; paged?: boolean; pageSize?: number; query?: QueryState; empty?: ReactNode }) {
   const { t } = useTranslation();
   const href = useTaskHref();
   return (
@@ -33,6 +38,8 @@ export function TaskTable({ tasks, showTemplate = true, paged = true, pageSize }
       rows={tasks}
       paged={paged}
       pageSize={pageSize}
+      query={query}
+      empty={empty}
       rowKey={(x) => x.id}
       label={t('tasks.history')}
       columns={[

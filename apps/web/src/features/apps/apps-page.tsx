@@ -25,7 +25,8 @@ export function AppsPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const snackbar = useSnackbar();
-  const apps = useQuery({ ...appsQuery, enabled: me.admin }).data ?? [];
+  const query = useQuery({ ...appsQuery, enabled: me.admin });
+  const apps = query.data ?? [];
   const setActive = useSetAppActive();
   const remove = useDeleteApp();
   const [editing, setEditing] = useState<App | 'new' | null>(null);
@@ -138,7 +139,7 @@ export function AppsPage() {
         }
       />
       <SandboxAlert />
-      <PagedTable rows={apps} columns={columns} rowKey={(a) => a.id} label={t('apps.title')} />
+      <PagedTable rows={apps} query={query} columns={columns} rowKey={(a) => a.id} label={t('apps.title')} />
       {editing !== null ? (
         <AppDialog app={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />
       ) : null}

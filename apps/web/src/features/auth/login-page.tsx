@@ -3,9 +3,9 @@ import { Alert, Box, Button, Card, CardContent, Link, Stack, TextField, Typograp
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from 'react-router';
 import { errorText } from '../../lib/error-text';
-import { abandonSession, loginInfoQuery, useLogin } from './api/auth-api';
+import { abandonSession, loginInfoQuery, signedInQuery, useLogin } from './api/auth-api';
 import { LoginHelpDialog } from './components/login-help-dialog';
 import { ProviderButtons } from './components/provider-buttons';
 import { VerifyForm } from './components/verify-form';
@@ -25,6 +25,8 @@ export function LoginPage() {
   const info = useQuery(loginInfoQuery).data;
   const login = useLogin();
   const [step, setStep] = useState<Step>((location.state as LoginLocationState | null)?.step ?? 'login');
+  // Already signed in (a bookmark, the back button): into the app rather than the form.
+  const signedIn = useQuery({ ...signedInQuery, enabled: step === 'login' }).isSuccess;
   const [auth, setAuth] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
@@ -56,6 +58,7 @@ export function LoginPage() {
     );
   };
 
+  if (signedIn) return <Navigate to={`/${location.search}`} replace />;
   return (
     <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '100vh', p: 2, bgcolor: 'background.default' }}>
       <Card sx={{ width: '100%', maxWidth: 400 }} variant="outlined">

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryStates } from '../../components/query-states';
 import { ResourceTable } from '../../components/resource-table';
 import { useSafeDelete } from '../../components/use-safe-delete';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
@@ -25,7 +26,8 @@ export function EnvironmentsPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
   const { canManage } = useProjectAccess(projectId);
-  const envs = useQuery(projectQueries.environments(projectId)).data ?? [];
+  const query = useQuery(projectQueries.environments(projectId));
+  const envs = query.data ?? [];
   const [editing, setEditing] = useState<Environment | 'new' | null>(null);
   const del = useSafeDelete({ projectId, object: t('environments.object'), baseUrl: `/project/${projectId}/environment`, invalidate: projectKeys.environments(projectId) });
   return (
@@ -49,7 +51,16 @@ export function EnvironmentsPage() {
           ]}
         />
       ) : (
-        <EmptyState title={t('environments.none')} />
+        <QueryStates
+          query={query}
+          empty={
+            <EmptyState
+              title={t('environments.none')}
+              hint={t('environments.noneHint')}
+              action={canManage ? <Button variant="outlined" onClick={() => setEditing('new')}>{t('environments.createFirst')}</Button> : null}
+            />
+          }
+        />
       )}
       {editing ? <EnvironmentDialog projectId={projectId} item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       {del.dialogs}

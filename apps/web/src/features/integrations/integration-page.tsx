@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state';
+import { PageSkeleton, QueryStates } from '../../components/query-states';
 import { useSafeDelete } from '../../components/use-safe-delete';
 import { errorText } from '../../lib/error-text';
 import { paths } from '../../lib/paths';
@@ -47,15 +48,15 @@ export function IntegrationPage() {
       {t('integrations.title')}
     </MuiLink>
   );
-  if (query.isError) {
+  if (!integration) {
+    const notFound = <EmptyState heading title={t('integrations.notFound')} hint={errorText(query.error)} />;
     return (
       <Box>
         {back}
-        <EmptyState title={t('integrations.notFound')} hint={errorText(query.error)} />
+        <QueryStates query={query} loading={<PageSkeleton />} notFound={notFound} />
       </Box>
     );
   }
-  if (!integration) return null;
   return (
     <Box>
       {back}

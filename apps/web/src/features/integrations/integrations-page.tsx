@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryStates } from '../../components/query-states';
 import { ResourceTable } from '../../components/resource-table';
 import { useSafeDelete } from '../../components/use-safe-delete';
 import { paths } from '../../lib/paths';
@@ -82,9 +83,18 @@ export function IntegrationsPage() {
               },
             ]}
           />
-        ) : list.isSuccess ? (
-          <EmptyState title={t('integrations.none')} hint={t('integrations.noneHint')} />
-        ) : null}
+        ) : (
+          <QueryStates
+            query={list}
+            empty={
+              <EmptyState
+                title={t('integrations.none')}
+                hint={t('integrations.noneHint')}
+                action={canUpdate ? <Button variant="outlined" onClick={() => setEditing('new')}>{t('integrations.createFirst')}</Button> : null}
+              />
+            }
+          />
+        )}
         <AliasesPanel
           projectId={projectId}
           integrationId={null}

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryStates } from '../../components/query-states';
 import { ResourceTable } from '../../components/resource-table';
 import { useSafeDelete } from '../../components/use-safe-delete';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
@@ -18,7 +19,8 @@ export function InventoriesPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
   const { canManage } = useProjectAccess(projectId);
-  const inventories = useQuery(projectQueries.inventories(projectId)).data ?? [];
+  const query = useQuery(projectQueries.inventories(projectId));
+  const inventories = query.data ?? [];
   const keys = useQuery(projectQueries.keys(projectId)).data ?? [];
   const repositories = useQuery(projectQueries.repositories(projectId)).data ?? [];
   /** An inventory to edit, or the kind of a new one. */
@@ -44,7 +46,7 @@ export function InventoriesPage() {
           ]}
         />
       ) : (
-        <EmptyState title={t('inventories.none')} />
+        <QueryStates query={query} empty={<EmptyState title={t('inventories.none')} hint={t('inventories.noneHint')} />} />
       )}
       {editing ? (
         <InventoryDialog

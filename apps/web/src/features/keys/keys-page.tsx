@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryStates } from '../../components/query-states';
 import { ResourceTable } from '../../components/resource-table';
 import { useSafeDelete } from '../../components/use-safe-delete';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
@@ -17,7 +18,8 @@ export function KeysPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
   const { canManage } = useProjectAccess(projectId);
-  const keys = useQuery(projectQueries.keys(projectId)).data ?? [];
+  const query = useQuery(projectQueries.keys(projectId));
+  const keys = query.data ?? [];
   const [editing, setEditing] = useState<AccessKey | 'new' | null>(null);
   const del = useSafeDelete({ projectId, object: t('keys.object'), baseUrl: `/project/${projectId}/keys`, invalidate: projectKeys.keys(projectId) });
   return (
@@ -48,7 +50,16 @@ export function KeysPage() {
           ]}
         />
       ) : (
-        <EmptyState title={t('keys.none')} />
+        <QueryStates
+          query={query}
+          empty={
+            <EmptyState
+              title={t('keys.none')}
+              hint={t('keys.noneHint')}
+              action={canManage ? <Button variant="outlined" onClick={() => setEditing('new')}>{t('keys.createFirst')}</Button> : null}
+            />
+          }
+        />
       )}
       {editing ? <KeyDialog projectId={projectId} item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       {del.dialogs}

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryStates } from '../../components/query-states';
 import { ResourceTable } from '../../components/resource-table';
 import { useSafeDelete } from '../../components/use-safe-delete';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
@@ -17,7 +18,8 @@ export function RepositoriesPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
   const { canManage } = useProjectAccess(projectId);
-  const repos = useQuery(projectQueries.repositories(projectId)).data ?? [];
+  const query = useQuery(projectQueries.repositories(projectId));
+  const repos = query.data ?? [];
   const keys = useQuery(projectQueries.keys(projectId)).data ?? [];
   const [editing, setEditing] = useState<Repository | 'new' | null>(null);
   const del = useSafeDelete({ projectId, object: t('repositories.object'), baseUrl: `/project/${projectId}/repositories`, invalidate: projectKeys.repositories(projectId) });
@@ -42,7 +44,16 @@ export function RepositoriesPage() {
           ]}
         />
       ) : (
-        <EmptyState title={t('repositories.none')} />
+        <QueryStates
+          query={query}
+          empty={
+            <EmptyState
+              title={t('repositories.none')}
+              hint={t('repositories.noneHint')}
+              action={canManage ? <Button variant="outlined" onClick={() => setEditing('new')}>{t('repositories.createFirst')}</Button> : null}
+            />
+          }
+        />
       )}
       {editing ? <RepositoryDialog projectId={projectId} item={editing === 'new' ? null : editing} keys={keys} onClose={() => setEditing(null)} /> : null}
       {del.dialogs}

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryStates } from '../../components/query-states';
 import { useSafeDelete } from '../../components/use-safe-delete';
 import { api } from '../../lib/api-client';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
@@ -18,7 +19,8 @@ export function SchedulesPage() {
   const projectId = useProjectId();
   const { canManage } = useProjectAccess(projectId);
   const key = ['project', projectId, 'schedules'] as const;
-  const schedules = useQuery({ queryKey: key, queryFn: () => api.get<Schedule[]>(`/project/${projectId}/schedules`) }).data ?? [];
+  const query = useQuery({ queryKey: key, queryFn: () => api.get<Schedule[]>(`/project/${projectId}/schedules`) });
+  const schedules = query.data ?? [];
   const [editing, setEditing] = useState<Schedule | 'new' | null>(null);
   const del = useSafeDelete({ projectId, object: t('schedules.object'), baseUrl: `/project/${projectId}/schedules`, invalidate: key });
   return (
@@ -27,7 +29,16 @@ export function SchedulesPage() {
       {schedules.length ? (
         <ScheduleTable projectId={projectId} rows={schedules} canManage={canManage} onEdit={setEditing} onDelete={(s) => void del.request(s)} />
       ) : (
-        <EmptyState title={t('schedules.none')} />
+        <QueryStates
+          query={query}
+          empty={
+            <EmptyState
+              title={t('schedules.none')}
+              hint={t('schedules.noneHint')}
+              action={canManage ? <Button variant="outlined" onClick={() => setEditing('new')}>{t('schedules.createFirst')}</Button> : null}
+            />
+          }
+        />
       )}
       {editing ? <ScheduleDialog projectId={projectId} item={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       {del.dialogs}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryStates } from '../../components/query-states';
 import { PagedTable } from '../../components/paged-table';
 import { useSnackbar } from '../../components/snackbar';
 import { TaskStatus } from '../../components/tasks/task-status';
@@ -18,7 +19,8 @@ export function ActiveTasksPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const snackbar = useSnackbar();
-  const { data = [], refetch } = useQuery({ ...activeTasksQuery, refetchInterval: TASKS_REFRESH_MS, enabled: me.admin });
+  const query = useQuery({ ...activeTasksQuery, refetchInterval: TASKS_REFRESH_MS, enabled: me.admin });
+  const { data = [], refetch } = query;
   if (!me.admin) return null;
   const stop = (x: ActiveTask) =>
     api.post(`/project/${x.project_id}/tasks/${x.task_id}/stop`, { force: x.status === 'stopping' }).then(() => refetch(), (e: unknown) => snackbar.error(errorText(e)));
@@ -26,7 +28,7 @@ export function ActiveTasksPage() {
     <Box>
       <PageHeader title={t('tasks.activeTitle')} />
       {data.length === 0 ? (
-        <EmptyState title={t('tasks.noActive')} />
+        <QueryStates query={query} empty={<EmptyState title={t('tasks.noActive')} hint={t('tasks.noActiveHint')} />} />
       ) : (
         <PagedTable<ActiveTask>
           rows={data}

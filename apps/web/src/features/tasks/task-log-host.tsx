@@ -1,6 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useMatch, useSearchParams } from 'react-router';
+import { isNotFound } from '../../components/query-states';
+import { useSnackbar } from '../../components/snackbar';
+import { errorText } from '../../lib/error-text';
 import { storage, StorageKeys } from '../../lib/storage';
 import { taskQuery } from './api/tasks-api';
 
@@ -20,9 +24,22 @@ export function TaskLogHost() {
   return <TaskLogLoading key={taskId} projectId={projectId} taskId={taskId} />;
 }
 
-/** Asks for the task while the dialog's code loads, so the dialog opens knowing its status. */
+/**
+ * Asks for the task while the dialog's code loads, so the dialog opens knowing its status. A task
+ * that is not there opens no dialog: a snackbar says so, once.
+ */
 function TaskLogLoading({ projectId, taskId }: { projectId: number; taskId: number }) {
-  useQuery(taskQuery(projectId, taskId));
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const task = useQuery(taskQuery(projectId, taskId));
+  const failure = task.isError && task.data === undefined ? task.error : null;
+  const [told, setTold] = useState(false);
+  useEffect(() => {
+    if (!failure || told) return;
+    setTold(true);
+    snackbar.error(isNotFound(failure) ? t('tasks.notFound', { id: taskId }) : errorText(failure));
+  }, [failure, told, taskId, snackbar, t]);
+  if (!task.data) return null;
   return (
     <Suspense fallback={null}>
       <TaskLogDialog projectId={projectId} taskId={taskId} />

@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PagedTable } from '../../components/paged-table';
 import { useSnackbar } from '../../components/snackbar';
@@ -24,7 +25,8 @@ export function TeamPage() {
   const me = useCurrentUser();
   const access = useProjectAccess(projectId);
   const snackbar = useSnackbar();
-  const members = useQuery(projectQueries.team(projectId)).data ?? [];
+  const query = useQuery(projectQueries.team(projectId));
+  const members = query.data ?? [];
   const m = useTeamMutations(projectId);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<ProjectUser | null>(null);
@@ -64,6 +66,8 @@ export function TeamPage() {
       />
       <PagedTable<ProjectUser>
         rows={members}
+        query={query}
+        empty={<EmptyState title={t('team.none')} hint={t('team.noneHint')} />}
         paged={false}
         label={t('team.title')}
         rowKey={(u) => u.id}

@@ -7,6 +7,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
+import { EmptyState } from '../../components/empty-state';
+import { PageSkeleton, QueryStates } from '../../components/query-states';
 import { useSnackbar } from '../../components/snackbar';
 import { TaskTable } from '../../components/tasks/task-table';
 import { useLiveTasks } from '../../components/tasks/use-live-tasks';
@@ -34,9 +36,11 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
   const navigate = useNavigate();
   const snackbar = useSnackbar();
   const access = useProjectAccess(projectId);
-  const template = useQuery(templateQuery(projectId, templateId)).data;
+  const templateResult = useQuery(templateQuery(projectId, templateId));
+  const template = templateResult.data;
   const tasksQuery = templateTasksQuery(projectId, templateId);
-  const tasks = useQuery(tasksQuery).data ?? [];
+  const tasksResult = useQuery(tasksQuery);
+  const tasks = tasksResult.data ?? [];
   useLiveTasks(tasksQuery.queryKey, projectId, templateId);
   const setDescription = useSetDescription(projectId, templateId);
   const team = useQuery(projectQueries.team(projectId)).data ?? [];
@@ -55,7 +59,15 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
     },
   });
   if (!tab) return <Navigate to="tasks" replace />;
-  if (!template) return null;
+  if (!template) {
+    const back = (
+      <Button component={Link} to={base}>
+        {t('templates.backToList')}
+      </Button>
+    );
+    const notFound = <EmptyState heading title={t('templates.notFound')} hint={t('templates.notFoundHint')} action={back} />;
+    return <QueryStates query={templateResult} loading={<PageSkeleton />} notFound={notFound} />;
+  }
   const terraform = template.app === 'terraform' || template.app === 'tofu';
   const action = template.type === 'build' ? t('templates.build') : template.type === 'deploy' ? t('templates.deploy') : t('templates.run');
   return (
@@ -98,7 +110,7 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
         <Tab value="details" label={t('templates.detailsTab')} component={Link} to={`${base}/${templateId}/details`} />
         {terraform ? <Tab value="state" label={t('templates.stateTab')} component={Link} to={`${base}/${templateId}/state`} /> : null}
       </Tabs>
-      {tab === 'tasks' ? <TaskTable tasks={tasks} showTemplate={false} pageSize={5} /> : null}
+      {tab === 'tasks' ? <TaskTable tasks={tasks} query={tasksResult} showTemplate={false} pageSize={5} /> : null}
       {tab === 'details' ? (
         <Stack spacing={2}>
           <TemplateDetails projectId={projectId} template={template} />

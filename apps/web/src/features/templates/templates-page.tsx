@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
+import { QueryStates } from '../../components/query-states';
 import { PagedTable } from '../../components/paged-table';
 import { TaskStatus } from '../../components/tasks/task-status';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
@@ -28,7 +29,8 @@ export function TemplatesPage() {
   const navigate = useNavigate();
   const me = useCurrentUser();
   const access = useProjectAccess(projectId);
-  const templates = useQuery(projectQueries.templates(projectId)).data ?? [];
+  const query = useQuery(projectQueries.templates(projectId));
+  const templates = query.data ?? [];
   const viewsQuery = useQuery(projectQueries.views(projectId));
   const views = viewsQuery.data ?? [];
   const apps = useQuery(appsQuery).data ?? [];
@@ -101,7 +103,16 @@ export function TemplatesPage() {
           ]}
         />
       ) : (
-        <EmptyState title={t('templates.noneList')} />
+        <QueryStates
+          query={query}
+          empty={
+            <EmptyState
+              title={t('templates.noneList')}
+              hint={t('templates.noneHint')}
+              action={access.canManage && !viewId ? <Button variant="outlined" onClick={() => setCreating(true)} disabled={noActiveApp && !me.admin}>{t('templates.createFirst')}</Button> : null}
+            />
+          }
+        />
       )}
       {creating ? <TemplateDialog projectId={projectId} template={null} onClose={() => setCreating(false)} onSaved={(id) => void navigate(`${base}/templates/${id}`)} /> : null}
       {editingViews ? <ViewsDialog projectId={projectId} views={views} onClose={() => setEditingViews(false)} /> : null}

@@ -25,7 +25,8 @@ import { CopyButton, RevealButton } from './components/token-buttons';
 export function TokensPage() {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const tokens = useQuery(tokensQuery).data ?? [];
+  const query = useQuery(tokensQuery);
+  const tokens = query.data ?? [];
   const remove = useDeleteToken();
   const [revealed, setRevealed] = useState<Set<string>>(new Set());
   const [creating, setCreating] = useState(false);
@@ -86,7 +87,14 @@ export function TokensPage() {
           </Button>
         }
       />
-      {tokens.length ? <PagedTable rows={tokens} columns={columns} rowKey={(tok) => tok.id} label={t('tokens.title')} /> : <EmptyState title={t('tokens.empty')} />}
+      <PagedTable
+        rows={tokens}
+        query={query}
+        empty={<EmptyState title={t('tokens.none')} hint={t('tokens.noneHint')} action={<Button variant="outlined" onClick={() => setCreating(true)}>{t('tokens.createFirst')}</Button>} />}
+        columns={columns}
+        rowKey={(tok) => tok.id}
+        label={t('tokens.title')}
+      />
       {creating ? (
         <CreateTokenDialog
           onClose={() => setCreating(false)}

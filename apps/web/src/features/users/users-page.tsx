@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyState } from '../../components/empty-state';
 import { PageHeader } from '../../components/page-header';
 import { PagedTable, type Column } from '../../components/paged-table';
 import { useSnackbar } from '../../components/snackbar';
@@ -25,7 +26,8 @@ export function UsersPage() {
   const { t } = useTranslation();
   const me = useCurrentUser();
   const snackbar = useSnackbar();
-  const users = useQuery({ ...usersQuery, enabled: me.admin }).data ?? [];
+  const query = useQuery({ ...usersQuery, enabled: me.admin });
+  const users = query.data ?? [];
   const remove = useDeleteUser();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [password, setPassword] = useState<User | null>(null);
@@ -87,7 +89,7 @@ export function UsersPage() {
           </Button>
         }
       />
-      <PagedTable rows={users} columns={columns} rowKey={(u) => u.id} label={t('users.title')} />
+      <PagedTable rows={users} query={query} empty={<EmptyState title={t('users.empty')} hint={t('users.emptyHint')} />} columns={columns} rowKey={(u) => u.id} label={t('users.title')} />
       {editing !== null ? <UserDialog userId={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
       {password ? <PasswordDialog userId={password.id} name={password.name} onClose={() => setPassword(null)} /> : null}
       <ConfirmDialog

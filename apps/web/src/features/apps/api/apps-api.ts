@@ -26,11 +26,19 @@ export function useSaveApp(id: string | null) {
   });
 }
 
+/** The active switch: the list changes at once and goes back if the server refuses. */
 export function useSetAppActive() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, active }: { id: string; active: boolean }) =>
       api.post(`/apps/${encodeURIComponent(id)}/active`, { active }),
+    onMutate: async ({ id, active }) => {
+      await qc.cancelQueries({ queryKey: appsKey });
+      const before = qc.getQueryData<App[]>(appsKey);
+      qc.setQueryData<App[]>(appsKey, (apps) => apps?.map((a) => (a.id === id ? { ...a, active } : a)));
+      return { before };
+    },
+    onError: (_e, _v, context) => qc.setQueryData(appsKey, context?.before),
     onSettled: () => qc.invalidateQueries({ queryKey: appsKey }),
   });
 }

@@ -2,6 +2,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextF
 import { appCreateSchema, appTakesArgs, appUpdateSchema, type App } from '@gantry/contracts';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { useSnackbar } from '../../../components/snackbar';
 import { contractResolver } from '../../../lib/contract-resolver';
@@ -90,7 +91,7 @@ export function AppDialog({ app, onClose }: { app: App | null; onClose(): void }
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{isNew ? t('apps.newTitle') : t('apps.editTitle', { name: app.title })}</DialogTitle>
       <DialogContent>
-        <Stack spacing={2} component="form" id="app-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
+        <Stack spacing={2} component="form" ref={focusFirstField} id="app-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
           <FormError error={save.error} />
           {isNew ? field('id', t('apps.id'), t('apps.idHelp'), { required: true, placeholder: 'my-tool' }) : null}
           {field('title', t('apps.appTitle'), ' ', { required: true })}

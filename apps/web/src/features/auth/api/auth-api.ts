@@ -1,4 +1,4 @@
-import { Messages, type LoginBody, type LoginInfo } from '@gantry/contracts';
+import { Messages, type CurrentUser, type LoginBody, type LoginInfo } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../../lib/api-client';
 import { keys } from '../../../lib/session';
@@ -6,6 +6,14 @@ import { keys } from '../../../lib/session';
 export const loginInfoQuery = queryOptions({
   queryKey: keys.loginInfo,
   queryFn: () => api.get<LoginInfo>('/auth/login', { quiet401: true }),
+});
+
+/** Whether this browser is already signed in: the sign-in page then leads into the app. */
+export const signedInQuery = queryOptions({
+  queryKey: ['login-session'] as const,
+  queryFn: () => api.get<CurrentUser>('/user', { quiet401: true }),
+  retry: false,
+  gcTime: 0,
 });
 
 /** Whether a failure means "signed in with the password, the second step is still to do". */

@@ -3,6 +3,7 @@ import { environmentInputSchema, type Environment, type EnvironmentInput } from 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm, type FieldError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { api } from '../../../lib/api-client';
 import { contractResolver } from '../../../lib/contract-resolver';
@@ -64,7 +65,7 @@ export function EnvironmentDialog({ projectId, item, onClose }: { projectId: num
     <Dialog open onClose={onClose} maxWidth="md" fullWidth>
       <DialogTitle>{item ? t('environments.editTitle') : t('environments.newTitle')}</DialogTitle>
       <DialogContent>
-        <Stack spacing={2} component="form" id="environment-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
+        <Stack spacing={2} component="form" ref={focusFirstField} id="environment-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
           <FormError error={save.error} />
           <Controller
             name="name"

@@ -3,6 +3,7 @@ import { BODY_DATA_TYPES, MATCH_TYPES } from '@gantry/contracts';
 import type { FormEvent, ReactNode } from 'react';
 import type { Control, FieldValues, Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { FormSelect, FormText } from './form-fields';
 
@@ -31,7 +32,7 @@ export function PartDialog({
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{title}</DialogTitle>
       <DialogContent>
-        <Stack spacing={1} component="form" id={formId} noValidate onSubmit={onSubmit} sx={{ pt: 1 }}>
+        <Stack spacing={1} component="form" ref={focusFirstField} id={formId} noValidate onSubmit={onSubmit} sx={{ pt: 1 }}>
           <FormError error={error} />
           {children}
         </Stack>

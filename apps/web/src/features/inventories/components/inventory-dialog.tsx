@@ -3,6 +3,7 @@ import { WORKSPACE_INVENTORY_TYPES, inventoryInputSchema, type AccessKey, type I
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { CodeEditor } from '../../../components/code-editor';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { KeySelect } from '../../../components/key-select';
 import { contractResolver } from '../../../lib/contract-resolver';
@@ -70,7 +71,7 @@ export function InventoryDialog({
     <Dialog open onClose={onClose} maxWidth="md" fullWidth>
       <DialogTitle>{t(item ? 'inventories.editKindTitle' : 'inventories.newKindTitle', { kind: t(`inventories.kinds.${kind}`) })}</DialogTitle>
       <DialogContent>
-        <Stack spacing={1} component="form" id="inventory-form" noValidate onSubmit={(ev) => void submit(ev)} sx={{ pt: 1 }}>
+        <Stack spacing={1} component="form" ref={focusFirstField} id="inventory-form" noValidate onSubmit={(ev) => void submit(ev)} sx={{ pt: 1 }}>
           <FormError error={save.error} />
           <Controller name="name" control={form.control} render={({ field }) => <TextField {...field} label={t('common.name')} required error={!!e.name} helperText={e.name?.message ?? ' '} />} />
           {types.length > 1 ? (

@@ -2,6 +2,7 @@ import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, Fo
 import { KEY_TYPES, keyInputSchema, type AccessKey, type KeyInput } from '@gantry/contracts';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { useSaveKey } from '../api/keys-api';
@@ -64,7 +65,7 @@ export function KeyDialog({ projectId, item, onClose }: { projectId: number; ite
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{isNew ? t('keys.newTitle') : t('keys.editTitle')}</DialogTitle>
       <DialogContent>
-        <Stack spacing={1} component="form" id="key-form" noValidate onSubmit={(ev) => void submit(ev)} sx={{ pt: 1 }}>
+        <Stack spacing={1} component="form" ref={focusFirstField} id="key-form" noValidate onSubmit={(ev) => void submit(ev)} sx={{ pt: 1 }}>
           <FormError error={save.error} />
           <Controller name="name" control={form.control} render={({ field: f }) => <TextField {...f} label={t('common.name')} required error={!!e.name} helperText={e.name?.message ?? ' '} />} />
           <Controller

@@ -13,8 +13,8 @@ import { projectKeys } from '../../../lib/project-queries';
 export function ProjectHistory({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
   const key = useMemo(() => projectKeys.tasks(projectId), [projectId]);
-  const tasks = useQuery({ queryKey: key, queryFn: () => api.get<Task[]>(`/project/${projectId}/tasks/last?limit=100`) }).data;
+  const query = useQuery({ queryKey: key, queryFn: () => api.get<Task[]>(`/project/${projectId}/tasks/last?limit=100`) });
   useLiveTasks(key, projectId);
-  if (tasks && tasks.length === 0) return <EmptyState icon={<HistoryIcon sx={{ fontSize: 48, mb: 1 }} />} title={t('projects.noTasks')} hint={t('projects.noTasksHint')} />;
-  return <TaskTable tasks={tasks ?? []} />;
+  const empty = <EmptyState icon={<HistoryIcon sx={{ fontSize: 48, mb: 1 }} />} title={t('projects.noTasks')} hint={t('projects.noTasksHint')} />;
+  return <TaskTable tasks={query.data ?? []} query={query} empty={empty} />;
 }

@@ -2,6 +2,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextF
 import { isLocalGitUrl, repositoryInputSchema, type AccessKey, type Repository } from '@gantry/contracts';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { useSaveRepository } from '../api/repositories-api';
@@ -32,7 +33,7 @@ export function RepositoryDialog({ projectId, item, keys, onClose }: { projectId
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{item ? t('repositories.editTitle') : t('repositories.newTitle')}</DialogTitle>
       <DialogContent>
-        <Stack spacing={1} component="form" id="repository-form" noValidate onSubmit={(ev) => void submit(ev)} sx={{ pt: 1 }}>
+        <Stack spacing={1} component="form" ref={focusFirstField} id="repository-form" noValidate onSubmit={(ev) => void submit(ev)} sx={{ pt: 1 }}>
           <FormError error={save.error} />
           <Controller name="name" control={form.control} render={({ field }) => <TextField {...field} label={t('common.name')} required error={!!e.name} helperText={e.name?.message ?? ' '} />} />
           <Controller

@@ -2,6 +2,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControlL
 import { runnerInputSchema, type Runner, type RunnerCreated } from '@gantry/contracts';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { useSnackbar } from '../../../components/snackbar';
 import { contractResolver } from '../../../lib/contract-resolver';
@@ -59,7 +60,7 @@ export function RunnerDialog({ projectId, runner, onClose, onCreated }: { projec
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{runner ? t('runners.editTitle', { name: runner.name }) : t('runners.newTitle')}</DialogTitle>
       <DialogContent>
-        <Stack spacing={2} component="form" id="runner-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
+        <Stack spacing={2} component="form" ref={focusFirstField} id="runner-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
           <FormError error={save.error} />
           {text('name', t('runners.name'), ' ', true)}
           {text('tag', t('runners.tag'), t('runners.tagHelp'), projectId !== null)}

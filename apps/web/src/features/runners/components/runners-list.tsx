@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { EmptyState } from '../../../components/empty-state';
 import { PagedTable, type Column } from '../../../components/paged-table';
 import { useSnackbar } from '../../../components/snackbar';
 import { errorText } from '../../../lib/error-text';
@@ -29,7 +30,8 @@ export function activityColour(touched: string | null, now = Date.now()): 'succe
 export function RunnersList({ projectId, title }: { projectId: number | null; title: (actions: ReactNode) => ReactNode }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const runners = useQuery(runnersQuery(projectId)).data ?? [];
+  const query = useQuery(runnersQuery(projectId));
+  const runners = query.data ?? [];
   const setActive = useSetRunnerActive(projectId);
   const clearCache = useClearRunnerCache(projectId);
   const remove = useDeleteRunner(projectId);
@@ -121,13 +123,14 @@ export function RunnersList({ projectId, title }: { projectId: number | null; ti
           {t('runners.new')}
         </Button>,
       )}
-      {runners.length === 0 ? (
-        <Typography color="text.secondary" sx={{ my: 2 }}>
-          {t('runners.empty')}
-        </Typography>
-      ) : (
-        <PagedTable rows={runners} columns={columns} rowKey={(r) => r.id} label={t('runners.title')} />
-      )}
+      <PagedTable
+        rows={runners}
+        query={query}
+        empty={<EmptyState title={t('runners.none')} hint={t('runners.noneHint')} action={<Button variant="outlined" onClick={() => setEditing('new')}>{t('runners.createFirst')}</Button>} />}
+        columns={columns}
+        rowKey={(r) => r.id}
+        label={t('runners.title')}
+      />
       {editing !== null ? <RunnerDialog projectId={projectId} runner={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onCreated={setCreated} /> : null}
       {created ? <RunnerCreatedDialog runner={created} onClose={() => setCreated(null)} /> : null}
       <ConfirmDialog

@@ -3,6 +3,7 @@ import { COMMIT_CHECK_INTERVALS, DEFAULT_CRON, scheduleInputSchema, type CronBui
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { api } from '../../../lib/api-client';
 import { projectQueries } from '../../../lib/project-queries';
@@ -55,7 +56,7 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{item ? t('schedules.editTitle') : t('schedules.newTitle')}</DialogTitle>
       <DialogContent>
-        <Stack spacing={1.5} sx={{ pt: 1 }}>
+        <Stack spacing={1.5} component="form" ref={focusFirstField} id="schedule-form" noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }} sx={{ pt: 1 }}>
           <FormError error={save.error} />
           <TextField label={t('common.name')} required value={name} onChange={(e) => { setName(e.target.value); clear('name'); }} error={!!errors.name} helperText={errors.name ?? ' '} />
           <TextField select label={t('schedules.template')} required value={template} onChange={(e) => { setTemplate(Number(e.target.value)); clear('template_id'); }} error={!!errors.template_id} helperText={errors.template_id ?? ' '}>
@@ -99,7 +100,7 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={save.isPending}>
+        <Button type="submit" form="schedule-form" variant="contained" disabled={save.isPending}>
           {item ? t('common.save') : t('common.create')}
         </Button>
       </DialogActions>

@@ -15,10 +15,22 @@ export function ScheduleTable({ projectId, rows, canManage, onEdit, onDelete, pa
   const { t } = useTranslation();
   const qc = useQueryClient();
   const snackbar = useSnackbar();
+  // Every cached schedule list of the project (the page's and each template's).
+  const lists = { queryKey: ['project', projectId, 'schedules'] };
+  // The switch moves at once; a failure puts it back and says why.
   const toggle = useMutation({
     mutationFn: (s: Schedule) => api.put(`/project/${projectId}/schedules/${s.id}/active`, { active: !s.active }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['project', projectId, 'schedules'] }),
-    onError: (e) => snackbar.error(errorText(e)),
+    onMutate: async (s) => {
+      await qc.cancelQueries(lists);
+      const before = qc.getQueriesData<Schedule[]>(lists);
+      qc.setQueriesData<Schedule[]>(lists, (list) => (Array.isArray(list) ? list.map((x) => (x.id === s.id ? { ...x, active: !s.active } : x)) : list));
+      return { before };
+    },
+    onError: (e, _s, context) => {
+      context?.before.forEach(([key, data]) => qc.setQueryData(key, data));
+      snackbar.error(errorText(e));
+    },
+    onSettled: () => qc.invalidateQueries(lists),
   });
   return (
     <PagedTable<Schedule>

@@ -1,5 +1,5 @@
 import type { ActiveTask, Task, TaskCreate, TaskOutputPage, TaskOutputQuery } from '@gantry/contracts';
-import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 export const taskQuery = (projectId: number, id: number) =>
@@ -27,6 +27,8 @@ export const taskOutputSearchQuery = (projectId: number, id: number, q: string) 
     initialPageParam: 1,
     getNextPageParam: (last) => (last.lines.length < LOG_SEARCH_PAGE_SIZE ? undefined : last.lines[last.lines.length - 1]!.seq + 1),
     enabled: q !== '',
+    // While the words change, the last matches stay listed until the new ones arrive.
+    placeholderData: keepPreviousData,
   });
 
 /** The log as text, shown by the browser (`download`: saved as a file instead). */

@@ -3,6 +3,7 @@ import { PROJECT_ROLES, type ProjectRole, type UserSummary } from '@gantry/contr
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { candidatesQuery, useTeamMutations } from '../api/team-api';
 
@@ -23,7 +24,7 @@ export function AddMemberDialog({ projectId, memberIds, canGrantOwner, onClose }
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
       <DialogTitle>{t('team.addTitle')}</DialogTitle>
       <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
+        <Stack spacing={2} component="form" ref={focusFirstField} id="add-member-form" noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }} sx={{ pt: 1 }}>
           <FormError error={add.error} />
           <Autocomplete
             options={candidates}
@@ -43,7 +44,7 @@ export function AddMemberDialog({ projectId, memberIds, canGrantOwner, onClose }
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={add.isPending}>
+        <Button type="submit" form="add-member-form" variant="contained" disabled={add.isPending}>
           {t('team.add')}
         </Button>
       </DialogActions>

@@ -2,6 +2,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, St
 import { workspaceAttachSchema, workspaceFormSchema, type AccessKey, type Inventory } from '@gantry/contracts';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { KeySelect } from '../../../components/key-select';
 import { contractResolver } from '../../../lib/contract-resolver';
@@ -50,6 +51,7 @@ export function NewWorkspaceDialog({
         <Stack
           spacing={1}
           component="form"
+          ref={focusFirstField}
           id="workspace-form"
           noValidate
           onSubmit={(ev) => void submit(ev)}
@@ -132,6 +134,7 @@ export function AttachWorkspaceDialog({
         <Stack
           spacing={1}
           component="form"
+          ref={focusFirstField}
           id="attach-workspace-form"
           noValidate
           onSubmit={(ev) => void submit(ev)}

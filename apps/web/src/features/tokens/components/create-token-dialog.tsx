@@ -2,6 +2,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, St
 import { TOKEN_EXPIRY_DAYS } from '@gantry/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { useCreateToken } from '../api/tokens-api';
 
@@ -22,7 +23,7 @@ export function CreateTokenDialog({ onCreated, onClose }: { onCreated(value: str
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
       <DialogTitle>{t('tokens.newTitle')}</DialogTitle>
       <DialogContent>
-        <Stack spacing={1} component="form" id="token-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
+        <Stack spacing={1} component="form" ref={focusFirstField} id="token-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
           <FormError error={create.error} />
           <TextField
             select

@@ -1,6 +1,7 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { useSnackbar } from '../../../components/snackbar';
 import { useCurrentUser } from '../../../lib/session';
@@ -29,7 +30,7 @@ export function PasswordDialog({ userId, name, onClose }: { userId: number; name
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
       <DialogTitle>{self ? t('users.passwordTitle') : t('users.changePassword', { name })}</DialogTitle>
       <DialogContent>
-        <Stack spacing={1} component="form" id="password-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
+        <Stack spacing={1} component="form" ref={focusFirstField} id="password-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1 }}>
           <FormError error={change.error} />
           {self ? (
             <TextField type="password" label={t('users.currentPassword')} value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" required error={touched && !current} helperText={touched && !current ? t('auth.passwordRequired') : ' '} />

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { useSnackbar } from '../../../components/snackbar';
@@ -100,7 +101,7 @@ export function UserDialog({ userId, onClose }: { userId: number | null; onClose
             </Typography>
           )
         ) : null}
-        <Stack spacing={1} component="form" id="user-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1, display: security ? 'none' : undefined }}>
+        <Stack spacing={1} component="form" ref={focusFirstField} id="user-form" noValidate onSubmit={(e) => void submit(e)} sx={{ pt: 1, display: security ? 'none' : undefined }}>
           <FormError error={save.error} />
           {text('name', t('users.name'))}
           {text('username', t('users.username'))}

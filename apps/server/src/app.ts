@@ -33,6 +33,8 @@ import { appsRoutes } from './modules/apps/apps.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
 import { templatesExtraRoutes } from './modules/templates/templates.routes.js';
 import { terraformStatesRoutes } from './modules/terraform-states/terraform-states.routes.js';
+import { terraformAliasesRoutes } from './modules/terraform-backend/terraform-aliases.routes.js';
+import { terraformBackendRoutes } from './modules/terraform-backend/terraform-backend.routes.js';
 import { presentTemplate } from './modules/templates/templates.presenter.js';
 import { viewsExtraRoutes } from './modules/views/views.routes.js';
 import { backupRoutes } from './modules/backup/backup.routes.js';
@@ -71,6 +73,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   registerJsonBody(app);
 
   const services = createServices(deps);
+  // Tasks reach this node's API (the Terraform state backend) where it listens, once it does.
+  services.selfUrl.listening(() => app.server.address());
   const { totp } = config;
   const authMethods: AuthMethods = { totp: { enabled: totp.enabled, allow_recovery: totp.enabled && totp.allowRecovery } };
 
@@ -147,6 +151,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(tasksRoutes(services.tasks, services.taskOutput, services.projects));
       await api.register(templatesExtraRoutes(services.templates, services.projects, (id) => services.terraformState.summary(id)));
       await api.register(terraformStatesRoutes(services.terraformStates, services.projects));
+      await api.register(terraformAliasesRoutes(services.terraformAliases, services.projects, config.webHost));
+      await api.register(terraformBackendRoutes(services.terraformBackend, { maxStateBytes: config.maxStateBytes }));
       await api.register(viewsExtraRoutes(services.views, services.projects));
       await api.register(eventsRoutes(services.events, services.projects));
       const members = services.projects;

@@ -45,6 +45,10 @@ import { TaskRun } from './engine/runner.js';
 import { TerraformStateStore } from './engine/terraform-state.js';
 import { TerraformStatesRepository } from './modules/terraform-states/terraform-states.repository.js';
 import { TerraformStatesService } from './modules/terraform-states/terraform-states.service.js';
+import { TerraformAliasesService } from './modules/terraform-backend/terraform-aliases.service.js';
+import { TerraformBackendRepository } from './modules/terraform-backend/terraform-backend.repository.js';
+import { TerraformBackendService } from './modules/terraform-backend/terraform-backend.service.js';
+import { SelfUrl } from './platform/self-url.js';
 import { createDemoRepository } from './engine/demo-repo.js';
 import { seedDemoProject } from './modules/projects/demo-seeder.js';
 import { Scheduler } from './engine/scheduler.js';
@@ -104,6 +108,10 @@ export interface Services {
   dispatcher: Dispatcher;
   terraformState: TerraformStateStore;
   terraformStates: TerraformStatesService;
+  terraformBackend: TerraformBackendService;
+  terraformAliases: TerraformAliasesService;
+  /** How this node's tasks reach its API; told the listening address by buildApp's caller. */
+  selfUrl: SelfUrl;
   schedules: SchedulesService;
   scheduler: Scheduler;
   integrations: IntegrationsService;
@@ -143,7 +151,12 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const tasksRepo = new TasksRepository(db.db, outputRepo);
   const taskOutput = new TaskOutputService(tasksRepo, outputRepo, clock);
   const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
-  const terraformStates = new TerraformStatesService(new TerraformStatesRepository(db.db), inventories, box, clock);
+  const terraformStates = new TerraformStatesService(new TerraformStatesRepository(db.db), inventories, box, clock, events);
+  // Gantry's Terraform HTTP state backend; this node's tasks reach it at its own address.
+  const terraformBackendRepo = new TerraformBackendRepository(db.db);
+  const terraformBackend = new TerraformBackendService({ repo: terraformBackendRepo, states: terraformStates, keys, box, clock, throttle });
+  const terraformAliases = new TerraformAliasesService(terraformBackendRepo, inventories, keys, events, clock);
+  const selfUrl = new SelfUrl(config.webHost);
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps);
   const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
   tasks.endedOutsideRun = (t) => notifications.dispatch(t);
@@ -162,11 +175,15 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     workRoot: config.taskDir,
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
     terraformState,
+    terraformBackend,
+    serverUrl: () => selfUrl.get(),
     systemPath: config.systemPath,
     apps,
     maxLogLines: config.maxTaskLogLines,
     onFinished: (t: Parameters<TasksService['finished']>[0]) => {
       notifications.dispatch(t);
+      // The task's state backend session ends with it (its address stops, its lock goes).
+      void terraformBackend.closeSession(t.id).catch(() => undefined);
       return tasks.finished(t);
     },
     onWaitingConfirmation: (t: Parameters<TasksService['finished']>[0]) => notifications.dispatch(t),
@@ -222,5 +239,5 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     clock,
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
-  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
+  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
 }

@@ -5,9 +5,16 @@ import { requiredString } from './fields.js';
 export const terraformStateVersionSchema = z.object({
   id: z.number().int(),
   task_id: z.number().int().nullable(),
-  /** The final status of the task that wrote it. */
+  /** The final status of the task that wrote it ('' when someone wrote it through an alias). */
   status: z.string(),
   created: z.string(),
+  /** The state's own serial and lineage (null for versions stored before they were recorded). */
+  serial: z.number().int().nullable(),
+  lineage: z.string().nullable(),
+  /** How many resource instances it holds (as `terraform state list` counts them). */
+  resource_count: z.number().int().nullable(),
+  /** The first characters of the alias that wrote it through the HTTP backend; null for a task. */
+  alias_hint: z.string().nullable(),
 });
 export type TerraformStateVersion = z.infer<typeof terraformStateVersionSchema>;
 

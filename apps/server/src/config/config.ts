@@ -65,6 +65,8 @@ const envSchema = z.object({
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
   GANTRY_MAX_TASK_LOG_LINES: z.coerce.number().int().min(100).default(5_000_000),
+  // Largest Terraform/OpenTofu state the HTTP backend accepts in one request (64 MiB).
+  GANTRY_MAX_STATE_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   // Empty or 0: off. Otherwise a daily job deletes the output of tasks older than this.
   GANTRY_TASK_LOG_RETENTION_DAYS: z.union([z.literal('').transform(() => 0), z.coerce.number().int().min(0)]).default(0),
   GANTRY_USE_REMOTE_RUNNER: bool,
@@ -120,6 +122,8 @@ export interface Config {
   maxParallelTasks: number;
   /** Lines of process output kept per task; past it one line says the rest was dropped. */
   maxTaskLogLines: number;
+  /** Largest state body the Terraform/OpenTofu HTTP backend accepts. */
+  maxStateBytes: number;
   /** Days a finished task keeps its output (0: forever); the task rows stay. */
   taskLogRetentionDays: number;
   /** Every task goes to a remote runner with a matching tag; off: every task runs in this server. */
@@ -193,6 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     version,
     maxParallelTasks: e.GANTRY_MAX_PARALLEL_TASKS,
     maxTaskLogLines: e.GANTRY_MAX_TASK_LOG_LINES,
+    maxStateBytes: e.GANTRY_MAX_STATE_BYTES,
     taskLogRetentionDays: e.GANTRY_TASK_LOG_RETENTION_DAYS,
     useRemoteRunner: e.GANTRY_USE_REMOTE_RUNNER,
     runnerTimeoutSeconds: e.GANTRY_RUNNER_TIMEOUT_SECONDS,

@@ -14,6 +14,7 @@ import * as m012 from './migrations/012-session-revocation.js';
 import * as m013 from './migrations/013-oidc-identities-key-check.js';
 import * as m014 from './migrations/014-webhook-deliveries.js';
 import * as m015 from './migrations/015-lean-task-output.js';
+import * as m017 from './migrations/017-terraform-backend.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '013-oidc-identities-key-check': m013,
   '014-webhook-deliveries': m014,
   '015-lean-task-output': m015,
+  '017-terraform-backend': m017,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

@@ -341,6 +341,9 @@ export interface Database {
   app: AppTable;
   runner: RunnerTable;
   terraform_state: TerraformStateTable;
+  terraform_alias: TerraformAliasTable;
+  terraform_lock: TerraformLockTable;
+  terraform_backend: TerraformBackendTable;
   webhook_delivery: WebhookDeliveryTable;
   external_identity: ExternalIdentityTable;
   master_key_check: MasterKeyCheckTable;
@@ -354,6 +357,41 @@ export interface TerraformStateTable {
   status: string;
   /** Sealed with the SecretBox. */
   state: string;
+  created: string;
+  serial: number | null;
+  lineage: string | null;
+  resource_count: number | null;
+  /** The alias that wrote it through the HTTP backend (null: a task, or a local-backend run). */
+  writer_alias: string | null;
+}
+
+/** A backend address of a workspace: a key's login/password opens it, or a running task's one-time password. */
+export interface TerraformAliasTable {
+  id: string;
+  project_id: number;
+  inventory_id: number;
+  auth_key_id: number | null;
+  task_id: number | null;
+  /** A task's one-time password, sealed with the SecretBox. */
+  secret: string | null;
+  created: string;
+}
+
+/** The lock of a workspace's state (one at most); `task_id` when a task holds it for its run. */
+export interface TerraformLockTable {
+  inventory_id: number;
+  project_id: number;
+  lock_id: string;
+  /** The lock information (JSON) terraform sent, answered with 423 to the next one. */
+  info: string;
+  task_id: number | null;
+  created: string;
+}
+
+/** A workspace whose tasks keep their state in Gantry's HTTP backend. */
+export interface TerraformBackendTable {
+  inventory_id: number;
+  project_id: number;
   created: string;
 }
 

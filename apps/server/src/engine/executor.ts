@@ -3,7 +3,7 @@ import path from 'node:path';
 import { DEBUG_LEVEL_DEFAULT, type App } from '@gantry/contracts';
 import { ansibleArgv } from './apps/ansible.js';
 import { scriptArgv } from './apps/scripts.js';
-import { terraformSteps } from './apps/terraform.js';
+import { BACKEND_OVERRIDE, BACKEND_OVERRIDE_FILE, terraformSteps } from './apps/terraform.js';
 import { unsafeExtraVarsYaml } from './apps/unsafe-yaml.js';
 import { Git } from './git.js';
 import { gitEnvironment } from './git-credentials.js';
@@ -24,6 +24,8 @@ export interface ExecutorDeps {
   systemPath: string;
   /** The sandbox the launcher applies; an unsandboxed run says so on its first log line. */
   sandbox: Pick<TaskSandbox, 'warning'>;
+  /** How this machine's task processes reach the Gantry server (for its Terraform HTTP state backend). */
+  serverUrl?: () => string | null;
 }
 
 /** Where a run reports to: the database and bus (local) or the server over HTTP (remote runner). */
@@ -239,6 +241,18 @@ export class TaskExecutor {
       ...Object.fromEntries(Object.entries({ ...ctx.trustedVars, ...ctx.untrustedVars }).map(([k, v]) => [`TF_VAR_${k}`, typeof v === 'string' ? v : JSON.stringify(v)])),
     };
     const p = ctx.params;
+    // The workspace keeps its state in Gantry: an override file points any backend at it, the
+    // one-time credentials go by environment (never on the command line).
+    const backend = ctx.terraformBackend ?? null;
+    let backendAddress: string | null = null;
+    if (backend) {
+      const server = this.d.serverUrl?.();
+      if (!server) throw new Error("The workspace keeps its state in Gantry, but this run does not know the server's address");
+      backendAddress = `${server.replace(/\/+$/, '')}${backend.path}`;
+      fs.writeFileSync(path.join(cwd, BACKEND_OVERRIDE_FILE), BACKEND_OVERRIDE);
+      Object.assign(tfEnv, { TF_HTTP_USERNAME: backend.username, TF_HTTP_PASSWORD: backend.password });
+      this.host.log("State: Gantry's HTTP state backend (the workspace's lock is held until this task ends)");
+    }
     const steps = terraformSteps({
       workspace: ctx.inventory && ctx.inventory.type.endsWith('-workspace') ? ctx.inventory.inventory : null,
       destroy: !!p.destroy && ctx.templateParams.allow_destroy,
@@ -246,8 +260,9 @@ export class TaskExecutor {
       reconfigure: !!p.reconfigure,
       planFile: ws.path('gantry.tfplan'),
       args: ctx.args,
+      backendAddress,
     });
-    this.d.terraformState.restore(ctx.template.id, cwd);
+    if (!backend) this.d.terraformState.restore(ctx.template.id, cwd);
     await this.exec(exe, steps.init, cwd, tfEnv);
     if (steps.workspace) await this.exec(exe, steps.workspace, cwd, tfEnv);
     const stateFile = workspaceStateFile(cwd, steps.workspace ? ctx.inventory!.inventory : null);
@@ -269,11 +284,16 @@ export class TaskExecutor {
     try {
       await this.exec(exe, steps.apply, cwd, tfEnv);
     } finally {
-      // Even a failed apply may have changed real resources: keep what it recorded.
-      this.d.terraformState.save(ctx.template.id, cwd);
-      const after = readIfExists(stateFile);
-      if (after !== null && after !== before) this.host.onTerraformState?.(after);
+      // With the backend on, terraform itself stored every version (as this task) while it ran.
+      if (!backend) this.saveLocalState(ctx.template.id, cwd, stateFile, before);
     }
+  }
+
+  /** Even a failed apply may have changed real resources: keep what it recorded. */
+  private saveLocalState(templateId: number, cwd: string, stateFile: string, before: string | null): void {
+    this.d.terraformState.save(templateId, cwd);
+    const after = readIfExists(stateFile);
+    if (after !== null && after !== before) this.host.onTerraformState?.(after);
   }
 
   /** Runs one process to its end; a non-zero exit fails the task, a stop request stops it. */

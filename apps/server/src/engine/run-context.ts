@@ -15,6 +15,20 @@ export interface RepoWithKey {
   key: KeySecret | null;
 }
 
+/** A run's way into Gantry's Terraform HTTP state backend: the address path and one-time credentials. */
+export interface TerraformBackendSession {
+  /** `/api/terraform/{alias}`: the executor puts the server's address in front. */
+  path: string;
+  username: string;
+  password: string;
+}
+
+/** Gantry's Terraform HTTP state backend, for terraform/tofu runs on a workspace that keeps its state there. */
+export interface TerraformBackendPort {
+  /** Null when the workspace's backend is off; throws (saying who holds it) when its state is locked. */
+  openSession(task: { id: number; project_id: number }, inventoryId: number): Promise<TerraformBackendSession | null>;
+}
+
 /** Everything one run needs, loaded and decrypted in one place, for that run only. Plain data, so a remote runner can receive it (sealed) in a job package. */
 export interface RunContext {
   task: Pick<TaskRow, 'id' | 'project_id' | 'template_id' | 'commit_hash'>;
@@ -43,6 +57,8 @@ export interface RunContext {
   branch: string | null;
   /** Every secret value of the run, for masking the log. */
   secrets: string[];
+  /** Set when a terraform/tofu run keeps its workspace's state in Gantry's HTTP backend. */
+  terraformBackend?: TerraformBackendSession | null;
 }
 
 export interface RunContextDeps {
@@ -52,6 +68,7 @@ export interface RunContextDeps {
   environments: EnvironmentsService;
   keys: KeysService;
   box: SecretBox;
+  terraformBackend?: TerraformBackendPort;
 }
 
 const parseObject = (text: string | null | undefined): Record<string, unknown> => {
@@ -109,6 +126,14 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<
   };
   const taskEnv = Object.fromEntries(Object.entries(parseObject(task.env)).filter((e): e is [string, string] => typeof e[1] === 'string'));
 
+  // A terraform/tofu run on a workspace whose backend is on keeps its state in Gantry (and holds its lock).
+  const isWorkspace = inventory?.type === 'terraform-workspace' || inventory?.type === 'tofu-workspace';
+  const terraformBackend =
+    inventory && isWorkspace && (template.app === 'terraform' || template.app === 'tofu') && d.terraformBackend
+      ? await d.terraformBackend.openSession(task, inventory.id)
+      : null;
+  if (terraformBackend) secrets.push(terraformBackend.password);
+
   return {
     task: { id: task.id, project_id: task.project_id, template_id: task.template_id, commit_hash: task.commit_hash },
     template: { id: template.id, app: template.app, playbook: template.playbook },
@@ -127,5 +152,6 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<
     args: [...(parseArgumentList(template.arguments) ?? []), ...(parseArgumentList(task.arguments) ?? [])],
     branch: task.git_branch || template.git_branch || repoRow.git_branch || null,
     secrets: secrets.filter(Boolean),
+    terraformBackend,
   };
 }

@@ -17,6 +17,8 @@ export interface RunnerAgentOptions {
   systemPath: string;
   /** Applied to every app process, with the work folder hidden (runnerTaskSandbox). */
   sandbox: TaskSandbox;
+  /** The server's address as this runner reaches it; tasks reach Gantry's Terraform state backend there. */
+  serverUrl?: string;
   /** Where the agent reports problems (the server unreachable...); never given secrets. */
   log(message: string): void;
 }
@@ -42,6 +44,7 @@ export class RunnerAgent {
       knownHostsDir: path.join(o.workDir, 'known_hosts'),
       terraformState: new TerraformStateStore(path.join(o.workDir, 'terraform')),
       systemPath: o.systemPath,
+      serverUrl: () => o.serverUrl ?? null,
     };
   }
 

@@ -16,6 +16,7 @@ export async function startRunner(): Promise<void> {
   if (sandbox.warning) say(`WARNING: ${sandbox.warning}`);
   const agent = new RunnerAgent({
     server: httpRunnerServer(config.serverUrl, config.token),
+    serverUrl: config.serverUrl,
     privateKey: config.privateKey,
     workDir: config.workDir,
     pollMs: config.pollMs,

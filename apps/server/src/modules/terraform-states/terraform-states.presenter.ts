@@ -1,8 +1,23 @@
 import type { TerraformState, TerraformStateVersion } from '@gantry/contracts';
-import type { TerraformStateRow } from './terraform-states.repository.js';
+import type { TerraformStateListRow, TerraformStateRow } from './terraform-states.repository.js';
 
-export function presentStateVersion(row: Omit<TerraformStateRow, 'state'>): TerraformStateVersion {
-  return { id: row.id, task_id: row.task_id, status: row.status, created: row.created };
+/** Enough of an alias to tell writers apart, not enough to use it as an address. */
+const ALIAS_HINT = 6;
+
+/** A listed version (with its task's status) or a stored one. */
+export function presentStateVersion(row: TerraformStateListRow | TerraformStateRow): TerraformStateVersion {
+  const taskStatus = 'task_status' in row ? row.task_status : null;
+  return {
+    id: row.id,
+    task_id: row.task_id,
+    // A task writing through the backend stores its version before it ends: its status is the task's.
+    status: row.status || (row.task_id !== null ? (taskStatus ?? '') : ''),
+    created: row.created,
+    serial: row.serial,
+    lineage: row.lineage,
+    resource_count: row.resource_count,
+    alias_hint: row.writer_alias ? `${row.writer_alias.slice(0, ALIAS_HINT)}…` : null,
+  };
 }
 
 /** `redacted` is the state after `redactState`: the sealed text never leaves unredacted. */

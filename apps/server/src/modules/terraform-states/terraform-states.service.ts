@@ -1,13 +1,18 @@
-import type { TerraformState, TerraformStateVersion } from '@gantry/contracts';
+import { summarizeState, type TerraformState, type TerraformStateVersion } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { NotFoundError } from '../../platform/errors.js';
+import type { Actor } from '../../platform/resource-routes.js';
+import type { EventsService } from '../events/events.service.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import { presentState, presentStateVersion } from './terraform-states.presenter.js';
 import type { TerraformStatesRepository } from './terraform-states.repository.js';
 import { redactState } from './state-redaction.js';
 
 const NO_STATE = 'No state available.';
+
+/** Who wrote a version through the HTTP backend: a running task, or someone holding an alias. */
+export type StateWriter = { taskId: number; alias: null } | { taskId: null; alias: string };
 
 /** State versions of Terraform/OpenTofu workspace inventories: stored sealed, shown redacted. */
 export class TerraformStatesService {
@@ -16,6 +21,7 @@ export class TerraformStatesService {
     private readonly inventories: InventoriesService,
     private readonly box: SecretBox,
     private readonly clock: Clock,
+    private readonly events?: EventsService,
   ) {}
 
   /** Stores the state a task left in a workspace; `status` is the task's final status. */
@@ -26,6 +32,7 @@ export class TerraformStatesService {
     status: string;
     state: string;
   }): Promise<void> {
+    const summary = summarizeState(v.state);
     await this.repo.insert({
       project_id: v.projectId,
       inventory_id: v.inventoryId,
@@ -33,7 +40,39 @@ export class TerraformStatesService {
       status: v.status,
       state: this.box.seal(v.state),
       created: this.clock.now().toISOString(),
+      serial: summary?.serial ?? null,
+      lineage: summary?.lineage ?? null,
+      resource_count: summary?.addresses.length ?? null,
+      writer_alias: null,
     });
+  }
+
+  /**
+   * Stores a state POSTed to the HTTP backend (already checked to be a state). A state equal to
+   * the newest version adds none: terraform may send the same state again.
+   */
+  async recordBackend(projectId: number, inventoryId: number, writer: StateWriter, state: string): Promise<void> {
+    const summary = summarizeState(state);
+    if ((await this.latestState(projectId, inventoryId)) === state) return;
+    await this.repo.insert({
+      project_id: projectId,
+      inventory_id: inventoryId,
+      task_id: writer.taskId,
+      // A task's version takes the task's status when listed (it has none yet).
+      status: '',
+      state: this.box.seal(state),
+      created: this.clock.now().toISOString(),
+      serial: summary?.serial ?? null,
+      lineage: summary?.lineage ?? null,
+      resource_count: summary?.addresses.length ?? null,
+      writer_alias: writer.alias,
+    });
+  }
+
+  /** The newest version's full text (for the backend's GET), or null when there is none. */
+  async latestState(projectId: number, inventoryId: number): Promise<string | null> {
+    const row = await this.repo.latest(projectId, inventoryId);
+    return row ? this.box.open(row.state) : null;
   }
 
   async list(projectId: number, inventoryId: number): Promise<TerraformStateVersion[]> {
@@ -46,5 +85,31 @@ export class TerraformStatesService {
     const row = await this.repo.find(projectId, inventoryId, id);
     if (!row) throw new NotFoundError(NO_STATE);
     return presentState(row, redactState(this.box.open(row.state)));
+  }
+
+  /** One version as terraform wrote it, secrets included (owners only, for a download). */
+  async download(projectId: number, inventoryId: number, id: number): Promise<{ name: string; state: string }> {
+    const inventory = await this.inventories.get(projectId, inventoryId);
+    const row = await this.repo.find(projectId, inventoryId, id);
+    if (!row) throw new NotFoundError(NO_STATE);
+    const safeName = inventory.inventory.replace(/[^A-Za-z0-9._-]+/g, '_') || 'workspace';
+    return { name: `${safeName}-${row.id}.tfstate`, state: this.box.open(row.state) };
+  }
+
+  /** Deletes one version, or the whole state of the workspace (`id` null); a missing version is 404. */
+  async purge(actor: Actor, projectId: number, inventoryId: number, id: number | null): Promise<void> {
+    const inventory = await this.inventories.get(projectId, inventoryId);
+    const gone = await this.repo.delete(projectId, inventoryId, id);
+    if (id !== null && gone === 0) throw new NotFoundError(NO_STATE);
+    await this.events?.record({
+      projectId,
+      userId: actor.id,
+      objectType: 'inventory',
+      objectId: inventoryId,
+      description:
+        id === null
+          ? `State of workspace ${inventory.name} purged (${gone} version(s))`
+          : `State version #${id} of workspace ${inventory.name} deleted`,
+    });
   }
 }

@@ -1,7 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import {
   Alert,
-  Box,
   Button,
   Chip,
   Stack,
@@ -27,6 +26,7 @@ import {
   type WorkspaceAction,
 } from '../api/workspaces-api';
 import { AttachWorkspaceDialog, NewWorkspaceDialog } from './workspace-dialogs';
+import { WorkspaceBackend } from './workspace-backend';
 import { WorkspaceStates } from './workspace-states';
 
 /**
@@ -129,14 +129,15 @@ export function TemplateWorkspaces({
         </Table>
       )}
       {selected ? (
-        <Box>
+        <Stack spacing={3}>
+          <WorkspaceBackend projectId={projectId} inventoryId={selected.id} canManage={canManage} />
           <WorkspaceStates
             projectId={projectId}
             templateId={template.id}
             inventoryId={selected.id}
             name={selected.name}
           />
-        </Box>
+        </Stack>
       ) : null}
       {dialog === 'new' ? (
         <NewWorkspaceDialog

@@ -12,7 +12,6 @@ import {
   TableCell,
   TableHead,
   TableRow,
-  Typography,
 } from '@mui/material';
 import { isFinished } from '@gantry/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -26,6 +25,7 @@ import { errorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
 import { realtime } from '../../../lib/realtime';
 import { stateVersionQuery, stateVersionsQuery } from '../api/workspaces-api';
+import { DownloadStateButton, StateVersionsToolbar } from './state-versions-toolbar';
 
 /** The stored state versions of one workspace, newest first; each opens its redacted state. Reloads when a task of the template ends. */
 export function WorkspaceStates({
@@ -63,7 +63,12 @@ export function WorkspaceStates({
   if (!versions.data) return null;
   return (
     <Stack spacing={1}>
-      <Typography variant="subtitle2">{t('workspaces.statesOf', { name })}</Typography>
+      <StateVersionsToolbar
+        projectId={projectId}
+        inventoryId={inventoryId}
+        title={t('workspaces.statesOf', { name })}
+        versions={versions.data}
+      />
       {versions.data.length === 0 ? (
         <Alert severity="info">{t('templates.noState')}</Alert>
       ) : (
@@ -73,6 +78,8 @@ export function WorkspaceStates({
               <TableCell>{t('workspaces.created')}</TableCell>
               <TableCell>{t('tasks.task')}</TableCell>
               <TableCell>{t('tasks.status')}</TableCell>
+              <TableCell align="right">{t('terraformBackend.serial')}</TableCell>
+              <TableCell align="right">{t('terraformBackend.resources')}</TableCell>
               <TableCell />
             </TableRow>
           </TableHead>
@@ -85,12 +92,15 @@ export function WorkspaceStates({
                     <MuiLink component={Link} to={href(v.task_id)} underline="hover">
                       #{v.task_id}
                     </MuiLink>
+                  ) : v.alias_hint ? (
+                    t('terraformBackend.viaAlias', { hint: v.alias_hint })
                   ) : null}
                 </TableCell>
-                <TableCell>
-                  <TaskStatus status={v.status} />
-                </TableCell>
-                <TableCell align="right">
+                <TableCell>{v.status ? <TaskStatus status={v.status} /> : null}</TableCell>
+                <TableCell align="right">{v.serial ?? ''}</TableCell>
+                <TableCell align="right">{v.resource_count ?? ''}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <DownloadStateButton projectId={projectId} inventoryId={inventoryId} stateId={v.id} />
                   <Button size="small" onClick={() => setOpen(v.id)}>
                     {t('workspaces.viewState')}
                   </Button>

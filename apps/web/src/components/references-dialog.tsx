@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItemButton, ListItemText, ListSubheader } from '@mui/material';
-import { cannotDeleteMessage, type ReferenceSection, type References } from '@gantry/contracts';
+import type { ReferenceSection, References } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 
@@ -18,7 +18,7 @@ export function ReferencesDialog({ projectId, object, refs, onClose }: { project
   const sections = (Object.keys(SECTION_PATH) as ReferenceSection[]).filter((s) => refs[s].length > 0);
   return (
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{cannotDeleteMessage(object)}</DialogTitle>
+      <DialogTitle>{t('references.cannotDelete', { object })}</DialogTitle>
       <DialogContent>
         {t('references.intro')}
         <List dense>

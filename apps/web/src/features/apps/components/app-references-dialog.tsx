@@ -1,5 +1,5 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemText } from '@mui/material';
-import { cannotDeleteMessage, type References } from '@gantry/contracts';
+import type { References } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
 
 /** "Can't delete the app": the templates (of any project) that still run it; no delete offered. */
@@ -7,7 +7,7 @@ export function AppReferencesDialog({ templates, onClose }: { templates: Referen
   const { t } = useTranslation();
   return (
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
-      <DialogTitle>{cannotDeleteMessage(t('apps.object'))}</DialogTitle>
+      <DialogTitle>{t('references.cannotDelete', { object: t('apps.object') })}</DialogTitle>
       <DialogContent>
         {t('references.intro')}
         <List dense aria-label={t('references.templates')}>

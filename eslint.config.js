@@ -42,6 +42,28 @@ export default tseslint.config(
     },
   },
   {
+    // One-way: the engine declares the ports it needs (engine/ports.ts); the composition root
+    // (services.ts) wires the modules into them.
+    files: ['apps/server/src/engine/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/modules/**'], message: 'The engine uses its ports (engine/ports.ts), never modules/.' }] }],
+    },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    ignores: ['apps/server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'node:child_process', message: 'Spawn processes from engine/ only.' }],
+          patterns: [{ group: ['**/engine/**', '!**/engine/ports.js'], message: 'Modules implement the engine ports (engine/ports.ts) and never import engine internals.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: globals.node },
   },

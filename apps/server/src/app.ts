@@ -40,6 +40,8 @@ import { viewsExtraRoutes } from './modules/views/views.routes.js';
 import { backupRoutes } from './modules/backup/backup.routes.js';
 import { RealtimeHub } from './realtime/hub.js';
 import { websocketOptions, wsRoutes } from './realtime/ws.routes.js';
+import { PgEventBus } from './realtime/pg-bus.js';
+import { clusterRoutes } from './modules/cluster/cluster.routes.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { resourceRoutes } from './platform/resource-routes.js';
 import { environmentInputSchema, environmentSchema, inventoryInputSchema, inventorySchema, keyCreateSchema, keySchema, keyUpdateSchema, repositoryInputSchema, repositorySchema, scheduleInputSchema, scheduleSchema, templateInputSchema, templateSchema, viewInputSchema, viewSchema } from '@gantry/contracts';
@@ -101,7 +103,18 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     },
   );
   // /metrics (GANTRY_METRICS), /api/health, /api/ready; answers the metrics registry (null when off).
-  await registerOps(app, { config, db: deps.db, bus: services.bus, wsClients: () => hub.size });
+  const metrics = await registerOps(app, { config, db: deps.db, bus: services.bus, wsClients: () => hub.size });
+  // Every node's heartbeat age as this node sees it: a growing one is a node about to be declared dead.
+  metrics?.gauge({
+    name: 'gantry_node_heartbeat_age_seconds',
+    help: 'Seconds since each server node sharing the database last wrote its heartbeat',
+    labelNames: ['node', 'self'],
+    async collect() {
+      this.reset();
+      const nodes = await services.cluster.list().catch(() => []);
+      for (const n of nodes) this.set({ node: n.id, self: String(n.self) }, n.heartbeat_age_seconds);
+    },
+  });
   // Runners that stop calling have their tasks failed; every node checks, the database decides who does it.
   const runnerCheckMs = Math.min(15_000, (config.runnerTimeoutSeconds * 1000) / 4);
   const runnerCheck = setInterval(() => void services.runnerProtocol.failSilent().catch((e: unknown) => app.log.error(e)), runnerCheckMs);
@@ -112,13 +125,19 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const retentionDaily = config.taskLogRetentionDays > 0 ? setInterval(retention, 24 * 60 * 60 * 1000) : undefined;
   retentionStart?.unref();
   retentionDaily?.unref();
+  // The bus reaches the other nodes (PostgreSQL) before anything is published; a database that
+  // does not answer yet leaves it reconnecting, and /api/ready says so.
+  if (services.bus instanceof PgEventBus) await services.bus.start().catch((e: unknown) => app.log.error(e));
+  await services.cluster.start().catch((e: unknown) => app.log.error(e));
   app.addHook('onClose', async () => {
+    services.cluster.stop();
     clearInterval(runnerCheck);
     clearTimeout(retentionStart);
     clearInterval(retentionDaily);
     hub.close();
     services.dispatcher.close();
     services.scheduler.stop();
+    await services.bus.close();
   });
   await app.register(swagger, {
     openapi: { info: { title: 'Gantry API', version: config.version } },
@@ -147,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(wsRoutes(hub, config.webHost));
       await api.register(appsRoutes(services.apps, services.sandbox));
       await api.register(runnersRoutes(services.runners, services.projects));
+      await api.register(clusterRoutes(services.cluster));
       await api.register(runnerProtocolRoutes(services.runners, services.runnerProtocol));
       await api.register(tasksRoutes(services.tasks, services.taskOutput, services.projects));
       await api.register(templatesExtraRoutes(services.templates, services.projects, (id) => services.terraformState.summary(id)));

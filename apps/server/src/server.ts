@@ -25,6 +25,7 @@ export async function startServer(): Promise<void> {
   // Before anything can seal a secret: a changed key stops the start (MasterKeyError, exit 1).
   await masterKeyService(db).verify(new SecretBox(secretKey), describeSecretKeySource(secretKeySource(config.secretKey, config.dataDir)));
   const app = await buildApp({ config, db, secretKey, sandbox });
+  if (db.engine === 'mysql') app.log.info('Database: MySQL/MariaDB, for one server node; several nodes sharing one database need PostgreSQL');
   if (sandbox.warning) {
     app.log.warn(sandbox.warning);
     const hint =

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import type { Config } from './config/config.js';
 import type { Db } from './db/db.js';
@@ -42,6 +43,7 @@ import { TaskOutputService } from './modules/tasks/task-output.service.js';
 import { createProcessLauncher, type ProcessLauncher } from './engine/process.js';
 import { serverTaskSandbox, type TaskSandbox } from './engine/sandbox.js';
 import { TaskRun } from './engine/runner.js';
+import { loadRunContext } from './engine/run-context.js';
 import { TerraformStateStore } from './engine/terraform-state.js';
 import { TerraformStatesRepository } from './modules/terraform-states/terraform-states.repository.js';
 import { TerraformStatesService } from './modules/terraform-states/terraform-states.service.js';
@@ -67,6 +69,9 @@ import { ProjectCacheRepository } from './modules/backup/project-cache.repositor
 import { ProjectCacheService } from './modules/backup/project-cache.service.js';
 import { taskWorkspaceStore } from './engine/workspace.js';
 import { EventBus } from './realtime/bus.js';
+import { PgEventBus } from './realtime/pg-bus.js';
+import { ClusterService } from './modules/cluster/cluster.service.js';
+import { NodesRepository } from './modules/cluster/nodes.repository.js';
 import { systemClock, type Clock } from './platform/clock.js';
 
 export interface AppDeps {
@@ -86,6 +91,7 @@ export interface AppDeps {
 }
 
 export interface Services {
+  cluster: ClusterService;
   users: UsersService;
   auth: AuthService;
   totp: TotpService;
@@ -126,8 +132,18 @@ export interface Services {
 
 /** Wires repositories and services (the composition root); buildApp in app.ts adds the routes. */
 export function createServices({ config, db, secretKey, clock = systemClock, sleep, sandbox = serverTaskSandbox(config), launcher = createProcessLauncher(sandbox), nodeId }: AppDeps): Services {
-  const bus = new EventBus();
   const node = nodeId ?? resolveNodeId(config.dataDir);
+  // Several nodes may share a PostgreSQL database: the bus reaches them all. SQLite has one node.
+  const outputRepo = new TaskOutputRepository(db);
+  const bus: EventBus =
+    db.engine === 'postgres'
+      ? new PgEventBus({
+          url: config.dbUrl,
+          nodeId: node,
+          readLines: (taskId, fromSeq, toSeq, limit) => outputRepo.page(taskId, { fromSeq, toSeq, limit }),
+          onError: (message) => process.stderr.write(`${message}\n`),
+        })
+      : new EventBus();
   const box = new SecretBox(secretKey);
   const resourceDeps = { box, clock, nonAdminCanCreateProject: config.nonAdminCanCreateProject };
   // Apps live outside the resource services; templates ask them lazily, once both exist.
@@ -147,8 +163,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
       actor,
       projectId,
     );
-  const outputRepo = new TaskOutputRepository(db);
-  const tasksRepo = new TasksRepository(db.db, outputRepo);
+  const tasksRepo = new TasksRepository(db.db, outputRepo, db.engine);
   const taskOutput = new TaskOutputService(tasksRepo, outputRepo, clock);
   const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
   const terraformStates = new TerraformStatesService(new TerraformStatesRepository(db.db), inventories, box, clock, events);
@@ -161,6 +176,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
   tasks.endedOutsideRun = (t) => notifications.dispatch(t);
   const runnerDeps = {
+    nodeId: node,
     templates,
     repositories,
     inventories,
@@ -196,12 +212,35 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   });
   // With remote runners every task waits for a runner whose tag matches: this node claims none.
   if (config.useRemoteRunner) dispatcher.close();
+  // After the bus lost the other nodes for a while: re-read the queue, and the stop, confirm and
+  // reject requests for this node's tasks that were made meanwhile.
+  bus.onReconnect(() => {
+    dispatcher.kick();
+    void (async () => {
+      for (const id of dispatcher.runningIds()) {
+        const t = await tasksRepo.findById(id);
+        const action = t?.status === 'stopping' ? 'stop' : t?.status === 'confirmed' ? 'confirm' : t?.status === 'rejected' ? 'reject' : null;
+        if (action) bus.control({ taskId: id, action });
+      }
+    })().catch(() => undefined);
+  });
+  const cluster = new ClusterService({
+    nodes: new NodesRepository(db.db),
+    clock,
+    nodeId: node,
+    address: config.nodeAddress ?? `${os.hostname()}:${config.port}`,
+    version: config.version,
+    timeoutSeconds: config.nodeTimeoutSeconds,
+    failNode: (id) => tasks.failDeadNode(id),
+    kick: () => bus.kick(),
+    onReaped: (id, failed) => process.stderr.write(`Node ${id} stopped answering: ${failed} of its task(s) were failed\n`),
+  });
   const runnersRepo = new RunnersRepository(db.db);
   const runners = new RunnersService(runnersRepo, events, clock, generateRunnerKeyPair);
   const runnerProtocol = new RunnerProtocolService({
     runners: runnersRepo,
     tasks: tasksRepo,
-    context: runnerDeps,
+    loadContext: (task) => loadRunContext(runnerDeps, task),
     apps,
     bus,
     events,
@@ -239,5 +278,5 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     clock,
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
-  return { users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
+  return { cluster, users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
 }

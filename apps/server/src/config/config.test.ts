@@ -65,9 +65,14 @@ describe('config', () => {
       expect(String(e)).toMatch(/GANTRY_PORT/);
       expect(String(e)).toMatch(/GANTRY_NON_ADMIN_CAN_CREATE_PROJECT/);
     }
-    expect(() => loadConfig({ GANTRY_DB_URL: 'mysql://x' })).toThrow(/GANTRY_DB_URL/);
+    expect(() => loadConfig({ GANTRY_DB_URL: 'mongodb://x' })).toThrow(/GANTRY_DB_URL/);
     expect(() => loadConfig({ GANTRY_TOTP_ENABLED: 'sometimes' })).toThrow(/GANTRY_TOTP_ENABLED/);
     expect(() => loadConfig({ GANTRY_TOTP_ALLOW_RECOVERY: '2' })).toThrow(/GANTRY_TOTP_ALLOW_RECOVERY/);
+  });
+
+  it('takes a MySQL or MariaDB URL', () => {
+    expect(loadConfig({ GANTRY_DB_URL: 'mysql://u@h/db' }).dbUrl).toBe('mysql://u@h/db');
+    expect(loadConfig({ GANTRY_DB_URL: 'mariadb://u@h/db' }).dbUrl).toBe('mariadb://u@h/db');
   });
 
   it('has every notification channel off by default', () => {

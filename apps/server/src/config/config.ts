@@ -71,6 +71,10 @@ const envSchema = z.object({
   GANTRY_TASK_LOG_RETENTION_DAYS: z.union([z.literal('').transform(() => 0), z.coerce.number().int().min(0)]).default(0),
   GANTRY_USE_REMOTE_RUNNER: bool,
   GANTRY_RUNNER_TIMEOUT_SECONDS: z.coerce.number().int().min(5).default(120),
+  // Several nodes on one PostgreSQL database: a node silent this long is dead; its tasks are failed.
+  GANTRY_NODE_TIMEOUT_SECONDS: z.coerce.number().int().min(2).default(30),
+  // How other nodes and admins reach this node (shown on the Cluster page); default host:port.
+  GANTRY_NODE_ADDRESS: optionalText,
   GANTRY_EMAIL_ALERT: bool,
   GANTRY_EMAIL_HOST: optionalText,
   GANTRY_EMAIL_PORT: z.coerce.number().int().min(1).max(65535).default(25),
@@ -95,7 +99,7 @@ export interface Config {
   taskDir: string;
   /** Whether task processes run in a bubblewrap sandbox (see engine/sandbox.ts). */
   taskSandbox: TaskSandboxSetting;
-  /** `sqlite:<file>` or a postgres:// URL. */
+  /** `sqlite:<file>`, a postgres:// URL or a mysql:// (mariadb://) URL. */
   dbUrl: string;
   secretKey: string | undefined;
   webHost: string;
@@ -130,6 +134,8 @@ export interface Config {
   useRemoteRunner: boolean;
   /** A runner silent this long has its running tasks failed. */
   runnerTimeoutSeconds: number;
+  nodeTimeoutSeconds: number;
+  nodeAddress: string | undefined;
   /** PATH given to task processes (the only variable of the server's environment they get). */
   systemPath: string;
   notifications: NotificationsConfig;
@@ -163,8 +169,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (path.relative(taskDir, dataDir) === '' || !path.relative(taskDir, dataDir).startsWith('..')) {
     throw new ConfigError('Invalid configuration: GANTRY_TASK_DIR must not be the data folder or contain it');
   }
-  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(dbUrl)) {
-    throw new ConfigError('Invalid configuration: GANTRY_DB_URL must start with sqlite: or postgres://');
+  if (!/^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/|mariadb:\/\/)/.test(dbUrl)) {
+    throw new ConfigError('Invalid configuration: GANTRY_DB_URL must start with sqlite:, postgres://, mysql:// or mariadb://');
   }
   if (e.GANTRY_EMAIL_ALERT && !e.GANTRY_EMAIL_HOST) {
     throw new ConfigError('Invalid configuration: GANTRY_EMAIL_HOST is required when GANTRY_EMAIL_ALERT is on');
@@ -201,6 +207,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     taskLogRetentionDays: e.GANTRY_TASK_LOG_RETENTION_DAYS,
     useRemoteRunner: e.GANTRY_USE_REMOTE_RUNNER,
     runnerTimeoutSeconds: e.GANTRY_RUNNER_TIMEOUT_SECONDS,
+    nodeTimeoutSeconds: e.GANTRY_NODE_TIMEOUT_SECONDS,
+    nodeAddress: e.GANTRY_NODE_ADDRESS,
     systemPath: e.PATH,
     notifications: {
       email:

@@ -14,6 +14,8 @@ import * as m012 from './migrations/012-session-revocation.js';
 import * as m013 from './migrations/013-oidc-identities-key-check.js';
 import * as m014 from './migrations/014-webhook-deliveries.js';
 import * as m015 from './migrations/015-lean-task-output.js';
+import { MysqlSchemaPlugin } from './migrations/mysql-schema.js';
+import * as m016 from './migrations/016-nodes.js';
 import * as m017 from './migrations/017-terraform-backend.js';
 
 interface EngineMigration {
@@ -36,6 +38,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '013-oidc-identities-key-check': m013,
   '014-webhook-deliveries': m014,
   '015-lean-task-output': m015,
+  '016-nodes': m016,
   '017-terraform-backend': m017,
 };
 
@@ -55,7 +58,8 @@ class StaticProvider implements MigrationProvider {
 
 /** Brings the schema up to date; returns the names of the migrations it applied. */
 export async function migrateToLatest({ db, engine }: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticProvider(engine) });
+  // On MySQL/MariaDB the migrations' DDL is adapted on its way (see mysql-schema.ts).
+  const migrator = new Migrator({ db: engine === 'mysql' ? db.withPlugin(new MysqlSchemaPlugin()) : db, provider: new StaticProvider(engine) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -224,6 +224,14 @@ export interface TaskOutputTable {
   output: string;
 }
 
+export interface NodeTable {
+  id: string;
+  address: string;
+  version: string;
+  started: string;
+  last_heartbeat: string;
+}
+
 export interface ScheduleTable {
   id: Generated<number>;
   project_id: number;
@@ -333,6 +341,7 @@ export interface Database {
   template_vault: TemplateVaultTable;
   task: TaskTable;
   task_output: TaskOutputTable;
+  node: NodeTable;
   schedule: ScheduleTable;
   integration: IntegrationTable;
   integration_alias: IntegrationAliasTable;

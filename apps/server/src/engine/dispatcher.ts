@@ -1,7 +1,7 @@
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../realtime/bus.js';
-import { taskUpdateFrame } from '../modules/tasks/task-frames.js';
-import type { TasksRepository } from '../modules/tasks/tasks.repository.js';
+import { taskUpdateFrame } from '../realtime/task-frames.js';
+import type { TaskStore } from './ports.js';
 
 /**
  * The queue lives in the database; the dispatcher claims waiting tasks (an atomic
@@ -17,7 +17,7 @@ export class Dispatcher {
   private readonly unsubscribe: () => void;
 
   constructor(
-    private readonly tasks: TasksRepository,
+    private readonly tasks: TaskStore,
     private readonly bus: EventBus,
     private readonly clock: Clock,
     private readonly nodeId: string,
@@ -29,6 +29,10 @@ export class Dispatcher {
 
   get activeCount(): number {
     return this.running.size;
+  }
+
+  runningIds(): number[] {
+    return [...this.running];
   }
 
   isRunningHere(taskId: number): boolean {
@@ -71,7 +75,7 @@ export class Dispatcher {
         continue;
       }
       const start = this.clock.now().toISOString();
-      const claimed = await this.tasks.transition(c.id, ['waiting'], 'starting', { node_id: this.nodeId, start });
+      const claimed = await this.tasks.claim(c.id, this.nodeId, start);
       if (!claimed) continue;
       this.running.add(c.id);
       this.bus.publish(taskUpdateFrame({ ...c, status: 'starting', start, end: null }));

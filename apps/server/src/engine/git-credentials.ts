@@ -1,4 +1,4 @@
-import type { KeySecret } from '../modules/keys/keys.service.js';
+import type { KeySecret } from './ports.js';
 import type { ProcessLauncher } from './process.js';
 import { gitSshCommand, prepareSsh } from './ssh.js';
 import type { Workspace } from './workspace.js';

@@ -2,16 +2,11 @@ import { LOG_BATCH_LINES, LOG_BATCH_MS } from '@gantry/contracts';
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../realtime/bus.js';
 
-export interface LogLine {
-  task_id: number;
-  seq: number;
-  time: string;
-  output: string;
-}
+import { maskSecrets } from '../platform/mask-secrets.js';
+import type { LogLine, LogStore } from './ports.js';
 
-export interface LogStore {
-  appendOutput(lines: LogLine[]): Promise<void>;
-}
+export type { LogLine, LogStore };
+export { maskSecrets };
 
 /**
  * Lets a log consumer slow its producer down: the process launcher stops reading the child's
@@ -34,7 +29,6 @@ export interface LogSinkOptions {
   lowWater?: number;
 }
 
-const MASK = '**********';
 /** Rows per store call: big enough to amortise a round trip, small enough to publish steadily. */
 const MAX_WRITE = 5000;
 export const DEFAULT_MAX_TASK_LOG_LINES = 5_000_000;
@@ -190,11 +184,4 @@ export class LogSink implements OutputFlow {
       }
     }
   }
-}
-
-/** Replaces every known secret value in a line; `secrets` longest first masks a secret containing another whole. */
-export function maskSecrets(line: string, secrets: readonly string[]): string {
-  let out = line;
-  for (const s of secrets) if (s.length >= 3 && out.includes(s)) out = out.split(s).join(MASK);
-  return out;
 }

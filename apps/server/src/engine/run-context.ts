@@ -1,75 +1,10 @@
-import { parseArgumentList, taskParamsSchema, templateTaskParamsSchema, type TaskParams, type TemplateTaskParams } from '@gantry/contracts';
-import type { SecretBox } from '../platform/crypto.js';
-import type { EnvironmentsService } from '../modules/environments/environments.service.js';
-import type { InventoriesService } from '../modules/inventories/inventories.service.js';
-import type { InventoryRow } from '../modules/inventories/inventories.repository.js';
-import type { KeySecret, KeysService } from '../modules/keys/keys.service.js';
-import type { RepositoriesService } from '../modules/repositories/repositories.service.js';
-import type { RepositoryRow } from '../modules/repositories/repositories.repository.js';
-import type { TaskRow } from '../modules/tasks/tasks.repository.js';
-import type { TemplatesService } from '../modules/templates/templates.service.js';
-import type { TemplateWithExtras } from '../modules/templates/templates.repository.js';
+import { parseArgumentList, taskParamsSchema, templateTaskParamsSchema } from '@gantry/contracts';
+import type { KeySecret, RepoWithKey, RunContext, RunSources, TaskRecord } from './ports.js';
 
-export interface RepoWithKey {
-  row: Pick<RepositoryRow, 'git_url' | 'git_branch'>;
-  key: KeySecret | null;
-}
+export type { RepoWithKey, RunContext };
 
-/** A run's way into Gantry's Terraform HTTP state backend: the address path and one-time credentials. */
-export interface TerraformBackendSession {
-  /** `/api/terraform/{alias}`: the executor puts the server's address in front. */
-  path: string;
-  username: string;
-  password: string;
-}
-
-/** Gantry's Terraform HTTP state backend, for terraform/tofu runs on a workspace that keeps its state there. */
-export interface TerraformBackendPort {
-  /** Null when the workspace's backend is off; throws (saying who holds it) when its state is locked. */
-  openSession(task: { id: number; project_id: number }, inventoryId: number): Promise<TerraformBackendSession | null>;
-}
-
-/** Everything one run needs, loaded and decrypted in one place, for that run only. Plain data, so a remote runner can receive it (sealed) in a job package. */
-export interface RunContext {
-  task: Pick<TaskRow, 'id' | 'project_id' | 'template_id' | 'commit_hash'>;
-  template: Pick<TemplateWithExtras, 'id' | 'app' | 'playbook'>;
-  params: TaskParams;
-  /** The template's own run options (defaults and what a task may override). */
-  templateParams: TemplateTaskParams;
-  repository: RepoWithKey;
-  inventory: Pick<InventoryRow, 'id' | 'type' | 'inventory'> | null;
-  inventoryRepository: RepoWithKey | null;
-  inventoryKey: KeySecret | null;
-  becomeKey: KeySecret | null;
-  vaults: Array<{ name: string | null; type: 'password' | 'script'; password: string | null; script: string | null }>;
-  /** Extra variables set by managers (the variable group and its secret variables): Ansible may render Jinja in them. */
-  trustedVars: Record<string, unknown>;
-  /**
-   * Extra variables from task input (survey answers, a task's extra variables, an integration's
-   * values): data only, given to Ansible as `!unsafe` so Jinja in them is never rendered.
-   */
-  untrustedVars: Record<string, unknown>;
-  /** Environment variables of the variable group (and its secret ones). */
-  groupEnv: Record<string, string>;
-  /** Environment variables from task input (an integration's extracted values). */
-  taskEnv: Record<string, string>;
-  args: string[];
-  branch: string | null;
-  /** Every secret value of the run, for masking the log. */
-  secrets: string[];
-  /** Set when a terraform/tofu run keeps its workspace's state in Gantry's HTTP backend. */
-  terraformBackend?: TerraformBackendSession | null;
-}
-
-export interface RunContextDeps {
-  templates: TemplatesService;
-  repositories: RepositoriesService;
-  inventories: InventoriesService;
-  environments: EnvironmentsService;
-  keys: KeysService;
-  box: SecretBox;
-  terraformBackend?: TerraformBackendPort;
-}
+/** The project resources a run is loaded from (the engine's RunSources port). */
+export type RunContextDeps = RunSources;
 
 const parseObject = (text: string | null | undefined): Record<string, unknown> => {
   try {
@@ -80,7 +15,7 @@ const parseObject = (text: string | null | undefined): Record<string, unknown> =
   }
 };
 
-export async function loadRunContext(d: RunContextDeps, task: TaskRow): Promise<RunContext> {
+export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promise<RunContext> {
   const p = task.project_id;
   const template = await d.templates.get(p, task.template_id);
   const secrets: string[] = [];

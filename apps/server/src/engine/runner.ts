@@ -1,8 +1,8 @@
 import type { App } from '@gantry/contracts';
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../realtime/bus.js';
-import { taskUpdateFrame } from '../modules/tasks/task-frames.js';
-import type { TaskRow, TasksRepository } from '../modules/tasks/tasks.repository.js';
+import { taskUpdateFrame } from '../realtime/task-frames.js';
+import type { TaskRecord, TaskStore } from './ports.js';
 import { TaskExecutor, type ExecutionHost, type ExecutorDeps } from './executor.js';
 import { LogSink } from './log-sink.js';
 import { loadRunContext, type RunContextDeps } from './run-context.js';
@@ -10,26 +10,28 @@ import { loadRunContext, type RunContextDeps } from './run-context.js';
 export { inside } from './executor.js';
 
 export interface RunnerDeps extends RunContextDeps, ExecutorDeps {
-  tasks: TasksRepository;
+  tasks: TaskStore;
   bus: EventBus;
   clock: Clock;
   /** The apps as configured now: read when each task starts, so a change applies to the next one. */
   apps: { find(id: string): Promise<App | null> };
+  /** This node: every status write of a run holds only while the task is still this node's. */
+  nodeId?: string;
   /** Lines of process output kept per task (GANTRY_MAX_TASK_LOG_LINES). */
   maxLogLines?: number;
   /** Called once the final status is stored (events, deploy autorun, notifications). */
-  onFinished(task: TaskRow): Promise<void>;
+  onFinished(task: TaskRecord): Promise<void>;
   /** Called when a task starts waiting for confirmation (notifications); must not throw. */
-  onWaitingConfirmation?(task: TaskRow): void;
+  onWaitingConfirmation?(task: TaskRecord): void;
   /** Called after the final status with the state a terraform/tofu run left in its workspace inventory. */
-  onTerraformState?(task: TaskRow, inventoryId: number, state: string): Promise<void>;
+  onTerraformState?(task: TaskRecord, inventoryId: number, state: string): Promise<void>;
 }
 
 /** Runs one claimed task in this server process from `starting` to its final status; never throws. */
 export class TaskRun {
   constructor(
     private readonly d: RunnerDeps,
-    private readonly task: TaskRow,
+    private readonly task: TaskRecord,
   ) {}
 
   async run(): Promise<void> {
@@ -44,7 +46,7 @@ export class TaskRun {
       flow: log,
       setStatus: async (from, to) => {
         await log.sync();
-        if (!(await d.tasks.transition(task.id, from, to))) return false;
+        if (!(await d.tasks.transition(task.id, from, to, {}, d.nodeId))) return false;
         d.bus.publish(taskUpdateFrame({ ...task, status: to }));
         return true;
       },
@@ -79,8 +81,10 @@ export class TaskRun {
       await log.close().catch(() => undefined);
     }
     const end = d.clock.now().toISOString();
-    const moved = await d.tasks.transition(task.id, ['starting', 'running', 'stopping', 'confirmed', 'waiting_confirmation'], status, { end });
-    if (!moved) await d.tasks.update(task.id, { end });
+    const moved = await d.tasks.transition(task.id, ['starting', 'running', 'stopping', 'confirmed', 'waiting_confirmation'], status, { end }, d.nodeId);
+    // Already final (rejected, or failed by another node when this one stopped answering): the
+    // end time is filled in only if nobody set it.
+    if (!moved) await d.tasks.setEndIfMissing(task.id, end);
     const final = (await d.tasks.findById(task.id))!;
     if (workspaceId !== null && tf.state !== null) {
       // Stored before the final update goes out, so a console reloading on it sees the version.

@@ -1,26 +1,24 @@
 import path from 'node:path';
 import type { Clock } from '../platform/clock.js';
-import type { KeysService } from '../modules/keys/keys.service.js';
-import type { RepositoriesService } from '../modules/repositories/repositories.service.js';
-import { latestDue } from '../modules/schedules/cron.js';
-import type { ScheduleRow, SchedulesRepository } from '../modules/schedules/schedules.repository.js';
+import { latestDue } from '../platform/cron.js';
+import type { RepositorySource, ScheduleRecord, ScheduleStore, SecretSource } from './ports.js';
 import { Git } from './git.js';
 import { gitEnvironment } from './git-credentials.js';
 import type { ProcessLauncher } from './process.js';
 import { Workspace } from './workspace.js';
 
 export interface SchedulerDeps {
-  schedules: SchedulesRepository;
-  repositories: RepositoriesService;
-  keys: KeysService;
+  schedules: ScheduleStore;
+  repositories: { get(projectId: number, id: number): Promise<RepositorySource> };
+  keys: SecretSource;
   launcher: ProcessLauncher;
   clock: Clock;
   workRoot: string;
   knownHostsDir: string;
   systemPath: string;
   /** Starts the schedule's template (commitHash for "run on new commit"). */
-  fire(schedule: ScheduleRow, commitHash: string | null): Promise<void>;
-  onError(schedule: ScheduleRow, err: unknown): void;
+  fire(schedule: ScheduleRecord, commitHash: string | null): Promise<void>;
+  onError(schedule: ScheduleRecord, err: unknown): void;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { KeySecret } from '../modules/keys/keys.service.js';
+import type { KeySecret } from './ports.js';
 import type { ProcessLauncher } from './process.js';
 import type { Workspace } from './workspace.js';
 

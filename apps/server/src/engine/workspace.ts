@@ -39,12 +39,9 @@ export class Workspace {
   }
 }
 
-/** The task folders a work root holds, for removing the ones crashed runs left behind. */
-export interface TaskWorkspaceStore {
-  /** Ids of the `task_<id>` folders present now. */
-  taskIds(): number[];
-  remove(taskId: number): void;
-}
+import type { TaskWorkspaceStore } from './ports.js';
+
+export type { TaskWorkspaceStore };
 
 export function taskWorkspaceStore(root: string): TaskWorkspaceStore {
   return {

@@ -49,6 +49,7 @@ describe.each(engines)('GET /metrics ($name)', (engine) => {
       gantry_websocket_clients: 'gauge',
       gantry_http_request_duration_seconds: 'histogram',
       gantry_db_pool_connections: 'gauge',
+      gantry_node_heartbeat_age_seconds: 'gauge',
       ...(engine.name === 'postgres' ? { gantry_db_pool_waiting_clients: 'gauge' } : {}),
     });
     expect(e.types.get('process_cpu_user_seconds_total')).toBe('counter');
@@ -56,6 +57,8 @@ describe.each(engines)('GET /metrics ($name)', (engine) => {
     expect(sampleValue(e, 'gantry_websocket_clients')).toBe(0);
     expect(sampleValue(e, 'gantry_task_queue_length')).toBe(0);
     expect(sampleValue(e, 'gantry_db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
+    // This node heartbeats from the start: its own age is a few seconds at most.
+    expect(sampleValue(e, 'gantry_node_heartbeat_age_seconds', { self: 'true' })).toBeLessThan(6);
   });
 
   it('counts, times and logs a task that ran', async () => {

@@ -49,9 +49,12 @@ export function registerNotFound(app: FastifyInstance, serveConsole: boolean): v
   });
 }
 
+/** MySQL/MariaDB's unique and foreign-key violations (PostgreSQL's are 23505 and 23503). */
+const MYSQL_CONSTRAINT_CODES = new Set(['ER_DUP_ENTRY', 'ER_NO_REFERENCED_ROW', 'ER_NO_REFERENCED_ROW_2', 'ER_ROW_IS_REFERENCED', 'ER_ROW_IS_REFERENCED_2']);
+
 function isConstraintViolation(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code === '23503' || code === '23505');
+  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code === '23503' || code === '23505' || MYSQL_CONSTRAINT_CODES.has(code));
 }
 
 function clientErrorText(err: FastifyError): string {

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { WsMessage } from '@gantry/contracts';
-import type { LogLine } from '../engine/log-sink.js';
+import type { LogLine } from '../engine/ports.js';
 
 /** Stored lines of one task's log, in seq order: what the hub fans out to the sockets watching it. */
 export interface LogBatch {
@@ -14,14 +14,36 @@ export type TaskControl = { taskId: number; action: 'confirm' | 'reject' | 'stop
 
 /**
  * In-process event bus: task updates and log lines for the WebSocket hub, control signals for the
- * engine. One node per database today; a PostgreSQL LISTEN/NOTIFY fan-out can sit behind the same
- * interface when several nodes share a database.
+ * engine, user changes and dispatcher wake-ups. A single node (and SQLite) uses it as it is; when
+ * several nodes share a PostgreSQL database, PgEventBus (pg-bus.ts) extends it to reach them.
  */
 export class EventBus {
   private readonly emitter = new EventEmitter();
+  private lineInterest: (taskId: number) => boolean = () => true;
 
   constructor() {
     this.emitter.setMaxListeners(0);
+  }
+
+  /** Whether the bus reaches the other nodes; the in-process bus has no others to reach. */
+  isConnected(): boolean {
+    return true;
+  }
+
+  /** Called again after the bus lost and regained the other nodes: re-read what may have been missed. */
+  onReconnect(_fn: () => void): () => void {
+    return () => undefined;
+  }
+
+  async close(): Promise<void> {}
+
+  /** Set by the socket hub: whether anyone on this node watches a task's lines. */
+  setLineInterest(fn: (taskId: number) => boolean): void {
+    this.lineInterest = fn;
+  }
+
+  protected wantsLines(taskId: number): boolean {
+    return this.lineInterest(taskId);
   }
 
   publish(message: WsMessage): void {

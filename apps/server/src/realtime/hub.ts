@@ -112,6 +112,8 @@ export class RealtimeHub {
       bus.onLines((b) => this.lines(b)),
       bus.onUserChanged((userId) => this.userChanged(userId)),
     ];
+    // Lines of tasks other nodes run are read from the database only when someone here watches.
+    bus.setLineInterest((taskId) => this.watched(taskId));
     this.timer = setInterval(() => {
       void this.sweep().catch(() => undefined);
       this.forgetIdleStreams();

@@ -1,5 +1,5 @@
 import type { WsMessage } from '@gantry/contracts';
-import type { LogLine } from '../engine/log-sink.js';
+import type { LogLine } from '../engine/ports.js';
 
 /**
  * The lines of one task gathered for one send to every socket watching it. Each wire form is

@@ -1,5 +1,5 @@
 import { RunnerHttpError, type RunnerServer } from './server-client.js';
-import { maskSecrets } from '../engine/log-sink.js';
+import { maskSecrets } from '../platform/mask-secrets.js';
 
 const FLUSH_MS = 200;
 const BATCH = 1000;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { randomToken } from '../platform/crypto.js';
 
@@ -11,11 +12,12 @@ export interface TestDatabase {
 }
 
 interface EngineFactory {
-  name: 'sqlite' | 'postgres';
+  name: 'sqlite' | 'postgres' | 'mysql';
   create(): Promise<TestDatabase>;
 }
 
 const pgBase = process.env.GANTRY_TEST_PG_URL;
+const mysqlBase = process.env.GANTRY_TEST_MYSQL_URL;
 
 /** A temp folder holding the data folder, so the task folder beside it (`data-tasks`) goes with it. */
 function testFolders(): { root: string; dataDir: string } {
@@ -25,7 +27,10 @@ function testFolders(): { root: string; dataDir: string } {
   return { root, dataDir };
 }
 
-/** SQLite always; PostgreSQL too when GANTRY_TEST_PG_URL names a server (each test gets its own database). */
+/**
+ * SQLite always; PostgreSQL too when GANTRY_TEST_PG_URL names a server, MySQL/MariaDB when
+ * GANTRY_TEST_MYSQL_URL does (each test app gets its own database on them).
+ */
 export const engines: EngineFactory[] = [
   {
     name: 'sqlite',
@@ -65,6 +70,32 @@ export const engines: EngineFactory[] = [
                   await new Promise((resolve) => setTimeout(resolve, 50));
                 }
                 await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+                await c.end();
+                fs.rmSync(root, { recursive: true, force: true });
+              },
+            };
+          },
+        },
+      ]
+    : []),
+  ...(mysqlBase
+    ? [
+        {
+          name: 'mysql' as const,
+          async create(): Promise<TestDatabase> {
+            const name = `gantry_t_${randomToken(12)}`;
+            const admin = await mysql.createConnection(mysqlBase);
+            await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`);
+            await admin.end();
+            const url = new URL(mysqlBase);
+            url.pathname = `/${name}`;
+            const { root, dataDir } = testFolders();
+            return {
+              url: url.toString(),
+              dataDir,
+              drop: async () => {
+                const c = await mysql.createConnection(mysqlBase);
+                await c.query(`DROP DATABASE IF EXISTS \`${name}\``);
                 await c.end();
                 fs.rmSync(root, { recursive: true, force: true });
               },

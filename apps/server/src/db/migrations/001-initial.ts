@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../db.js';
-import { idColumn, idType } from './helpers.js';
+import { idColumn, idType, keyText } from './helpers.js';
 
 /** Users, sessions, API tokens, projects and their members, sign-in throttling. */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
@@ -10,9 +10,9 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('user')
     .addColumn('id', id, pk)
-    .addColumn('username', 'text', (c) => c.notNull().unique())
+    .addColumn('username', keyText(engine), (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('email', 'text', (c) => c.notNull().unique())
+    .addColumn('email', keyText(engine), (c) => c.notNull().unique())
     .addColumn('password', 'text')
     .addColumn('admin', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('external', 'integer', (c) => c.notNull().defaultTo(0))
@@ -22,7 +22,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 
   await db.schema
     .createTable('session')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    // sha256 hex.
+    .addColumn('id', keyText(engine, 64), (c) => c.primaryKey())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('user.id').onDelete('cascade'))
     .addColumn('created', 'text', (c) => c.notNull())
     .addColumn('last_active', 'text', (c) => c.notNull())
@@ -34,7 +35,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('api_token')
     .addColumn('id', id, pk)
-    .addColumn('token_id', 'text', (c) => c.notNull().unique())
+    .addColumn('token_id', keyText(engine), (c) => c.notNull().unique())
     .addColumn('token_hash', 'text', (c) => c.notNull())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('user.id').onDelete('cascade'))
     .addColumn('created', 'text', (c) => c.notNull())
@@ -66,7 +67,8 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
 
   await db.schema
     .createTable('auth_failure')
-    .addColumn('key', 'text', (c) => c.primaryKey())
+    // `login:` and a login of up to 255 characters, or `ip:`, `user:`, `second-factor:` and an id.
+    .addColumn('key', keyText(engine, 512), (c) => c.primaryKey())
     .addColumn('count', 'integer', (c) => c.notNull())
     .addColumn('first_at', 'text', (c) => c.notNull())
     .addColumn('last_at', 'text', (c) => c.notNull())

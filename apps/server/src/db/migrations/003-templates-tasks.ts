@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../db.js';
-import { idColumn, idType } from './helpers.js';
+import { idColumn, idType, keyText } from './helpers.js';
 
 /** Views, templates with vaults, tasks and their log lines. */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
@@ -61,7 +61,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('id', id, pk)
     .addColumn('project_id', 'integer', project)
     .addColumn('template_id', 'integer', (c) => c.notNull().references('template.id').onDelete('cascade'))
-    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('status', keyText(engine, 64), (c) => c.notNull())
     .addColumn('message', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('commit_hash', 'text')
     .addColumn('commit_message', 'text', (c) => c.notNull().defaultTo(''))

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../db.js';
-import { idColumn, idType } from './helpers.js';
+import { idColumn, idType, keyText } from './helpers.js';
 
 /** Incoming-webhook integrations with their aliases, matchers and extracted values; task env vars. */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
@@ -33,7 +33,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('project_id', 'integer', project)
     // Null: a project-level alias, reaching every searchable integration of the project.
     .addColumn('integration_id', 'integer', (c) => c.references('integration.id').onDelete('cascade'))
-    .addColumn('alias', 'text', (c) => c.notNull().unique())
+    .addColumn('alias', keyText(engine), (c) => c.notNull().unique())
     .addColumn('created', 'text', (c) => c.notNull())
     .execute();
   await db.schema

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
+import type { Engine } from '../db.js';
+import { keyText } from './helpers.js';
 
 /**
  * Configured apps. Built-in apps have no row until an admin changes one (the row then overrides
  * the defaults); custom apps always have one.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('app')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', keyText(engine), (c) => c.primaryKey())
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('icon', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('path', 'text', (c) => c.notNull())

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from '../db.js';
-import { idColumn, idType } from './helpers.js';
+import { idColumn, idType, keyText } from './helpers.js';
 
 /** Remote runners (global when project_id is null) and a task's force-stop request for its runner. */
 export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
@@ -14,7 +14,7 @@ export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
     .addColumn('max_parallel_tasks', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('active', 'integer', (c) => c.notNull().defaultTo(1))
     // sha256 of the token: the token itself is shown once, at creation.
-    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('token_hash', keyText(engine), (c) => c.notNull().unique())
     // The runner's public key (PEM); its private key is never stored.
     .addColumn('public_key', 'text', (c) => c.notNull())
     .addColumn('touched', 'text')

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { Engine } from '../db.js';
+import { keyText } from './helpers.js';
 
 /**
  * Webhook deliveries already taken, by the sender's delivery id (GitHub's X-GitHub-Delivery,
@@ -9,12 +11,13 @@ import type { Kysely } from 'kysely';
  * the console rejected is final before its runner has wound down; this tells the runner protocol
  * whether that runner may still send its last lines and its final report (once).
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, engine: Engine): Promise<void> {
   await db.schema
     .createTable('webhook_delivery')
     .addColumn('integration_id', 'integer', (c) => c.notNull().references('integration.id').onDelete('cascade'))
-    .addColumn('delivery_id', 'text', (c) => c.notNull())
-    .addColumn('received', 'text', (c) => c.notNull())
+    // DELIVERY_ID_MAX characters at most.
+    .addColumn('delivery_id', keyText(engine, 200), (c) => c.notNull())
+    .addColumn('received', keyText(engine, 64), (c) => c.notNull())
     .addPrimaryKeyConstraint('webhook_delivery_pk', ['integration_id', 'delivery_id'])
     .execute();
   // Old rows are purged by age.

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { isMysql } from '../../db/portable.js';
 import type { Database } from '../../db/types.js';
 
 /** Failed sign-ins per account and per address, kept in the database so every node sees them. */
@@ -16,16 +17,30 @@ export class AuthFailuresRepository {
    */
   async record(key: string, now: string, windowStart: string): Promise<number> {
     const stale = sql<boolean>`auth_failure.last_at < ${windowStart}`;
+    // In this order: MySQL evaluates the assignments left to right, so `last_at` comes last.
+    const update = {
+      count: sql<number>`CASE WHEN ${stale} THEN 1 ELSE auth_failure.count + 1 END`,
+      first_at: sql<string>`CASE WHEN ${stale} THEN ${now} ELSE auth_failure.first_at END`,
+      last_at: now,
+    };
+    const values = { key, count: 1, first_at: now, last_at: now };
+    if (isMysql(this.db)) {
+      // No RETURNING: the upsert and the read share a transaction, and the row lock the upsert
+      // takes keeps a racing failure's update out until this one has read its count.
+      return this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('auth_failure').values(values).onDuplicateKeyUpdate(update).execute();
+        const row = await trx
+          .selectFrom('auth_failure')
+          .select('count')
+          .where('key', '=', key)
+          .executeTakeFirstOrThrow();
+        return Number(row.count);
+      });
+    }
     const row = await this.db
       .insertInto('auth_failure')
-      .values({ key, count: 1, first_at: now, last_at: now })
-      .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
-          count: sql<number>`CASE WHEN ${stale} THEN 1 ELSE auth_failure.count + 1 END`,
-          first_at: sql<string>`CASE WHEN ${stale} THEN ${now} ELSE auth_failure.first_at END`,
-          last_at: now,
-        }),
-      )
+      .values(values)
+      .onConflict((oc) => oc.column('key').doUpdateSet(update))
       .returning('count')
       .executeTakeFirstOrThrow();
     return Number(row.count);

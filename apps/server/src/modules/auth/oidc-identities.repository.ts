@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { insertUnlessDuplicate } from '../../db/portable.js';
 import type { Database } from '../../db/types.js';
 
 /** Who a person is at a provider: the provider's id, the id_token's `iss` and `sub`. */
@@ -39,12 +40,7 @@ export class OidcIdentitiesRepository {
    * Binds the user; false when the identity or the user (at this provider) is bound already,
    * which the unique constraints decide when two sign-ins race.
    */
-  async bind(id: ExternalIdentity, userId: number, created: string): Promise<boolean> {
-    const result = await this.db
-      .insertInto('external_identity')
-      .values({ provider: id.provider, issuer: id.issuer, subject: id.subject, user_id: userId, created })
-      .onConflict((oc) => oc.doNothing())
-      .executeTakeFirst();
-    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  bind(id: ExternalIdentity, userId: number, created: string): Promise<boolean> {
+    return insertUnlessDuplicate(this.db, 'external_identity', { provider: id.provider, issuer: id.issuer, subject: id.subject, user_id: userId, created });
   }
 }

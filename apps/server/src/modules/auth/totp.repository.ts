@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { insertReturningId } from '../../db/portable.js';
 import type { Database, UserTotpTable } from '../../db/types.js';
 
 export type UserTotpRow = Selectable<UserTotpTable>;
@@ -11,13 +12,8 @@ export class TotpRepository {
     return this.db.selectFrom('user_totp').selectAll().where('user_id', '=', userId).executeTakeFirst();
   }
 
-  async insert(row: Omit<UserTotpRow, 'id' | 'last_step'>): Promise<number> {
-    const { id } = await this.db
-      .insertInto('user_totp')
-      .values({ ...row, last_step: 0 })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return id;
+  insert(row: Omit<UserTotpRow, 'id' | 'last_step'>): Promise<number> {
+    return insertReturningId(this.db, 'user_totp', { ...row, last_step: 0 });
   }
 
   /** Deletes the user's method with this id; answers whether there was one. */

@@ -1,4 +1,4 @@
-import type { TaskWorkspaceStore } from '../../engine/workspace.js';
+import type { TaskWorkspaceStore } from '../../engine/ports.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import type { EventsService } from '../events/events.service.js';
 import type { ProjectCacheRepository } from './project-cache.repository.js';

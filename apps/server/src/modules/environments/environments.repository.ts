@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, EnvironmentSecretTable, EnvironmentTable } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 export type EnvironmentRow = Selectable<EnvironmentTable>;
 export type EnvironmentSecretRow = Selectable<EnvironmentSecretTable>;
@@ -47,7 +48,7 @@ export class EnvironmentsRepository {
   }
 
   insert(projectId: number, values: Values, created: string): Promise<EnvironmentRow> {
-    return this.db.insertInto('environment').values({ ...values, project_id: projectId, created }).returningAll().executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'environment', { ...values, project_id: projectId, created });
   }
 
   async update(projectId: number, id: number, values: Values): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { insertReturningAll } from '../../db/portable.js';
 import type {
   Database,
   IntegrationAliasTable,
@@ -61,11 +62,7 @@ export class IntegrationsRepository {
   }
 
   insert(projectId: number, v: IntegrationValues, now: string): Promise<IntegrationRow> {
-    return this.db
-      .insertInto('integration')
-      .values({ ...v, project_id: projectId, created: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'integration', { ...v, project_id: projectId, created: now });
   }
 
   async update(projectId: number, id: number, v: IntegrationValues): Promise<void> {
@@ -99,11 +96,7 @@ export class IntegrationsRepository {
   }
 
   insertAlias(projectId: number, integrationId: number | null, alias: string, now: string): Promise<AliasRow> {
-    return this.db
-      .insertInto('integration_alias')
-      .values({ project_id: projectId, integration_id: integrationId, alias, created: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'integration_alias', { project_id: projectId, integration_id: integrationId, alias, created: now });
   }
 
   async deleteAlias(projectId: number, id: number): Promise<void> {
@@ -151,19 +144,11 @@ export class IntegrationsRepository {
   }
 
   insertMatcher(projectId: number, integrationId: number, v: MatcherValues): Promise<MatcherRow> {
-    return this.db
-      .insertInto('integration_matcher')
-      .values({ ...v, project_id: projectId, integration_id: integrationId })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'integration_matcher', { ...v, project_id: projectId, integration_id: integrationId });
   }
 
   insertValue(projectId: number, integrationId: number, v: ExtractValueValues): Promise<ExtractValueRow> {
-    return this.db
-      .insertInto('integration_extract_value')
-      .values({ ...v, project_id: projectId, integration_id: integrationId })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'integration_extract_value', { ...v, project_id: projectId, integration_id: integrationId });
   }
 
   async updateMatcher(projectId: number, integrationId: number, id: number, v: MatcherValues): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, InventoryTable } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 export type InventoryRow = Selectable<InventoryTable>;
 type Values = Pick<InventoryRow, 'name' | 'type' | 'inventory' | 'ssh_key_id' | 'become_key_id' | 'repository_id'>;
@@ -19,11 +20,7 @@ export class InventoriesRepository {
   }
 
   insert(projectId: number, values: Values, created: string): Promise<InventoryRow> {
-    return this.db
-      .insertInto('inventory')
-      .values({ ...values, project_id: projectId, template_id: null, created })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'inventory', { ...values, project_id: projectId, template_id: null, created });
   }
 
   async update(projectId: number, id: number, values: Values): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AccessKeyTable, Database } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 export type KeyRow = Selectable<AccessKeyTable>;
 
@@ -16,7 +17,7 @@ export class KeysRepository {
   }
 
   insert(row: Omit<KeyRow, 'id'>): Promise<KeyRow> {
-    return this.db.insertInto('access_key').values(row).returningAll().executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'access_key', row);
   }
 
   async update(projectId: number, id: number, patch: Partial<Pick<KeyRow, 'name' | 'type' | 'secret'>>): Promise<void> {

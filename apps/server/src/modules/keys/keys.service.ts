@@ -13,9 +13,9 @@ import type { KeyRow, KeysRepository } from './keys.repository.js';
 export type KeyInput = z.output<typeof keyCreateSchema>;
 
 /** Key material as it is sealed at rest and handed to a run. */
-export type KeySecret =
-  | { type: 'ssh'; login: string; passphrase: string; private_key: string }
-  | { type: 'login_password'; login: string; password: string };
+// The engine declares the decrypted key it runs with; this service is its source.
+import type { KeySecret } from '../../engine/ports.js';
+export type { KeySecret };
 
 export class KeysService implements ProjectResourceService<KeyView, KeyInput, KeyInput> {
   constructor(

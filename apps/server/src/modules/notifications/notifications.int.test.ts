@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { insertReturningId } from '../../db/portable.js';
 import { gitRepo } from '../../test/git-fixture.js';
 import {
   addMember,
@@ -211,14 +212,10 @@ describe.each(engines)('notifications ($name)', (engine) => {
 
     // A row as a crashed server leaves it: this node's, still running.
     const nodeId = fs.readFileSync(path.join(t().config.dataDir, 'node.id'), 'utf8').trim();
-    const orphan = await t()
-      .db.db.insertInto('task')
-      .values({ project_id: project.id, template_id: long.templateId, status: 'running', node_id: nodeId, message: '', commit_message: '', environment: '{}', params: '{}', created: new Date().toISOString() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const orphan = await insertReturningId(t().db.db, 'task', { project_id: project.id, template_id: long.templateId, status: 'running', node_id: nodeId, message: '', commit_message: '', environment: '{}', params: '{}', created: new Date().toISOString() });
     expect(await t().app.services.tasks.failOrphans()).toBe(1);
-    expect((await outcomes.of(orphan.id, 'error')).channels).toMatchObject({ webhook: 'sent' });
-    expect(received(project.name).webhook.map((r) => r.json)).toContainEqual(expect.objectContaining({ task_id: orphan.id, status: 'error' }));
+    expect((await outcomes.of(orphan, 'error')).channels).toMatchObject({ webhook: 'sent' });
+    expect(received(project.name).webhook.map((r) => r.json)).toContainEqual(expect.objectContaining({ task_id: orphan, status: 'error' }));
     outcomes.off();
   });
 

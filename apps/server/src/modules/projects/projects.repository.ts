@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, ProjectTable } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 export type ProjectRow = Selectable<ProjectTable>;
 export type ProjectWithRole = ProjectRow & { role: string | null };
@@ -49,11 +50,7 @@ export class ProjectsRepository {
   async insertWithOwner(values: ProjectValues, ownerId: number, created: string): Promise<ProjectRow> {
     const inTransaction = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => (this.db.isTransaction ? fn(this.db) : this.db.transaction().execute(fn));
     return inTransaction(async (trx) => {
-      const row = await trx
-        .insertInto('project')
-        .values({ ...values, alert: +values.alert, created })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await insertReturningAll(trx, 'project', { ...values, alert: +values.alert, created });
       await trx
         .insertInto('project_user')
         .values({ project_id: row.id, user_id: ownerId, role: 'owner', created })
@@ -70,7 +67,21 @@ export class ProjectsRepository {
       .execute();
   }
 
+  /**
+   * Deletes the project and everything in it. Most rows go by their foreign keys' cascade, but
+   * rows that reference each other inside the project without one (a template's repository,
+   * build template or inventory, an integration's template) go first, dependents before what
+   * they use: MySQL checks each row as a cascade reaches it, where SQLite and PostgreSQL check
+   * at the end of the statement.
+   */
   async delete(id: number): Promise<void> {
-    await this.db.deleteFrom('project').where('id', '=', id).execute();
+    const inTransaction = <T>(fn: (trx: Kysely<Database>) => Promise<T>) => (this.db.isTransaction ? fn(this.db) : this.db.transaction().execute(fn));
+    await inTransaction(async (trx) => {
+      await trx.updateTable('template').set({ build_template_id: null }).where('project_id', '=', id).execute();
+      for (const table of ['integration', 'schedule', 'task', 'template', 'inventory', 'repository', 'environment'] as const) {
+        await trx.deleteFrom(table).where('project_id', '=', id).execute();
+      }
+      await trx.deleteFrom('project').where('id', '=', id).execute();
+    });
   }
 }

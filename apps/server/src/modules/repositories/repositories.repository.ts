@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, RepositoryTable } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 export type RepositoryRow = Selectable<RepositoryTable>;
 type Values = Pick<RepositoryRow, 'name' | 'git_url' | 'git_branch' | 'ssh_key_id'>;
@@ -16,7 +17,7 @@ export class RepositoriesRepository {
   }
 
   insert(projectId: number, values: Values, created: string): Promise<RepositoryRow> {
-    return this.db.insertInto('repository').values({ ...values, project_id: projectId, created }).returningAll().executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'repository', { ...values, project_id: projectId, created });
   }
 
   async update(projectId: number, id: number, values: Values): Promise<void> {

@@ -1,20 +1,21 @@
 import { FINISHED_STATUSES, isFinished, type RunnerControl, type RunnerJob, type RunnerLogBody, type RunnerPollResponse, type RunnerStatusBody } from '@gantry/contracts';
 import type { App } from '@gantry/contracts';
-import { maskSecrets } from '../../engine/log-sink.js';
-import { loadRunContext, type RunContextDeps } from '../../engine/run-context.js';
+import { maskSecrets } from '../../platform/mask-secrets.js';
+import type { RunContext } from '../../engine/ports.js';
 import type { Clock } from '../../platform/clock.js';
 import { sealTo } from '../../platform/envelope.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { EventsService } from '../events/events.service.js';
-import { taskUpdateFrame } from '../tasks/task-frames.js';
+import { taskUpdateFrame } from '../../realtime/task-frames.js';
 import type { TaskRow, TasksRepository } from '../tasks/tasks.repository.js';
 import type { RunnerRow, RunnersRepository } from './runners.repository.js';
 
 export interface RunnerProtocolDeps {
   runners: RunnersRepository;
   tasks: TasksRepository;
-  context: RunContextDeps;
+  /** Loads and decrypts what a task's run needs (the engine's run context), for its job package. */
+  loadContext(task: TaskRow): Promise<RunContext>;
   apps: { find(id: string): Promise<App | null> };
   bus: EventBus;
   events: EventsService;
@@ -148,7 +149,7 @@ export class RunnerProtocolService {
   /** The job package, or null when the task cannot run (it is failed with the reason in its log). */
   private async jobFor(runner: RunnerRow, task: TaskRow): Promise<RunnerJob | null> {
     try {
-      const ctx = await loadRunContext(this.d.context, task);
+      const ctx = await this.d.loadContext(task);
       this.secrets.set(task.id, ordered(ctx.secrets));
       const app = await this.d.apps.find(ctx.template.app);
       if (!app) throw new Error(`App ${ctx.template.app} not found`);
@@ -216,7 +217,7 @@ export class RunnerProtocolService {
   private async secretsOf(task: TaskRow): Promise<string[]> {
     let s = this.secrets.get(task.id);
     if (!s) {
-      s = await loadRunContext(this.d.context, task)
+      s = await this.d.loadContext(task)
         .then((c) => ordered(c.secrets))
         .catch(() => []);
       if (!FINISHED_STATUSES.includes(task.status)) this.secrets.set(task.id, s);

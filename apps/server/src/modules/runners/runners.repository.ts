@@ -1,6 +1,7 @@
 import { ACTIVE_STATUSES } from '@gantry/contracts';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, RunnerTable } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 export type RunnerRow = Selectable<RunnerTable>;
 export type RunnerValues = Pick<RunnerRow, 'name' | 'tag' | 'webhook' | 'max_parallel_tasks' | 'active'>;
@@ -26,7 +27,7 @@ export class RunnersRepository {
   }
 
   insert(values: Omit<RunnerRow, 'id'>): Promise<RunnerRow> {
-    return this.db.insertInto('runner').values(values).returningAll().executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'runner', values);
   }
 
   async update(id: number, patch: Partial<Omit<RunnerRow, 'id'>>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, ScheduleTable } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 export type ScheduleRow = Selectable<ScheduleTable>;
 export type ScheduleWithTemplate = ScheduleRow & { tpl_name: string };
@@ -27,7 +28,7 @@ export class SchedulesRepository {
   }
 
   insert(projectId: number, v: Values, now: string): Promise<ScheduleRow> {
-    return this.db.insertInto('schedule').values({ ...v, project_id: projectId, active_since: now, created: now, last_fired: null, last_commit_hash: null }).returningAll().executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'schedule', { ...v, project_id: projectId, active_since: now, created: now, last_fired: null, last_commit_hash: null });
   }
 
   async update(projectId: number, id: number, patch: Partial<ScheduleRow>): Promise<void> {

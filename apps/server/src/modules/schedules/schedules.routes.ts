@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
 import { ValidationError } from '../../platform/errors.js';
-import { cronReason } from './cron.js';
+import { cronReason } from '../../platform/cron.js';
 import { presentSchedule } from './schedules.presenter.js';
 import type { SchedulesService } from './schedules.service.js';
 

@@ -6,7 +6,7 @@ import type { Actor, ProjectResourceService } from '../../platform/resource-rout
 import type { EventsService } from '../events/events.service.js';
 import type { RepositoriesService } from '../repositories/repositories.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
-import { cronProblem } from './cron.js';
+import { cronProblem } from '../../platform/cron.js';
 import type { SchedulesRepository, ScheduleWithTemplate } from './schedules.repository.js';
 
 type Input = z.output<typeof scheduleInputSchema>;

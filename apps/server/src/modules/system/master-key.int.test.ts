@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
+import { insertReturningId } from '../../db/portable.js';
 import { SecretBox } from '../../platform/crypto.js';
 import { createProject, engines, signedInUser, useTestApp, type TestContext } from '../../test/harness.js';
 import { setupTemplate } from '../../test/tasks.js';
@@ -51,21 +52,17 @@ async function sealSomething(ctx: TestContext): Promise<{ projectId: number; key
   expect((await admin.post(`/api/users/${admin.id}/2fas/totp`)).statusCode).toBe(201);
   const box = new SecretBox(ctx.secretKey);
   const now = new Date().toISOString();
-  const task = await ctx.db.db
-    .insertInto('task')
-    .values({
-      project_id: projectId,
-      template_id: setup.templateId,
-      status: 'success',
-      message: '',
-      commit_message: '',
-      environment: '{}',
-      secret: box.seal('{"answer":"task-sealed-3"}'),
-      params: '{}',
-      created: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const taskId = await insertReturningId(ctx.db.db, 'task', {
+    project_id: projectId,
+    template_id: setup.templateId,
+    status: 'success',
+    message: '',
+    commit_message: '',
+    environment: '{}',
+    secret: box.seal('{"answer":"task-sealed-3"}'),
+    params: '{}',
+    created: now,
+  });
   const inventory = await admin.post(`/api/project/${projectId}/inventory`, {
     name: 'ws',
     type: 'static',
@@ -78,7 +75,7 @@ async function sealSomething(ctx: TestContext): Promise<{ projectId: number; key
     .values({
       project_id: projectId,
       inventory_id: inventory.json<{ id: number }>().id,
-      task_id: task.id,
+      task_id: taskId,
       status: 'success',
       state: box.seal('{"state":"tf-sealed-4"}'),
       created: now,

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { insertUnlessDuplicate } from '../../db/portable.js';
 import type { Database } from '../../db/types.js';
 
 /**
@@ -33,11 +34,7 @@ export class MasterKeyRepository {
 
   /** Stores the check value unless one is there already (another node may have won the race). */
   async insertCheck(sealed: string, created: string): Promise<void> {
-    await this.db
-      .insertInto('master_key_check')
-      .values({ id: 1, sealed, created })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
+    await insertUnlessDuplicate(this.db, 'master_key_check', { id: 1, sealed, created });
   }
 
   /** The oldest sealed value of each column that has one. */

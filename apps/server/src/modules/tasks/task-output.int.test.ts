@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SESSION_COOKIE, TASK_OUTPUT_PAGE_SIZE, type TaskOutputPage } from '@gantry/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { LogLine } from '../../engine/log-sink.js';
+import type { LogLine } from '../../engine/ports.js';
 import { gitRepo } from '../../test/git-fixture.js';
 import { addMember, createProject, engines, signedInUser, useTestApp, type Caller, type TestContext } from '../../test/harness.js';
 import { runTask, setupTemplate, waitForTask } from '../../test/tasks.js';

@@ -3,11 +3,17 @@ import { sql } from 'kysely';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Pool } from 'pg';
 import type { Db } from '../../db/db.js';
-import type { LogLine } from '../../engine/log-sink.js';
+import type { LogLine } from '../../engine/ports.js';
 
 /** Rows per prepared SQLite statement (400 parameters, well under SQLite's limit). */
 const SQLITE_ROWS = 100;
 const ANALYZE_EVERY_ROWS = 200_000;
+/**
+ * Rows per multi-row INSERT elsewhere (MySQL/MariaDB), and the text per statement: a statement
+ * stays well under MariaDB's default max_allowed_packet (16 MiB), whatever the lines' length.
+ */
+const INSERT_ROWS = 500;
+const INSERT_CHARS = 1 << 20;
 
 /** Which lines of a task's log to read; bounds inclusive, `tail` takes the last `limit` of the range. */
 export interface OutputRange {
@@ -21,8 +27,9 @@ export interface OutputRange {
 
 /**
  * The `task_output` table: the hot write path of the log pipeline and every read of a log. Writes
- * are one prepared statement in one transaction per batch on SQLite and one `COPY … FROM STDIN` per
- * batch on PostgreSQL (about three times the rate of a multi-row insert of the same rows).
+ * are one prepared statement in one transaction per batch on SQLite, one `COPY … FROM STDIN` per
+ * batch on PostgreSQL (about three times the rate of a multi-row insert of the same rows), and
+ * multi-row inserts in one transaction on MySQL/MariaDB.
  */
 export class TaskOutputRepository {
   private sqliteInsert: ((lines: LogLine[]) => void) | undefined;
@@ -75,7 +82,25 @@ export class TaskOutputRepository {
       }
       return;
     }
-    for (let i = 0; i < lines.length; i += 500) await this.d.db.insertInto('task_output').values(lines.slice(i, i + 500)).execute();
+    const batches: LogLine[][] = [];
+    let start = 0;
+    let chars = 0;
+    for (let i = 0; i < lines.length; i++) {
+      chars += lines[i]!.output.length;
+      if (i + 1 - start >= INSERT_ROWS || chars >= INSERT_CHARS || i === lines.length - 1) {
+        batches.push(lines.slice(start, i + 1));
+        start = i + 1;
+        chars = 0;
+      }
+    }
+    if (batches.length === 1) {
+      await this.d.db.insertInto('task_output').values(batches[0]!).execute();
+      return;
+    }
+    // One commit for the whole batch, as on the other engines.
+    await this.d.db.transaction().execute(async (trx) => {
+      for (const b of batches) await trx.insertInto('task_output').values(b).execute();
+    });
   }
 
   /** One page of the log, ascending by seq. */
@@ -86,7 +111,11 @@ export class TaskOutputRepository {
     if (r.q) {
       const pattern = `%${r.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       // SQLite's LIKE ignores ASCII case already; PostgreSQL needs ILIKE. Both escape with a backslash.
-      q = this.d.engine === 'postgres' ? q.where(sql<boolean>`output ILIKE ${pattern} ESCAPE '\\'`) : q.where(sql<boolean>`output LIKE ${pattern} ESCAPE '\\'`);
+      // MySQL's tables compare exactly (binary collation), so both sides are lowered; its LIKE
+      // escapes with a backslash by default (and `'\\'` would be an unterminated string there).
+      if (this.d.engine === 'postgres') q = q.where(sql<boolean>`output ILIKE ${pattern} ESCAPE '\\'`);
+      else if (this.d.engine === 'mysql') q = q.where(sql<boolean>`LOWER(output) LIKE LOWER(${pattern})`);
+      else q = q.where(sql<boolean>`output LIKE ${pattern} ESCAPE '\\'`);
     }
     const rows = await q
       .orderBy('seq', r.tail ? 'desc' : 'asc')
@@ -126,7 +155,8 @@ export class TaskOutputRepository {
   /**
    * The text of every line in order, one keyset page at a time, each page's lines already joined
    * by newlines: what `raw_output` sends. The database joins them (SQLite's `group_concat`,
-   * PostgreSQL's `string_agg`), so a page reaches JavaScript as one string, not thousands.
+   * PostgreSQL's `string_agg`), so a page reaches JavaScript as one string, not thousands. MySQL's
+   * GROUP_CONCAT stops at group_concat_max_len (1 MiB by default): there JavaScript joins them.
    */
   async *allText(taskId: number, pageSize = 10_000): AsyncGenerator<string> {
     let after = -1;

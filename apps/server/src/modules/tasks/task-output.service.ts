@@ -1,5 +1,5 @@
 import { TASK_OUTPUT_PAGE_SIZE, type TaskOutputPage, type TaskOutputQuery } from '@gantry/contracts';
-import type { LogLine } from '../../engine/log-sink.js';
+import type { LogLine } from '../../engine/ports.js';
 import type { Clock } from '../../platform/clock.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { TaskOutputRepository } from './task-output.repository.js';

@@ -1,7 +1,9 @@
 import { ACTIVE_STATUSES } from '@gantry/contracts';
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Engine } from '../../db/db.js';
 import type { Database, TaskTable } from '../../db/types.js';
-import type { LogLine, LogStore } from '../../engine/log-sink.js';
+import { insertReturningAll } from '../../db/portable.js';
+import type { LogLine, TaskStore } from '../../engine/ports.js';
 import type { TaskOutputRepository } from './task-output.repository.js';
 
 export type TaskRow = Selectable<TaskTable>;
@@ -35,11 +37,12 @@ export async function withBuildTasks<T extends TaskRow>(db: Kysely<Database>, ro
 export type NewTask = Omit<TaskRow, 'id' | 'start' | 'end' | 'runner_id' | 'node_id' | 'env' | 'stop_force' | 'runner_reported'> & { env?: string | null };
 
 /** Tasks, their queue and their log lines; every read by id is scoped by project. */
-export class TasksRepository implements LogStore {
+export class TasksRepository implements TaskStore {
   /** Log lines are read and written by the log table's own repository (its engine-specific fast paths). */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly outputRepo: TaskOutputRepository,
+    private readonly engine: Engine = 'sqlite',
   ) {}
 
   private withNames() {
@@ -47,7 +50,7 @@ export class TasksRepository implements LogStore {
   }
 
   insert(values: NewTask): Promise<TaskRow> {
-    return this.db.insertInto('task').values(values).returningAll().executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'task', values);
   }
 
   async find(projectId: number, id: number): Promise<TaskWithNames | undefined> {
@@ -105,13 +108,29 @@ export class TasksRepository implements LogStore {
   }
 
   /** Atomically moves a task from one of `from` to `to`; false when someone else moved it first. */
-  async transition(id: number, from: readonly string[], to: string, patch: Partial<TaskRow> = {}): Promise<boolean> {
-    const r = await this.db
+  /**
+   * The dispatcher's claim of a waiting task for a node. On PostgreSQL the row is locked with
+   * SKIP LOCKED first, so nodes racing for the queue pass over each other's rows instead of
+   * waiting on them; on every engine the status condition makes the claim exactly-once.
+   */
+  async claim(id: number, nodeId: string, start: string): Promise<boolean> {
+    if (this.engine === 'postgres') {
+      const r = await sql`UPDATE task SET status = 'starting', node_id = ${nodeId}, start = ${start}
+        WHERE id = (SELECT id FROM task WHERE id = ${id} AND status = 'waiting' FOR UPDATE SKIP LOCKED)`.execute(this.db);
+      return Number(r.numAffectedRows ?? 0) === 1;
+    }
+    return this.transition(id, ['waiting'], 'starting', { node_id: nodeId, start });
+  }
+
+  /** Moves a task from one of `from` to `to`; with `ownerNode`, only while that node owns it. */
+  async transition(id: number, from: readonly string[], to: string, patch: Partial<TaskRow> = {}, ownerNode?: string): Promise<boolean> {
+    let q = this.db
       .updateTable('task')
       .set({ ...patch, status: to })
       .where('id', '=', id)
-      .where('status', 'in', from)
-      .executeTakeFirst();
+      .where('status', 'in', from);
+    if (ownerNode !== undefined) q = q.where('node_id', '=', ownerNode);
+    const r = await q.executeTakeFirst();
     return Number(r.numUpdatedRows) === 1;
   }
 
@@ -124,6 +143,10 @@ export class TasksRepository implements LogStore {
       await trx.deleteFrom('task_output').where('task_id', '=', id).execute();
       return true;
     });
+  }
+
+  async setEndIfMissing(id: number, end: string): Promise<void> {
+    await this.db.updateTable('task').set({ end }).where('id', '=', id).where('end', 'is', null).execute();
   }
 
   async update(id: number, patch: Partial<TaskRow>): Promise<void> {

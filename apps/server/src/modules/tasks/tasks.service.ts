@@ -19,7 +19,7 @@ import type { EventsService } from '../events/events.service.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
 import { presentTemplate } from '../templates/templates.presenter.js';
-import { taskUpdateFrame, type FrameSource } from './task-frames.js';
+import { taskUpdateFrame, type FrameSource } from '../../realtime/task-frames.js';
 import { allowedParams, checkArguments, checkBranch, checkSurvey, checkTaskVariables, foldTopLevelOptions, nextVersion, parseJsonObject } from './task-input.js';
 import type { TaskRow, TasksRepository, TaskWithNames } from './tasks.repository.js';
 
@@ -222,16 +222,33 @@ export class TasksService {
 
   /** At start-up: what this node was running when it stopped cannot go on. */
   async failOrphans(): Promise<number> {
-    const orphans = await this.repo.orphans(this.nodeId, ['starting', 'running', 'stopping', ...ACTIVE_STATUSES]);
+    return this.failNodeTasks(this.nodeId, 'The server restarted while this task was running; the task was failed.', (id) => `Task #${id} failed: the server restarted while it ran`);
+  }
+
+  /**
+   * Another node stopped answering: its running tasks fail, each with a log line saying why.
+   * Every write is guarded by the task's status and owner, so a node coming back late finds its
+   * tasks final and changes nothing.
+   */
+  async failDeadNode(deadNodeId: string): Promise<number> {
+    return this.failNodeTasks(deadNodeId, `Node ${deadNodeId} stopped answering; the task was failed.`, (id) => `Task #${id} failed: node ${deadNodeId} stopped answering`);
+  }
+
+  private async failNodeTasks(nodeId: string, line: string, description: (id: number) => string): Promise<number> {
+    const orphans = await this.repo.orphans(nodeId, ['starting', 'running', 'stopping', ...ACTIVE_STATUSES]);
     const now = this.clock.now().toISOString();
+    let failed = 0;
     for (const t of orphans) {
-      if (await this.repo.transition(t.id, [t.status], 'error', { end: now })) {
-        await this.repo.appendOutput([{ task_id: t.id, seq: (await this.repo.lastSeq(t.id)) + 1, time: now, output: 'The server restarted while this task was running; the task was failed.' }]);
-        await this.events.record({ projectId: t.project_id, userId: null, objectType: 'task', objectId: t.id, description: `Task #${t.id} failed: the server restarted while it ran` });
+      if (await this.repo.transition(t.id, [t.status], 'error', { end: now }, nodeId)) {
+        failed += 1;
+        await this.repo.appendOutput([{ task_id: t.id, seq: (await this.repo.lastSeq(t.id)) + 1, time: now, output: line }]);
+        const row = await this.repo.findById(t.id);
+        if (row) this.publish(row);
+        await this.events.record({ projectId: t.project_id, userId: null, objectType: 'task', objectId: t.id, description: description(t.id) });
         this.endedOutsideRun({ id: t.id, status: 'error' });
       }
     }
-    return orphans.length;
+    return failed;
   }
 
   /** After a run: log it, and start deploys that follow a successful build automatically. */

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TemplateTable, TemplateVaultTable } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 import { selectTasksWithNames, withBuildTasks, type TaskWithNames } from '../tasks/tasks.repository.js';
 
 export type TemplateRow = Selectable<TemplateTable>;
@@ -45,7 +46,7 @@ export class TemplatesRepository {
   }
 
   insert(projectId: number, values: TemplateValues, created: string): Promise<TemplateRow> {
-    return this.db.insertInto('template').values({ ...values, project_id: projectId, created }).returningAll().executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'template', { ...values, project_id: projectId, created });
   }
 
   async update(projectId: number, id: number, values: Partial<TemplateValues>): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { ApiTokenTable, Database } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 export type ApiTokenRow = Selectable<ApiTokenTable>;
 
@@ -21,7 +22,7 @@ export class TokensRepository {
   }
 
   insert(row: Omit<ApiTokenRow, 'id'>): Promise<ApiTokenRow> {
-    return this.db.insertInto('api_token').values(row).returningAll().executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'api_token', row);
   }
 
   async expire(id: number): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, UserTable } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 /** A user with the id of their two-factor (TOTP) method, or null when they have none. */
 export type UserRow = Selectable<UserTable> & { totp_id: number | null };
@@ -75,11 +76,7 @@ export class UsersRepository {
   }
 
   async insert(u: NewUserRow): Promise<UserRow> {
-    const row = await this.db
-      .insertInto('user')
-      .values({ ...u, admin: +u.admin, external: +u.external, alert: +u.alert })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertReturningAll(this.db, 'user', { ...u, admin: +u.admin, external: +u.external, alert: +u.alert });
     return { ...row, totp_id: null };
   }
 

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, ViewTable } from '../../db/types.js';
+import { insertReturningAll } from '../../db/portable.js';
 
 export type ViewRow = Selectable<ViewTable>;
 
@@ -15,7 +16,7 @@ export class ViewsRepository {
   }
 
   insert(projectId: number, title: string, position: number): Promise<ViewRow> {
-    return this.db.insertInto('view').values({ project_id: projectId, title, position }).returningAll().executeTakeFirstOrThrow();
+    return insertReturningAll(this.db, 'view', { project_id: projectId, title, position });
   }
 
   async update(projectId: number, id: number, values: Partial<Pick<ViewRow, 'title' | 'position'>>): Promise<void> {

@@ -1,0 +1,149 @@
+import type { TaskParams, TemplateTaskParams } from '@gantry/contracts';
+import type { Selectable } from 'kysely';
+import type { EnvironmentTable, InventoryTable, RepositoryTable, ScheduleTable, TaskTable, TemplateTable, TemplateVaultTable } from '../db/types.js';
+import type { SecretBox } from '../platform/crypto.js';
+
+/*
+ * What the task engine needs from the rest of the server, declared here, on the engine's side.
+ * The engine imports nothing from `modules/`: the composition root (services.ts) hands it the
+ * modules' repositories and services, which fit these ports by shape. Modules may import these
+ * port types (they implement them); they never import the engine's internals.
+ */
+
+/** One stored line of a task's log. */
+export interface LogLine {
+  task_id: number;
+  seq: number;
+  time: string;
+  output: string;
+}
+
+/** Where a run's log lines are stored (in batches). */
+export interface LogStore {
+  appendOutput(lines: LogLine[]): Promise<void>;
+}
+
+/** A task as stored: the row the engine runs. */
+export type TaskRecord = Selectable<TaskTable>;
+
+/** A waiting task with what the dispatcher weighs before claiming it. */
+export interface WaitingTask {
+  id: number;
+  project_id: number;
+  template_id: number;
+  version: string | null;
+  max_parallel_tasks: number;
+}
+
+/** The task table as the dispatcher and a run use it; every status write is conditional. */
+export interface TaskStore extends LogStore {
+  findById(id: number): Promise<TaskRecord | undefined>;
+  waiting(limit: number): Promise<WaitingTask[]>;
+  countActive(projectId?: number): Promise<number>;
+  /** waiting -> starting for this node, exactly once across nodes. */
+  claim(id: number, nodeId: string, start: string): Promise<boolean>;
+  /** One of `from` -> `to`; with `ownerNode`, only while that node owns the task. */
+  transition(id: number, from: readonly string[], to: string, patch?: Partial<TaskRecord>, ownerNode?: string): Promise<boolean>;
+  setEndIfMissing(id: number, end: string): Promise<void>;
+  update(id: number, patch: Partial<TaskRecord>): Promise<void>;
+}
+
+/** A decrypted access key, for one run only. */
+export type KeySecret =
+  | { type: 'ssh'; login: string; passphrase: string; private_key: string }
+  | { type: 'login_password'; login: string; password: string };
+
+/** Decrypted keys of a project. */
+export interface SecretSource {
+  secretOf(projectId: number, id: number): Promise<KeySecret | null>;
+}
+
+export type TemplateSource = Pick<
+  Selectable<TemplateTable>,
+  'id' | 'app' | 'playbook' | 'repository_id' | 'inventory_id' | 'environment_id' | 'task_params' | 'arguments' | 'git_branch'
+> & { vaults: Array<Pick<Selectable<TemplateVaultTable>, 'name' | 'type' | 'vault_key_id' | 'script'>> };
+export type RepositorySource = Pick<Selectable<RepositoryTable>, 'id' | 'git_url' | 'git_branch' | 'ssh_key_id'>;
+export type InventorySource = Pick<Selectable<InventoryTable>, 'id' | 'type' | 'inventory' | 'repository_id' | 'ssh_key_id' | 'become_key_id'>;
+export type EnvironmentSource = Pick<Selectable<EnvironmentTable>, 'id' | 'json' | 'env'>;
+
+/** A run's way into Gantry's Terraform HTTP state backend: the address path and one-time credentials. */
+export interface TerraformBackendSession {
+  /** `/api/terraform/{alias}`: the executor puts the server's address in front. */
+  path: string;
+  username: string;
+  password: string;
+}
+
+/** Gantry's Terraform HTTP state backend, for terraform/tofu runs on a workspace that keeps its state there. */
+export interface TerraformBackendPort {
+  /** Null when the workspace's backend is off; throws (saying who holds it) when its state is locked. */
+  openSession(task: { id: number; project_id: number }, inventoryId: number): Promise<TerraformBackendSession | null>;
+}
+
+/** The project resources a run is made of, each read by id within its project. */
+export interface RunSources {
+  templates: { get(projectId: number, id: number): Promise<TemplateSource> };
+  repositories: { get(projectId: number, id: number): Promise<RepositorySource> };
+  inventories: { get(projectId: number, id: number): Promise<InventorySource> };
+  environments: {
+    get(projectId: number, id: number): Promise<EnvironmentSource>;
+    secretValues(projectId: number, id: number): Promise<Array<{ name: string; type: string; value: string }>>;
+  };
+  keys: SecretSource;
+  box: SecretBox;
+  terraformBackend?: TerraformBackendPort;
+}
+
+/** A task's repository and the key to clone it with. */
+export interface RepoWithKey {
+  row: Pick<RepositorySource, 'git_url' | 'git_branch'>;
+  key: KeySecret | null;
+}
+
+/** Everything one run needs, loaded and decrypted in one place, for that run only. Plain data, so a remote runner can receive it (sealed) in a job package. */
+export interface RunContext {
+  task: Pick<TaskRecord, 'id' | 'project_id' | 'template_id' | 'commit_hash'>;
+  template: Pick<TemplateSource, 'id' | 'app' | 'playbook'>;
+  params: TaskParams;
+  /** The template's own run options (defaults and what a task may override). */
+  templateParams: TemplateTaskParams;
+  repository: RepoWithKey;
+  inventory: Pick<InventorySource, 'id' | 'type' | 'inventory'> | null;
+  inventoryRepository: RepoWithKey | null;
+  inventoryKey: KeySecret | null;
+  becomeKey: KeySecret | null;
+  vaults: Array<{ name: string | null; type: 'password' | 'script'; password: string | null; script: string | null }>;
+  /** Extra variables set by managers (the variable group and its secret variables): Ansible may render Jinja in them. */
+  trustedVars: Record<string, unknown>;
+  /**
+   * Extra variables from task input (survey answers, a task's extra variables, an integration's
+   * values): data only, given to Ansible as `!unsafe` so Jinja in them is never rendered.
+   */
+  untrustedVars: Record<string, unknown>;
+  /** Environment variables of the variable group (and its secret ones). */
+  groupEnv: Record<string, string>;
+  /** Environment variables from task input (an integration's extracted values). */
+  taskEnv: Record<string, string>;
+  args: string[];
+  branch: string | null;
+  /** Every secret value of the run, for masking the log. */
+  secrets: string[];
+  /** Set when a terraform/tofu run keeps its workspace's state in Gantry's HTTP backend. */
+  terraformBackend?: TerraformBackendSession | null;
+}
+
+/** The task folders a work root holds, for removing the ones crashed runs left behind. */
+export interface TaskWorkspaceStore {
+  /** Ids of the `task_<id>` folders present now. */
+  taskIds(): number[];
+  remove(taskId: number): void;
+}
+
+export type ScheduleRecord = Selectable<ScheduleTable>;
+
+/** The schedule table as the scheduler uses it: each due time is claimed before it fires. */
+export interface ScheduleStore {
+  allActive(): Promise<ScheduleRecord[]>;
+  claim(id: number, due: string): Promise<boolean>;
+  setCommit(id: number, from: string | null, to: string): Promise<boolean>;
+}

@@ -28,7 +28,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
   return (
     <Box>
       <PageHeader title={project.name} />
-      <Tabs value={tab} sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
+      <Tabs value={tab} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
         <Tab label={t('projects.history')} value="history" component={Link} to={paths.history(id)} />
         {project.type === '' ? <Tab label={t('projects.stats')} value="stats" component={Link} to={paths.projectSection(id, 'stats')} /> : null}
         <Tab label={t('projects.activity')} value="activity" component={Link} to={paths.activity(id)} />

@@ -105,7 +105,7 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
         editable={access.canManage}
         onSave={(v) => void setDescription.mutateAsync(v).catch((e: unknown) => snackbar.error(errorText(e)))}
       />
-      <Tabs value={tab} sx={{ my: 2, borderBottom: 1, borderColor: 'divider' }}>
+      <Tabs value={tab} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ my: 2, borderBottom: 1, borderColor: 'divider' }}>
         <Tab value="tasks" label={t('templates.tasksTab')} component={Link} to={`${base}/${templateId}/tasks`} />
         <Tab value="details" label={t('templates.detailsTab')} component={Link} to={`${base}/${templateId}/details`} />
         {terraform ? <Tab value="state" label={t('templates.stateTab')} component={Link} to={`${base}/${templateId}/state`} /> : null}

@@ -27,7 +27,9 @@ test('create a bash template in the form, run it and watch its lines arrive', as
   await page.getByRole('link', { name: 'Task Templates' }).click();
   await page.getByRole('button', { name: 'New template' }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByRole('button', { name: 'Create' }).click();
+  // The dialog opens ready to type, and Enter submits it.
+  await expect(dialog.getByLabel('Name').first()).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(dialog.getByText('Name is required', { exact: true })).toBeVisible();
   await dialog.getByLabel('Name').first().fill('Say hello');
   await pick(page, 'App', 'Bash Script');
@@ -45,7 +47,9 @@ test('create a bash template in the form, run it and watch its lines arrive', as
   expect(saved.find((x) => x.name === 'Say hello')?.allow_extra_vars_in_task).toBe(true);
 
   await page.getByRole('button', { name: 'Run' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByRole('dialog').getByLabel('Message')).toBeFocused();
+  await page.keyboard.type('by keyboard');
+  await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\?t=\d+/);
   const log = page.getByTestId('task-log');
   await expect(log).toContainText('hello from gantry');
@@ -86,7 +90,9 @@ test('confirm a terraform plan', async ({ page }) => {
   const tpl = await (await page.request.post(`/api/project/${p}/templates`, { data: { name: 'Infra', app: 'terraform', repository_id: r.repositoryId, environment_id: r.environmentId }, headers: H })).json();
   await page.goto(`/project/${p}/templates/${tpl.id}`);
   await page.getByRole('button', { name: 'Run' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+  await expect(page.getByRole('dialog').getByLabel('Message')).toBeFocused();
+  await page.keyboard.type('by keyboard');
+  await page.keyboard.press('Enter');
   const status = page.getByRole('dialog').getByTestId('task-status');
   await expect(status).toHaveAttribute('data-status', 'waiting_confirmation', { timeout: 30_000 });
   await expect(page.getByTestId('task-log')).toContainText('Plan: 1 to add');

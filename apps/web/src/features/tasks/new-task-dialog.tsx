@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { focusFirstField } from '../../components/focus-first-field';
 import { FormError } from '../../components/form-error';
 import { api } from '../../lib/api-client';
 import { useProjectAccess } from '../../lib/project-access';
@@ -91,7 +92,18 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{t('tasks.newTitle', { name: template.name })}</DialogTitle>
       <DialogContent>
-        <Stack spacing={1.5} sx={{ pt: 1 }}>
+        <Stack
+          spacing={1.5}
+          sx={{ pt: 1 }}
+          component="form"
+          id="new-task-form"
+          ref={focusFirstField}
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
           <FormError error={create.error} />
           {template.type === 'deploy' ? (
             <TextField select label={t('tasks.buildVersion')} required value={buildId} onChange={(e) => setBuildId(Number(e.target.value))} error={!!errors.build} helperText={errors.build ?? ' '}>
@@ -113,7 +125,7 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button variant="contained" onClick={() => void submit()} disabled={create.isPending}>
+        <Button variant="contained" type="submit" form="new-task-form" disabled={create.isPending}>
           {action}
         </Button>
       </DialogActions>

@@ -4,6 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { contractResolver, errorMessages } from '../../../lib/contract-resolver';
 import { focusFirstError } from '../../../lib/focus-first-error';
@@ -83,7 +84,7 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
         <Tab value="deploy" label={t('templates.types.deploy')} />
       </Tabs>
       <DialogContent ref={content}>
-        <Stack spacing={2} sx={{ pt: 1 }}>
+        <Stack spacing={2} sx={{ pt: 1 }} component="form" id="template-form" ref={focusFirstField} noValidate onSubmit={(e) => void submit(e)}>
           <FormError error={save.error ?? (scheduleError ? new Error(scheduleError) : null)} />
           <TemplateFields d={d} set={set} errors={errors} choices={choices} />
           <TextField
@@ -112,7 +113,7 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button variant="contained" onClick={(e) => void submit(e)} disabled={save.isPending || form.formState.isSubmitting}>
+        <Button variant="contained" type="submit" form="template-form" disabled={save.isPending || form.formState.isSubmitting}>
           {template && !copy ? t('common.save') : t('common.create')}
         </Button>
       </DialogActions>

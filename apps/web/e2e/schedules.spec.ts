@@ -65,6 +65,8 @@ test("a template's cron is checked by the server first, then becomes its schedul
   const schedules = async () => (await (await page.request.get(`/api/project/${p}/templates/${tpl.id}/schedules`)).json()) as Array<{ cron_format: string }>;
 
   await page.goto(`/project/${p}/templates/${tpl.id}/details`);
+  // The details name the app by its title, not its id.
+  await expect(page.getByRole('row', { name: /^App/ })).toContainText('Bash Script');
   await expect(page.getByTestId('template-schedules')).toContainText('No schedules run this template');
   await page.getByRole('button', { name: 'Edit template' }).click();
   const dialog = page.getByRole('dialog');

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { projectQueries } from '../../../lib/project-queries';
-import { terraformStateQuery } from '../api/templates-api';
+import { appsQuery, terraformStateQuery } from '../api/templates-api';
 
 /** The details tab: what the template runs, with what. */
 export function TemplateDetails({ projectId, template }: { projectId: number; template: Template }) {
@@ -13,8 +13,9 @@ export function TemplateDetails({ projectId, template }: { projectId: number; te
   const repos = useQuery(projectQueries.repositories(projectId)).data;
   const envs = useQuery(projectQueries.environments(projectId)).data;
   const invs = useQuery(projectQueries.inventories(projectId)).data;
+  const apps = useQuery(appsQuery).data;
   const rows: Array<[string, ReactNode]> = [
-    [t('templates.app'), template.app],
+    [t('templates.app'), apps?.find((a) => a.id === template.app)?.title ?? template.app],
     [t('templates.type'), t(`templates.types.${template.type || 'task'}`)],
     [t('templates.playbook'), <code key="p">{template.playbook}</code>],
     [t('templates.repository'), name(repos, template.repository_id)],

@@ -16,6 +16,8 @@ export interface Db {
   /** The SQLite connection itself, for the one hot path Kysely's async wrapper slows (log ingest). */
   sqlite?: SQLite.Database;
   /** The PostgreSQL pool Kysely runs on, for the same hot path (log ingest by `COPY`). */
+  /** A pooled engine's connection counts (PostgreSQL: the pg pool; MySQL: mysql2's), for /metrics. */
+  poolStats?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
   pgPool?: pg.Pool;
   close(): Promise<void>;
 }
@@ -73,12 +75,25 @@ export function createDb(url: string): Db {
       }),
       plugins: [new NoReturningPlugin()],
     });
-    return { db, engine: 'mysql', close: () => db.destroy() };
+    // mysql2 keeps its pool's counters in fields it has had for years but does not type.
+    const inner = pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
+    const poolStats = {
+      get totalCount() {
+        return inner._allConnections?.length ?? 0;
+      },
+      get idleCount() {
+        return inner._freeConnections?.length ?? 0;
+      },
+      get waitingCount() {
+        return inner._connectionQueue?.length ?? 0;
+      },
+    };
+    return { db, engine: 'mysql', poolStats, close: () => db.destroy() };
   }
   // Counts and sums come back as numbers, not strings: int8 fits a JS number for our values.
   pg.types.setTypeParser(20, (v) => Number(v));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', pgPool: pool, close: () => db.destroy() };
+  return { db, engine: 'postgres', pgPool: pool, poolStats: pool, close: () => db.destroy() };
 }
 

@@ -29,7 +29,7 @@ export async function registerOps(app: FastifyInstance, d: OpsDeps): Promise<Met
         repo,
         bus: d.bus,
         wsClients: d.wsClients,
-        pool: d.db.pgPool ?? (d.db.engine === 'sqlite' ? 'single' : undefined),
+        pool: d.db.poolStats ?? (d.db.engine === 'sqlite' ? 'single' : undefined),
         onError: (e) => app.log.warn({ err: e }, 'metrics: could not count tasks'),
       })
     : null;

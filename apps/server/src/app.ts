@@ -164,7 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(projectsRoutes(services.projects));
       await api.register(teamRoutes(services.team, services.projects));
       await api.register(wsRoutes(hub, config.webHost));
-      await api.register(appsRoutes(services.apps, services.sandbox));
+      await api.register(appsRoutes(services.apps, { report: services.sandboxReport }));
       await api.register(runnersRoutes(services.runners, services.projects));
       await api.register(clusterRoutes(services.cluster));
       await api.register(runnerProtocolRoutes(services.runners, services.runnerProtocol));

@@ -24,6 +24,7 @@ import { ViewsRepository } from './modules/views/views.repository.js';
 import { ViewsService } from './modules/views/views.service.js';
 import type { Clock } from './platform/clock.js';
 import { randomUrlToken, type SecretBox } from './platform/crypto.js';
+import type { LocalPathCheck } from './platform/local-paths.js';
 
 /** A project's resources, as the API and a restore both write them. */
 export interface ResourceServices {
@@ -47,6 +48,8 @@ export interface ResourceServicesDeps {
   box: SecretBox;
   clock: Clock;
   nonAdminCanCreateProject: boolean;
+  /** GANTRY_ALLOWED_LOCAL_PATHS for repositories and file inventories (a restore goes through it too). */
+  localPaths: LocalPathCheck;
   /** Whether templates may use an app id; answered outside this database handle. */
   appExists(appId: string): Promise<boolean>;
 }
@@ -62,8 +65,8 @@ export function createResourceServices(db: Kysely<Database>, d: ResourceServices
   const refs = new ReferencesRepository(db);
   const projects = new ProjectsService(new ProjectsRepository(db), events, clock, d.nonAdminCanCreateProject);
   const keys = new KeysService(new KeysRepository(db), refs, box, events, clock);
-  const repositories = new RepositoriesService(new RepositoriesRepository(db), keys, refs, events, clock);
-  const inventories = new InventoriesService(new InventoriesRepository(db), keys, repositories, refs, events, clock);
+  const repositories = new RepositoriesService(new RepositoriesRepository(db), keys, refs, events, clock, d.localPaths);
+  const inventories = new InventoriesService(new InventoriesRepository(db), keys, repositories, refs, events, clock, d.localPaths);
   const environments = new EnvironmentsService(new EnvironmentsRepository(db), refs, box, events, clock);
   const views = new ViewsService(new ViewsRepository(db), events);
   const templates = new TemplatesService(

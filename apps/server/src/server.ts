@@ -2,7 +2,12 @@ import { buildApp } from './app.js';
 import { ensureAdmin } from './bootstrap.js';
 import { loadConfig } from './config/config.js';
 import { secureDataFolders } from './config/data-dir.js';
-import { describeSecretKeySource, resolveSecretKey, secretKeySource } from './config/secret-key.js';
+import {
+  describeSecretKeySource,
+  readStagedSecretKey,
+  resolveSecretKey,
+  secretKeySource,
+} from './config/secret-key.js';
 import { createDb } from './db/db.js';
 import { migrateToLatest } from './db/migrate.js';
 import { serverTaskSandbox } from './engine/sandbox.js';
@@ -22,8 +27,14 @@ export async function startServer(): Promise<void> {
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
   const db = createDb(config.dbUrl);
   await migrateToLatest(db);
-  // Before anything can seal a secret: a changed key stops the start (MasterKeyError, exit 1).
-  await masterKeyService(db).verify(new SecretBox(secretKey), describeSecretKeySource(secretKeySource(config.secretKey, config.dataDir)));
+  // Before anything can seal a secret: a changed key stops the start (MasterKeyError, exit 1),
+  // saying so when secret.key.new (a rekey stopped before its rename) holds the right key.
+  const staged = readStagedSecretKey(config.secretKey, config.dataDir);
+  await masterKeyService(db).verify(
+    new SecretBox(secretKey),
+    describeSecretKeySource(secretKeySource(config.secretKey, config.dataDir)),
+    staged && { box: new SecretBox(staged.key), source: staged.file },
+  );
   const app = await buildApp({ config, db, secretKey, sandbox });
   if (db.engine === 'mysql') app.log.info('Database: MySQL/MariaDB, for one server node; several nodes sharing one database need PostgreSQL');
   if (sandbox.warning) {
@@ -33,6 +44,14 @@ export async function startServer(): Promise<void> {
         ? 'Unset GANTRY_TASK_SANDBOX'
         : 'Install bubblewrap (Debian/Ubuntu package "bubblewrap")';
     process.stdout.write(`\n  WARNING: ${sandbox.warning}.\n  ${hint} to sandbox tasks.\n\n`);
+  }
+  if (process.getuid?.() === 0) {
+    // Tasks never keep root: they drop to the task user without any capability (measured below).
+    const probe = (await app.services.sandboxReport()).probe;
+    const who = probe?.uid != null ? `${probe.user ?? 'uid'} (uid ${probe.uid})` : 'the task user';
+    const line = `The server runs as root; tasks run as ${who} with capabilities ${probe?.capabilities ?? 'unknown'}. Running Gantry as an unprivileged user is safer (see README, "Running in production")`;
+    app.log.warn(line);
+    process.stdout.write(`\n  WARNING: ${line}.\n\n`);
   }
   const created = await ensureAdmin(app.services, config);
   if (created) {

@@ -1,3 +1,4 @@
+import type { SandboxStatus } from '@gantry/contracts';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from './config/config.js';
@@ -68,8 +69,10 @@ import { createResourceServices } from './resource-services.js';
 import { ProjectCacheRepository } from './modules/backup/project-cache.repository.js';
 import { ProjectCacheService } from './modules/backup/project-cache.service.js';
 import { taskWorkspaceStore } from './engine/workspace.js';
-import { EventBus } from './realtime/bus.js';
+import { EventBus, storedControl } from './realtime/bus.js';
+import { deriveBusKeys } from './realtime/bus-auth.js';
 import { PgEventBus } from './realtime/pg-bus.js';
+import { LocalPathPolicy } from './platform/local-paths.js';
 import { ClusterService } from './modules/cluster/cluster.service.js';
 import { NodesRepository } from './modules/cluster/nodes.repository.js';
 import { systemClock, type Clock } from './platform/clock.js';
@@ -128,6 +131,8 @@ export interface Services {
   runners: RunnersService;
   runnerProtocol: RunnerProtocolService;
   sandbox: TaskSandbox;
+  /** The sandbox's status with what a probe process, started as tasks are, measured. */
+  sandboxReport: () => Promise<SandboxStatus>;
 }
 
 /** Wires repositories and services (the composition root); buildApp in app.ts adds the routes. */
@@ -135,17 +140,24 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const node = nodeId ?? resolveNodeId(config.dataDir);
   // Several nodes may share a PostgreSQL database: the bus reaches them all. SQLite has one node.
   const outputRepo = new TaskOutputRepository(db);
+  const tasksRepo = new TasksRepository(db.db, outputRepo, db.engine);
   const bus: EventBus =
     db.engine === 'postgres'
       ? new PgEventBus({
           url: config.dbUrl,
           nodeId: node,
+          // Other roles on the database server can NOTIFY too: messages are signed with a key of their own.
+          keys: deriveBusKeys(secretKey),
           readLines: (taskId, fromSeq, toSeq, limit) => outputRepo.page(taskId, { fromSeq, toSeq, limit }),
+          readTask: (id) => tasksRepo.findById(id),
           onError: (message) => process.stderr.write(`${message}\n`),
+          onDrop: ['debug', 'trace'].includes(config.logLevel) ? (reason) => process.stderr.write(`bus: dropped a message (${reason})\n`) : undefined,
         })
       : new EventBus();
   const box = new SecretBox(secretKey);
-  const resourceDeps = { box, clock, nonAdminCanCreateProject: config.nonAdminCanCreateProject };
+  // GANTRY_ALLOWED_LOCAL_PATHS: checked when repositories and inventories are saved and when runs start.
+  const localPaths = new LocalPathPolicy({ allowed: config.allowedLocalPaths, dataDir: config.dataDir, taskDir: config.taskDir });
+  const resourceDeps = { box, clock, nonAdminCanCreateProject: config.nonAdminCanCreateProject, localPaths };
   // Apps live outside the resource services; templates ask them lazily, once both exist.
   const resources = createResourceServices(db.db, { ...resourceDeps, appExists: (id) => apps.exists(id) });
   const { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules } = resources;
@@ -163,16 +175,22 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
       actor,
       projectId,
     );
-  const tasksRepo = new TasksRepository(db.db, outputRepo, db.engine);
   const taskOutput = new TaskOutputService(tasksRepo, outputRepo, clock);
-  const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'));
+  // The local state kept between runs is sealed with the master key, as state versions are
+  // (base64 inside: SecretBox seals text, a state file is bytes and comes back exactly).
+  const terraformState = new TerraformStateStore(path.join(config.dataDir, 'terraform'), config.maxStateBytes, {
+    sealer: {
+      seal: (plain) => Buffer.from(box.seal(plain.toString('base64')), 'utf8'),
+      open: (sealed) => Buffer.from(box.open(sealed.toString('utf8')), 'base64'),
+    },
+  });
   const terraformStates = new TerraformStatesService(new TerraformStatesRepository(db.db), inventories, box, clock, events);
   // Gantry's Terraform HTTP state backend; this node's tasks reach it at its own address.
   const terraformBackendRepo = new TerraformBackendRepository(db.db);
   const terraformBackend = new TerraformBackendService({ repo: terraformBackendRepo, states: terraformStates, keys, box, clock, throttle });
   const terraformAliases = new TerraformAliasesService(terraformBackendRepo, inventories, keys, events, clock);
   const selfUrl = new SelfUrl(config.webHost);
-  const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps);
+  const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps, environments);
   const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
   tasks.endedOutsideRun = (t) => notifications.dispatch(t);
   const runnerDeps = {
@@ -183,6 +201,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     environments,
     keys,
     box,
+    localPaths,
     tasks: tasksRepo,
     bus,
     clock,
@@ -219,7 +238,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     void (async () => {
       for (const id of dispatcher.runningIds()) {
         const t = await tasksRepo.findById(id);
-        const action = t?.status === 'stopping' ? 'stop' : t?.status === 'confirmed' ? 'confirm' : t?.status === 'rejected' ? 'reject' : null;
+        const action = t ? storedControl(t) : null;
         if (action) bus.control({ taskId: id, action });
       }
     })().catch(() => undefined);
@@ -263,8 +282,10 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     launcher,
     clock,
     workRoot: config.taskDir,
+    taskOwner: sandbox.taskOwner,
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
     systemPath: config.systemPath,
+    localPaths,
     fire: async (s, commitHash) => {
       await tasks.create(null, s.project_id, { template_id: s.template_id, message: `Schedule ${s.name}`, commit_hash: commitHash, environment: '{}', secret: '{}', params: {} }, { scheduleId: s.id });
     },
@@ -278,5 +299,6 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     clock,
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
-  return { cluster, users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
+  const sandboxReport = () => sandbox.report(launcher);
+  return { sandboxReport, cluster, users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
 }

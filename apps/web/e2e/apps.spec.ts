@@ -12,7 +12,38 @@ test('an admin manages applications: built-ins, the active switch, and a custom 
   await expect(page.getByRole('heading', { name: 'Applications' })).toBeVisible();
   // This machine has bubblewrap: the processes apps start run sandboxed, and the page says so.
   await expect(page.getByTestId('sandbox-status')).toHaveText(/^Tasks run sandboxed with bubblewrap/);
-  expect(await (await page.request.get('/api/sandbox')).json()).toMatchObject({ mode: 'bwrap', requested: 'auto' });
+  const sandbox = await (await page.request.get('/api/sandbox')).json();
+  expect(sandbox).toMatchObject({ mode: 'bwrap', requested: 'auto', network_requested: 'isolated' });
+  // Under it, what a probe started exactly as a task measured: never root, no capability, own network.
+  expect(sandbox.probe).toMatchObject({ error: null, network: expect.stringMatching(/^(isolated|loopback-only)$/) });
+  expect(sandbox.probe.uid).toBeGreaterThan(0);
+  expect(sandbox.probe.capabilities).toMatch(/^0+$/);
+  const probe = page.getByRole('list', { name: 'What tasks really get (measured)' });
+  const user = probe.getByText(/^Tasks run as: /);
+  await expect(user).toHaveText(
+    sandbox.probe.user
+      ? `Tasks run as: ${sandbox.probe.user} (uid ${sandbox.probe.uid})`
+      : `Tasks run as: uid ${sandbox.probe.uid}`,
+  );
+  await expect(user).not.toHaveText(/uid 0\)?$/);
+  const capabilities = probe.getByText('Capabilities: none', { exact: true });
+  await expect(capabilities).toBeVisible();
+  await expect(probe.getByText(/^Network: /)).toHaveText(
+    sandbox.probe.network === 'isolated'
+      ? "Network: own network namespace, outside hosts reachable, this host's loopback not"
+      : 'Network: own network namespace without a way out (install slirp4netns)',
+  );
+  // Each row's icon names its severity, so it is not told by colour alone.
+  await expect(
+    probe.getByRole('listitem').filter({ hasText: 'Capabilities: none' }).getByRole('img', { name: 'OK' }),
+  ).toBeVisible();
+  await expect(probe.getByText('Tasks run as root', { exact: true })).toHaveCount(0);
+  // As root (CI), the server says so, and that tasks run as another user without any capability.
+  await expect(probe.getByText(/^The server runs as root; tasks run as /)).toHaveText(
+    sandbox.server_uid === 0
+      ? `The server runs as root; tasks run as ${sandbox.probe.user ?? `uid ${sandbox.probe.uid}`} without any capability`
+      : [],
+  );
   for (const title of [
     'Ansible Playbook',
     'Terraform Code',

@@ -165,6 +165,9 @@ test('every page of the console works under the CSP and reports no violation', a
   await signInAsNewUser(page, 'csp', 'Cass Csp', 'csp-pass-1');
   const dialog = await openAccountSecurity(page);
   await dialog.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
+  const enable = page.getByRole('dialog', { name: 'Enable two-factor sign-in' });
+  await enable.getByLabel('Current password').fill('csp-pass-1');
+  await enable.getByRole('button', { name: 'Enable', exact: true }).click();
   const qr = dialog.getByRole('img', { name: 'QR code for your authenticator app' });
   await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   await expectNoViolations(page, 'two-factor QR code');

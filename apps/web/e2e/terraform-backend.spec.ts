@@ -144,3 +144,77 @@ test('terraform backend: turn it on, add an alias, copy it, paste-ready block, r
   expect((await page.request.get(address, { headers: auth })).status()).toBe(401);
   expect((await page.request.get((await url.textContent())!, { headers: auth })).status()).toBe(200);
 });
+
+test('terraform backend: a manager turns it on but sees no aliases, which answer the raw state; an owner adds one', async ({
+  page,
+  browser,
+}) => {
+  const post = async <T>(url: string, data?: unknown): Promise<T> => {
+    const res = await page.request.post(url, { data, headers: H });
+    expect(res.ok(), await res.text()).toBe(true);
+    return (await res.json().catch(() => null)) as T;
+  };
+  const p = (await post<{ id: number }>('/api/projects', { name: unique('Aliases') })).id;
+  const key = await post<{ id: number }>(`/api/project/${p}/keys`, {
+    name: 'ci-bot login',
+    type: 'login_password',
+    login_password: { login: 'ci-bot', password: PASSWORD },
+  });
+  const repo = await post<{ id: number }>(`/api/project/${p}/repositories`, {
+    name: 'infra',
+    git_url: gitRepo({ 'main.tf': MAIN_TF }),
+    ssh_key_id: key.id,
+  });
+  const env = await post<{ id: number }>(`/api/project/${p}/environment`, { name: 'defaults', json: '{}' });
+  const tpl = await post<{ id: number }>(`/api/project/${p}/templates`, {
+    name: 'Infra',
+    app: 'terraform',
+    repository_id: repo.id,
+    environment_id: env.id,
+  });
+  const ws = await post<{ id: number }>(`/api/project/${p}/inventory`, {
+    name: 'production',
+    type: 'terraform-workspace',
+    inventory: 'production',
+    ssh_key_id: key.id,
+  });
+  await post(`/api/project/${p}/templates/${tpl.id}/inventory/${ws.id}/set_default`);
+  const member = async (role: string) => {
+    const login = `${role.slice(0, 2)}${Date.now().toString(36)}`;
+    const user = await post<{ id: number }>('/api/users', {
+      name: `${role} ${login}`,
+      username: login,
+      email: `${login}@example.com`,
+      password: 'p',
+    });
+    await post(`/api/project/${p}/users`, { user_id: user.id, role });
+    const context = await browser.newContext();
+    const other = await context.newPage();
+    await signIn(other, login, 'p');
+    await other.goto(`/project/${p}/templates/${tpl.id}/state`);
+    return { context, page: other };
+  };
+
+  const manager = await member('manager');
+  const section = manager.page.getByTestId('workspace-backend');
+  const toggle = section.getByRole('switch', { name: "Tasks keep this workspace's state in Gantry" });
+  await expect(toggle).toBeEnabled();
+  await toggle.click();
+  await expect(toggle).toBeChecked();
+  await expect(section.getByTestId('terraform-aliases-owners-only')).toHaveText(
+    'Aliases answer the raw state, sensitive values included: only project owners see and add them.',
+  );
+  await expect(section.getByRole('button', { name: 'Add alias' })).toHaveCount(0);
+  await manager.context.close();
+
+  const owner = await member('owner');
+  const ownerSection = owner.page.getByTestId('workspace-backend');
+  await expect(ownerSection.getByTestId('terraform-aliases-owners-only')).toHaveCount(0);
+  await ownerSection.getByRole('button', { name: 'Add alias' }).click();
+  const dialog = owner.page.getByRole('dialog', { name: 'New alias' });
+  await dialog.getByLabel('Auth key').click();
+  await owner.page.getByRole('option', { name: 'ci-bot login' }).click();
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(ownerSection.getByTestId('terraform-alias-url')).toHaveText(/\/api\/terraform\/[a-z0-9]{32}$/);
+  await owner.context.close();
+});

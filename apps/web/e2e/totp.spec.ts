@@ -14,15 +14,30 @@ async function signInWithPassword(page: Page, login: string, password: string): 
 test('a user enables two-factor sign-in; then a wrong code is refused and the recovery code signs in', async ({
   page,
 }) => {
+  // Five sign-ins and two password confirmations, each a deliberately slow password hash.
+  test.setTimeout(120_000);
   // A new user, made by the admin.
   await signIn(page);
   const password = 'totp-pass-1';
   const login = await signInAsNewUser(page, 'totp', 'Tess Totp', password);
 
-  // Their account, Security tab: enable, see the QR code and the recovery code, copy it.
+  // Their account, Security tab: enable (with their password: a session alone is not enough),
+  // see the QR code and the recovery code, copy it.
   const dialog = await openAccountSecurity(page);
   await expect(dialog.getByText('Off. When on, signing in asks for a code')).toBeVisible();
   await dialog.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Enable two-factor sign-in' });
+  await expect(confirm).toContainText('confirm it is you: enter your current password');
+  await confirm.getByRole('button', { name: 'Enable', exact: true }).click();
+  await expect(confirm.getByText('Enter your password')).toBeVisible();
+  await confirm.getByLabel('Current password').fill('not-my-password');
+  await confirm.getByRole('button', { name: 'Enable', exact: true }).click();
+  await expect(confirm.getByText('Current password is incorrect')).toBeVisible();
+  await shot(page, 'totp-enable');
+  expect(((await (await page.request.get('/api/user')).json()) as { totp: unknown }).totp).toBeNull();
+  await confirm.getByLabel('Current password').fill(password);
+  await confirm.getByRole('button', { name: 'Enable', exact: true }).click();
+  await expect(confirm).toHaveCount(0);
   const qr = dialog.getByRole('img', { name: 'QR code for your authenticator app' });
   await expect(qr).toBeVisible();
   await expect
@@ -115,6 +130,9 @@ test('turning off your own two-factor sign-in asks for your password or a code',
   await signInAsNewUser(page, 'totpoff', 'Olga Off', password);
   const account = await openAccountSecurity(page);
   await account.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
+  const enable = page.getByRole('dialog', { name: 'Enable two-factor sign-in' });
+  await enable.getByLabel('Current password').fill(password);
+  await enable.getByRole('button', { name: 'Enable', exact: true }).click();
   await expect(account.getByTestId('recovery-code')).toBeVisible();
   await account.getByRole('button', { name: 'Close' }).click();
 

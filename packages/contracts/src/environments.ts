@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { requiredString } from './fields.js';
+import { ErrorCodes } from './errors.js';
+import { formatBytes, hasInvisibleCharacters, requiredName, utf8Length, VARIABLE_GROUP_MAX_BYTES } from './fields.js';
 import { envNameProblem } from './variables.js';
 
 export const SECRET_TYPES = ['var', 'env'] as const;
@@ -42,30 +43,57 @@ export function jsonObjectText(message: string) {
 /** One change to the secrets on save: create new, update edited, delete removed. */
 export const secretChangeSchema = z.object({
   id: z.number().int().optional(),
-  name: requiredString('Secret name'),
+  name: requiredName('Secret name'),
   secret: z.string().default(''),
   type: secretTypeSchema,
   operation: z.enum(['create', 'update', 'delete']).optional(),
 });
 export type SecretChange = z.input<typeof secretChangeSchema>;
 
+const groupTooLarge = {
+  message: `Extra variables, environment variables and secrets of a variable group must be at most ${formatBytes(VARIABLE_GROUP_MAX_BYTES)} in total`,
+  params: { code: ErrorCodes.tooLarge, limit: formatBytes(VARIABLE_GROUP_MAX_BYTES) },
+};
+
 export const environmentInputSchema = z
   .object({
-    name: requiredString('Name'),
+    name: requiredName('Name'),
     json: jsonObjectText('Extra variables must be valid JSON'),
     env: jsonObjectText('Environment variables must be valid JSON'),
     secrets: z.array(secretChangeSchema).default([]),
   })
   .superRefine((e, ctx) => {
-    // Environment variables may not steer the task process (loader, shell, interpreters...).
-    const problem = (name: string) => envNameProblem(name, 'group');
-    const envNames = (() => {
+    // One limit for what a group holds; the issue goes on its largest part.
+    const sizes = {
+      json: utf8Length(e.json),
+      env: utf8Length(e.env),
+      secrets: e.secrets.reduce((n, s) => n + utf8Length(s.secret), 0),
+    };
+    if (sizes.json + sizes.env + sizes.secrets > VARIABLE_GROUP_MAX_BYTES) {
+      const largest = (Object.keys(sizes) as Array<keyof typeof sizes>).reduce((a, b) => (sizes[b] > sizes[a] ? b : a));
+      return void ctx.addIssue({ code: 'custom', path: [largest], ...groupTooLarge });
+    }
+    const keys = (text: string) => {
       try {
-        return Object.keys(JSON.parse(e.env) as object);
+        return Object.keys(JSON.parse(text) as object);
       } catch {
         return [];
       }
-    })();
+    };
+    // Variable names, like other names, show what they are.
+    for (const field of ['json', 'env'] as const) {
+      const name = keys(e[field]).find(hasInvisibleCharacters);
+      if (name !== undefined)
+        return void ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `Variable ${JSON.stringify(name)} must not contain invisible or bidirectional control characters`,
+          params: { code: ErrorCodes.invisibleCharacters },
+        });
+    }
+    // Environment variables may not steer the task process (loader, shell, interpreters...).
+    const problem = (name: string) => envNameProblem(name, 'group');
+    const envNames = keys(e.env);
     for (const name of envNames) {
       const p = problem(name);
       if (p) return void ctx.addIssue({ code: 'custom', path: ['env'], message: p });

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 
-/** Every failed API call answers this body. */
-export const errorBodySchema = z.object({ error: z.string() });
+/**
+ * Every failed API call answers this body: `error` is the English text; some refusals add a
+ * stable `code` (a client, the console above all, tells them apart by it and words them in its
+ * own language) and the `field` of the request they are about (a dotted path).
+ */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  code: z.string().optional(),
+  field: z.string().optional(),
+});
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Error texts the specification fixes. */
@@ -33,3 +41,26 @@ export const Messages = {
   cannotDeleteSelf: 'You cannot delete yourself',
   lastAdmin: 'The last administrator cannot be removed',
 } as const;
+
+/**
+ * The stable codes of refusals (`code` beside `error`). The console has a translation for each
+ * (`errors.<code>` in its dictionaries); contracts' rules that carry one put it in their issue's
+ * `params.code`, which the server answers as `code`.
+ */
+export const ErrorCodes = {
+  /** A variable name task input may not take (Ansible's own, or one that steers the process or its connections). */
+  variableReserved: 'variable_reserved',
+  /** A variable name that is not letters, digits and underscores. */
+  variableNameInvalid: 'variable_name_invalid',
+  /** A variable of task input that would replace one of the variable group's environment variables. */
+  variableReplacesGroup: 'variable_replaces_group',
+  /** A name or description with bidirectional-override or invisible characters. */
+  invisibleCharacters: 'invisible_characters',
+  /** A secret or a variable group larger than its limit. */
+  tooLarge: 'too_large',
+  /** A change to one's own account that needs the current password (e.g. enabling two-factor sign-in) came without it. */
+  currentPasswordRequired: 'current_password_required',
+  /** The current password given to confirm a change to one's own account is wrong. */
+  currentPasswordIncorrect: 'current_password_incorrect',
+} as const;
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { description, requiredString, singleLine } from './fields.js';
-import { keyCreateSchema, projectCreateSchema, runnerInputSchema, templateInputSchema } from './index.js';
+import {
+  description,
+  formatBytes,
+  hasInvisibleCharacters,
+  requiredName,
+  requiredString,
+  singleLine,
+  utf8Length,
+} from './fields.js';
+import {
+  environmentInputSchema,
+  keyCreateSchema,
+  projectCreateSchema,
+  runnerInputSchema,
+  templateInputSchema,
+} from './index.js';
 
 const firstError = (r: { success: boolean; error?: { issues: Array<{ message: string }> } }) =>
   r.error?.issues[0]?.message;
@@ -44,5 +58,79 @@ describe('field helpers', () => {
     expect(firstError(templateInputSchema.safeParse({ ...tpl, description: 'x'.repeat(4097) }))).toBe(
       'Description must be at most 4096 characters',
     );
+  });
+
+  it('requiredName and description refuse bidirectional-override and invisible characters, with a code', () => {
+    const name = requiredName('Name');
+    for (const c of [
+      '\u202A',
+      '\u202E',
+      '\u2066',
+      '\u2069',
+      '\u200B',
+      '\u200F',
+      '\u2060',
+      '\u2064',
+      '\uFEFF',
+      '\u00AD',
+      '\u0085',
+      '\u061C',
+      '\u2028',
+      '\u3164',
+      '\u{E0041}',
+    ]) {
+      const r = name.safeParse(`a${c}b`);
+      expect(r.success, c.codePointAt(0)!.toString(16)).toBe(false);
+      expect(r.error?.issues[0]).toMatchObject({
+        message: 'Name must not contain invisible or bidirectional control characters',
+        params: { code: 'invisible_characters' },
+      });
+    }
+    expect(name.parse('Café — prod 🚀 東京')).toBe('Café — prod 🚀 東京');
+    const d = description();
+    expect(d.parse('line\tone\r\nline two')).toBe('line\tone\r\nline two');
+    expect(firstError(d.safeParse('safe\u202Eexe.txt'))).toBe(
+      'Description must not contain invisible or bidirectional control characters',
+    );
+    expect(hasInvisibleCharacters('plain')).toBe(false);
+  });
+
+  it('key secrets are at most 64 KiB (UTF-8 bytes), naming the field, with a code', () => {
+    const key = (password: string) =>
+      keyCreateSchema.safeParse({ name: 'k', type: 'login_password', login_password: { login: 'l', password } });
+    expect(key('p'.repeat(64 * 1024)).success).toBe(true);
+    const r = key('p'.repeat(64 * 1024 + 1));
+    expect(r.error?.issues[0]).toMatchObject({
+      path: ['login_password', 'password'],
+      message: 'Password must be at most 64 KiB',
+      params: { code: 'too_large' },
+    });
+    expect(key('é'.repeat(32 * 1024 + 1)).success).toBe(false);
+    const ssh = keyCreateSchema.safeParse({ name: 'k', type: 'ssh', ssh: { private_key: 'A'.repeat(70 * 1024) } });
+    expect(ssh.error?.issues[0]).toMatchObject({
+      path: ['ssh', 'private_key'],
+      message: 'Private key must be at most 64 KiB',
+    });
+    expect(utf8Length('aé€😀')).toBe(1 + 2 + 3 + 4);
+    expect([formatBytes(65536), formatBytes(1048576), formatBytes(1000)]).toEqual(['64 KiB', '1 MiB', '1000 bytes']);
+  });
+
+  it('a variable group holds at most 1 MiB of extra variables, environment variables and secrets together', () => {
+    const group = (o: object) => environmentInputSchema.safeParse({ name: 'g', ...o });
+    const half = JSON.stringify({ a: 'x'.repeat(512 * 1024) });
+    expect(group({ json: half, env: '{}' }).success).toBe(true);
+    const r = group({
+      json: half,
+      env: JSON.stringify({ B: 'y'.repeat(300 * 1024) }),
+      secrets: [{ name: 's', type: 'var', secret: 'z'.repeat(300 * 1024) }],
+    });
+    expect(r.error?.issues[0]).toMatchObject({
+      path: ['json'],
+      message: 'Extra variables, environment variables and secrets of a variable group must be at most 1 MiB in total',
+      params: { code: 'too_large' },
+    });
+    expect(
+      group({ secrets: [{ name: 's', type: 'var', secret: 'z'.repeat(1024 * 1024 + 1) }] }).error?.issues[0]?.path,
+    ).toEqual(['secrets']);
   });
 });

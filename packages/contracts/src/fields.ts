@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorCodes } from './errors.js';
 
 /** Longest name (and other short single-line text) a form or the API takes. */
 export const NAME_MAX = 255;
@@ -7,8 +8,52 @@ export const DESCRIPTION_MAX = 4096;
 /** Longest URL (repository URLs, webhooks). */
 export const URL_MAX = 2048;
 
+/** Longest secret of a key (private key, password, passphrase): 64 KiB, in UTF-8 bytes. */
+export const SECRET_MAX_BYTES = 64 * 1024;
+/** Most a variable group holds: its extra variables, environment variables and secret values together, 1 MiB in UTF-8 bytes. */
+export const VARIABLE_GROUP_MAX_BYTES = 1024 * 1024;
+
 const tooLong = (thing: string, max: number) => ({ error: `${thing} must be at most ${max} characters` });
 const controlCharacters = (thing: string) => ({ error: `${thing} must not contain control characters` });
+const invisibleCharacters = (thing: string) => ({
+  error: `${thing} must not contain invisible or bidirectional control characters`,
+  params: { code: ErrorCodes.invisibleCharacters },
+});
+
+/** `bytes` as people read it: 65536 -> "64 KiB", 1048576 -> "1 MiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** Length of `s` in UTF-8 bytes (what a limit in KiB/MiB counts). */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** The refusal of a value over `max` bytes, naming the field, with the stable code `too_large`. */
+export function tooLarge(thing: string, max: number) {
+  return {
+    error: `${thing} must be at most ${formatBytes(max)}`,
+    params: { code: ErrorCodes.tooLarge, limit: formatBytes(max) },
+  };
+}
+
+/** A secret text (a key's password, passphrase or private key): at most SECRET_MAX_BYTES. */
+export function secretText(thing: string) {
+  return z.string().refine((s) => utf8Length(s) <= SECRET_MAX_BYTES, tooLarge(thing, SECRET_MAX_BYTES));
+}
 
 /**
  * A trimmed single-line string that must not be empty: at most `max` characters and no control
@@ -16,6 +61,15 @@ const controlCharacters = (thing: string) => ({ error: `${thing} must not contai
  */
 export function requiredString(thing: string, max = NAME_MAX) {
   return requiredText(thing, max).refine((s) => !hasControlCharacters(s), controlCharacters(thing));
+}
+
+/**
+ * The name of a resource (project, key, repository, inventory, variable group, template, schedule,
+ * integration, view) or variable: a requiredString that also refuses invisible and
+ * bidirectional-override characters, so the name a list shows is the name stored.
+ */
+export function requiredName(thing: string, max = NAME_MAX) {
+  return requiredString(thing, max).refine((s) => !hasInvisibleCharacters(s), invisibleCharacters(thing));
 }
 
 /**
@@ -52,9 +106,11 @@ export function multiLine(thing: string, max: number) {
     .refine((s) => !hasControlCharacters(s.replace(/[\t\n\r]/g, '')), controlCharacters(thing));
 }
 
-/** A description: up to DESCRIPTION_MAX characters, empty when not given. */
+/** A description: up to DESCRIPTION_MAX characters, line breaks and tabs but no invisible characters, empty when not given. */
 export function description(thing = 'Description') {
-  return multiLine(thing, DESCRIPTION_MAX).default('');
+  return multiLine(thing, DESCRIPTION_MAX)
+    .refine((s) => !hasInvisibleCharacters(s.replace(/[\t\n\r]/g, '')), invisibleCharacters(thing))
+    .default('');
 }
 
 /** An optional integer that is 0 or greater; empty input (form or API) means 0. */
@@ -81,4 +137,18 @@ export function hasControlCharacters(s: string): boolean {
     if (c < 0x20 || c === 0x7f) return true;
   }
   return false;
+}
+
+/**
+ * Characters that show nothing or change how the text around them is drawn: format characters
+ * (Cf: bidirectional overrides and isolates U+202A-U+202E and U+2066-U+2069, zero-width
+ * U+200B-U+200F and U+2060-U+2064, U+FEFF, the soft hyphen U+00AD...), control characters (Cc,
+ * C1 included), line and paragraph separators, and the blank fillers U+034F, U+115F, U+1160,
+ * U+3164, U+FFA0. A name holding one can look like another name, or like something else.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u115F\u1160\u3164\uFFA0]/u;
+
+/** Whether `s` holds an invisible or bidirectional-control character (see INVISIBLE). */
+export function hasInvisibleCharacters(s: string): boolean {
+  return INVISIBLE.test(s);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredString } from './fields.js';
+import { requiredName, requiredString } from './fields.js';
 import { taskParamsSchema } from './tasks.js';
 import { taskVariableProblem } from './variables.js';
 
@@ -56,7 +56,7 @@ const optionalId = z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerc
 
 export const integrationInputSchema = z
   .object({
-    name: requiredString('Name'),
+    name: requiredName('Name'),
     template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
     auth_method: integrationAuthMethodSchema.default('none'),
     auth_header: z.string().trim().max(200).nullish(),
@@ -110,7 +110,7 @@ export type IntegrationAlias = z.infer<typeof integrationAliasSchema>;
 export const matcherInputSchema = z
   .object({
     integration_id: z.coerce.number().int().positive().optional(),
-    name: requiredString('Name'),
+    name: requiredName('Name'),
     match_type: z.enum(MATCH_TYPES, { error: 'Match source is required' }),
     body_data_type: z.enum(BODY_DATA_TYPES).nullish(),
     key: requiredString('Key'),
@@ -139,7 +139,7 @@ export type Matcher = z.infer<typeof matcherSchema>;
 export const extractValueInputSchema = z
   .object({
     integration_id: z.coerce.number().int().positive().optional(),
-    name: requiredString('Name'),
+    name: requiredName('Name'),
     value_source: z.enum(VALUE_SOURCES, { error: 'Value source is required' }),
     body_data_type: z.enum(BODY_DATA_TYPES).nullish(),
     key: requiredString('Key'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { hasControlCharacters, multiLine, requiredString } from './fields.js';
+import { hasControlCharacters, multiLine, requiredName } from './fields.js';
 
 export const INVENTORY_TYPES = ['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'] as const;
 export const inventoryTypeSchema = z.enum(INVENTORY_TYPES, { error: 'Type is required' });
@@ -11,6 +11,14 @@ export const WORKSPACE_INVENTORY_TYPES: readonly InventoryType[] = ['terraform-w
 export function isSafeRepoPath(p: string): boolean {
   if (!p || p.startsWith('/') || p.startsWith('~') || p.startsWith('-') || hasControlCharacters(p)) return false;
   return !p.split(/[\\/]+/).some((seg) => seg === '..');
+}
+
+/**
+ * A file inventory's path: one inside its repository, or an absolute path on the server (which the
+ * server accepts only below a folder listed in GANTRY_ALLOWED_LOCAL_PATHS); never with `..`.
+ */
+export function isInventoryFilePath(p: string): boolean {
+  return p.startsWith('/') ? isSafeRepoPath(p.replace(/^\/+/, '')) : isSafeRepoPath(p);
 }
 
 /** Longest inventory text (a static inventory of many hosts fits easily). */
@@ -36,7 +44,7 @@ const optionalId = z.preprocess(
 
 export const inventoryInputSchema = z
   .object({
-    name: requiredString('Name'),
+    name: requiredName('Name'),
     type: inventoryTypeSchema,
     inventory: multiLine('Inventory', INVENTORY_MAX).trim().default(''),
     ssh_key_id: z.coerce
@@ -49,7 +57,7 @@ export const inventoryInputSchema = z
   .superRefine((inv, ctx) => {
     if (inv.type === 'file') {
       if (!inv.inventory) ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Path is required' });
-      else if (!isSafeRepoPath(inv.inventory)) {
+      else if (!isInventoryFilePath(inv.inventory)) {
         ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Path must stay inside the repository' });
       }
     }
@@ -57,5 +65,6 @@ export const inventoryInputSchema = z
       ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Workspace name is required' });
     }
   })
-  .transform((inv) => (inv.type === 'file' ? inv : { ...inv, repository_id: null }));
+  // An absolute file path is read where it is, from no repository.
+  .transform((inv) => (inv.type === 'file' && !inv.inventory.startsWith('/') ? inv : { ...inv, repository_id: null }));
 export type InventoryInput = z.input<typeof inventoryInputSchema>;

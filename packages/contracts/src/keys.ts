@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import { multiLine, requiredString, singleLine } from './fields.js';
+import { hasControlCharacters, requiredName, secretText, singleLine } from './fields.js';
 
 export const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
 export const keyTypeSchema = z.enum(KEY_TYPES, { error: 'Type is required' });
 export type KeyType = z.infer<typeof keyTypeSchema>;
-
-/** Longest private key text (an RSA-16384 key in PEM is under 13 KiB). */
-const PRIVATE_KEY_MAX = 64 * 1024;
 
 /**
  * A key as the API shows it: never its material, only whether any is stored. The secret fields
@@ -26,14 +23,19 @@ export const keySchema = z.object({
 });
 export type AccessKey = z.infer<typeof keySchema>;
 
+// Secrets are at most SECRET_MAX_BYTES each (an RSA-16384 key in PEM is under 13 KiB).
 const sshSchema = z.object({
   login: singleLine('Login').default(''),
-  passphrase: z.string().default(''),
-  private_key: multiLine('Private key', PRIVATE_KEY_MAX).default(''),
+  passphrase: secretText('Passphrase').default(''),
+  private_key: secretText('Private key')
+    .refine((s) => !hasControlCharacters(s.replace(/[\t\n\r]/g, '')), {
+      error: 'Private key must not contain control characters',
+    })
+    .default(''),
 });
 const loginPasswordSchema = z.object({
   login: singleLine('Login').default(''),
-  password: z.string().default(''),
+  password: secretText('Password').default(''),
 });
 
 /**
@@ -43,7 +45,7 @@ const loginPasswordSchema = z.object({
 export function keyInputSchema(isNew: boolean) {
   return z
     .object({
-      name: requiredString('Name'),
+      name: requiredName('Name'),
       type: keyTypeSchema,
       override_secret: z.boolean().default(false),
       ssh: sshSchema.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { nonNegativeIntegerOrZero, requiredString, singleLine } from './fields.js';
+import { nonNegativeIntegerOrZero, requiredName, singleLine } from './fields.js';
 import { projectRoleSchema } from './permissions.js';
 
 export const projectSchema = z.object({
@@ -16,7 +16,7 @@ export const projectSchema = z.object({
 export type Project = z.infer<typeof projectSchema>;
 
 const projectFields = {
-  name: requiredString('Project name'),
+  name: requiredName('Project name'),
   alert: z.boolean().default(false),
   alert_chat: singleLine('Alert chat')
     .nullish()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boundedText, hasControlCharacters, requiredString, requiredText, URL_MAX } from './fields.js';
+import { boundedText, hasControlCharacters, requiredName, requiredText, URL_MAX } from './fields.js';
 import { INCORRECT_BRANCH, isValidBranch } from './branches.js';
 
 const ALLOWED_SCHEMES = new Set(['git', 'file', 'ssh', 'http', 'https']);
@@ -35,7 +35,7 @@ export type Repository = z.infer<typeof repositorySchema>;
 
 export const repositoryInputSchema = z
   .object({
-    name: requiredString('Name'),
+    name: requiredName('Name'),
     git_url: requiredText('Repository URL', URL_MAX).refine((u) => gitUrlKind(u) !== null, { error: 'Incorrect URL' }),
     git_branch: boundedText('Branch').default(''),
     ssh_key_id: z.coerce

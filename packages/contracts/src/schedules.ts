@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredString } from './fields.js';
+import { requiredName, requiredString } from './fields.js';
 
 /** How often a "run on new commit" schedule looks at its branch (spec 9). */
 export const COMMIT_CHECK_INTERVALS = [
@@ -26,7 +26,7 @@ export const scheduleSchema = z.object({
 export type Schedule = z.infer<typeof scheduleSchema>;
 
 export const scheduleInputSchema = z.object({
-  name: requiredString('Name'),
+  name: requiredName('Name'),
   template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
   cron_format: requiredString('Cron', 100),
   repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),

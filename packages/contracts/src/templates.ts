@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { appIdSchema, isTerraformApp } from './apps.js';
 import { INCORRECT_BRANCH, isValidBranch } from './branches.js';
-import { boundedText, description, hasControlCharacters, requiredString, singleLine } from './fields.js';
+import { boundedText, description, hasControlCharacters, requiredName, requiredString, singleLine } from './fields.js';
 import { taskVariableProblem } from './variables.js';
 import { taskSchema } from './tasks.js';
 
@@ -20,7 +20,7 @@ const typedFields = (...fields: string[]) => (payload: { issues: ReadonlyArray<{
 
 export const surveyVarSchema = z
   .object({
-    name: requiredString('Variable name'),
+    name: requiredName('Variable name'),
     title: requiredString('Variable title'),
     description: description(),
     type: z.enum(SURVEY_VAR_TYPES).default(''),
@@ -105,7 +105,7 @@ const optionalId = z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerc
 
 export const templateInputSchema = z
   .object({
-    name: requiredString('Name'),
+    name: requiredName('Name'),
     description: description(),
     type: templateTypeSchema.default(''),
     app: appIdSchema.default('ansible'),
@@ -186,5 +186,5 @@ export type Template = z.infer<typeof templateSchema>;
 
 export const viewSchema = z.object({ id: z.number().int(), project_id: z.number().int(), title: z.string(), position: z.number().int() });
 export type View = z.infer<typeof viewSchema>;
-export const viewInputSchema = z.object({ title: requiredString('Title'), position: z.number().int().default(0) });
+export const viewInputSchema = z.object({ title: requiredName('Title'), position: z.number().int().default(0) });
 export const viewPositionsSchema = z.record(z.string(), z.number().int());

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredString } from './fields.js';
+import { requiredName } from './fields.js';
 
 /** One stored version of a Terraform/OpenTofu workspace's state, as listed. */
 export const terraformStateVersionSchema = z.object({
@@ -27,7 +27,7 @@ export const SENSITIVE_PLACEHOLDER = '(sensitive)';
 
 /** The "New workspace" form of a template's state tab. */
 export const workspaceFormSchema = z.object({
-  name: requiredString('Name'),
+  name: requiredName('Name'),
   ssh_key_id: z.coerce
     .number({ error: 'Key is required' })
     .int({ error: 'Key is required' })

@@ -85,6 +85,17 @@ export const passwordChangeSchema = z.object({
 export type PasswordChange = z.infer<typeof passwordChangeSchema>;
 
 /**
+ * Enabling one's own two-factor method takes the current password, so a session left open or
+ * stolen cannot turn it on and lock the owner out. An admin enabling another user's sends none.
+ */
+export const totpEnableSchema = z
+  .object({
+    password: z.string({ error: 'Password must be a string' }).max(1000).optional(),
+  })
+  .nullish();
+export type TotpEnable = z.infer<typeof totpEnableSchema>;
+
+/**
  * Proof for removing one's own two-factor method: the current password or a current code. An
  * admin removing another user's method (a lost device) sends neither.
  */

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { environmentInputSchema } from './environments.js';
-import { envNameProblem, extraVarNameProblem, taskVariableProblem } from './variables.js';
+import {
+  envNameIssue,
+  envNameProblem,
+  extraVarNameProblem,
+  taskVariableEnvNames,
+  taskVariableProblem,
+} from './variables.js';
 
 describe('environment variable names', () => {
   const steering = [
@@ -61,11 +67,57 @@ describe('environment variable names', () => {
       'git_branch',
       'python_version',
       'STAGE',
-      'TF_VAR_x',
-      'TF_LOG',
       'SSHD_PORT',
+      'db_host',
+      'proxy_mode',
+      'HOSTNAME_SUFFIX',
+      'tf_version',
     ])
       expect(envNameProblem(name, 'task'), name).toBeNull();
+  });
+
+  const connections = [
+    'http_proxy',
+    'HTTPS_PROXY',
+    'ALL_PROXY',
+    'NO_PROXY',
+    'no_proxy',
+    'VAULT_ADDR',
+    'CONSUL_HTTP_ADDR',
+    'DOCKER_HOST',
+    'AWS_ENDPOINT_URL',
+    'AWS_ENDPOINT_URL_S3',
+    'SSL_CERT_FILE',
+    'SSL_CERT_DIR',
+    'REQUESTS_CA_BUNDLE',
+    'CURL_CA_BUNDLE',
+    'NODE_EXTRA_CA_CERTS',
+    'GIT_SSL_CAINFO',
+    'AWS_CA_BUNDLE',
+    'GLIBC_TUNABLES',
+    'LOCPATH',
+    'NPM_CONFIG_REGISTRY',
+    'npm_config_registry',
+    'GOFLAGS',
+    'GOPROXY',
+    'TF_LOG',
+    'TF_VAR_x',
+    'TF_CLI_ARGS',
+    'TF_PLUGIN_CACHE_DIR',
+  ];
+
+  it('refuses proxies, endpoints, CA bundles, libc, npm, Go and Terraform options from task input only, naming the variable', () => {
+    for (const name of connections) {
+      expect(envNameProblem(name, 'task'), name).toBe(`Variable ${name} is reserved`);
+      expect(envNameIssue(name, 'task'), name).toEqual({
+        code: 'variable_reserved',
+        message: `Variable ${name} is reserved`,
+      });
+      expect(taskVariableProblem(name), name).toBe(`Variable ${name} is reserved`);
+    }
+    // Variable groups keep them: managers set proxies, endpoints and TF_LOG on purpose.
+    for (const name of connections.filter((n) => !n.startsWith('GIT_') && !n.startsWith('TF_CLI_ARGS')))
+      expect(envNameProblem(name, 'group'), name).toBeNull();
   });
 });
 
@@ -92,6 +144,12 @@ describe('extra variable names from task input', () => {
   it('takes only identifiers', () => {
     expect(extraVarNameProblem('a-b')).toBe('Variable a-b must be letters, digits and underscores');
     expect(extraVarNameProblem('{{x}}')).toBe('Variable {{x}} must be letters, digits and underscores');
+  });
+
+  it('names the environment variables a task variable becomes: its own, and TF_VAR_ for Terraform/OpenTofu', () => {
+    expect(taskVariableEnvNames('region', 'bash')).toEqual(['region']);
+    expect(taskVariableEnvNames('region', 'terraform')).toEqual(['region', 'TF_VAR_region']);
+    expect(taskVariableEnvNames('region', 'tofu')).toEqual(['region', 'TF_VAR_region']);
   });
 
   it('checks a task variable as an extra variable and as an environment variable of scripts', () => {

@@ -61,6 +61,49 @@ const DENIED_ENV_PREFIXES = [
 ];
 
 /**
+ * What task input may not set on top of the above: where tools connect (proxies, service
+ * addresses and endpoints), which certificate authorities they trust, how the C library and
+ * package managers behave, and Terraform's own options. Managers set these in variable groups on
+ * purpose (a proxy, a Vault address, TF_LOG); a task request, survey answer or webhook value that
+ * set them would send the task's traffic, credentials included, wherever it liked.
+ */
+const TASK_DENIED_ENV = new Set([
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'NODE_EXTRA_CA_CERTS',
+  'NODE_TLS_REJECT_UNAUTHORIZED',
+  'AWS_CA_BUNDLE',
+  'PIP_CERT',
+  'HTTPLIB2_CA_CERTS',
+  'GRPC_DEFAULT_SSL_ROOTS_FILE_PATH',
+  'VAULT_CACERT',
+  'VAULT_CAPATH',
+  'GLIBC_TUNABLES',
+  'LOCPATH',
+  'GOFLAGS',
+  'GOPROXY',
+  'GONOPROXY',
+  'GOSUMDB',
+  'GONOSUMDB',
+  'GOPRIVATE',
+  'GOINSECURE',
+]);
+/** Shapes of such names: `*_proxy` in either case (curl reads both), `*_ADDR`, `*_HOST`, `*_ENDPOINT*`, CA files, npm's options (any case) and `TF_*`. */
+const TASK_DENIED_ENV_PATTERNS = [
+  /_proxy$/i,
+  /_ADDR$/,
+  /_HOST$/,
+  /_ENDPOINT/,
+  /_CA_BUNDLE$/,
+  /_CAINFO$/,
+  /_CACERT/,
+  /^npm_config_/i,
+  /^TF_/,
+];
+
+/**
  * Names that Ansible gives a meaning of its own: connection, interpreter and privilege variables
  * (every `ansible_*`) and the magic variables. Task input that took one of them would steer how
  * and where Ansible runs instead of giving the playbook data.
@@ -94,23 +137,46 @@ const MAGIC_VARS = new Set([
   'namespace',
 ]);
 
+/** Why a variable name is refused, with the stable code the API answers beside the message. */
+export interface VariableIssue {
+  code: 'variable_name_invalid' | 'variable_reserved';
+  message: string;
+}
+
+const invalidName = (name: string): VariableIssue => ({
+  code: 'variable_name_invalid',
+  message: `Variable ${name} must be letters, digits and underscores`,
+});
+const reserved = (name: string): VariableIssue => ({
+  code: 'variable_reserved',
+  message: `Variable ${name} is reserved`,
+});
+
 /**
- * Why `name` may not be an environment variable of a task, or null when it may. `ANSIBLE_*` is
- * refused from task input only: managers set Ansible options (ANSIBLE_HOST_KEY_CHECKING...) in
- * variable groups on purpose.
+ * Why `name` may not be an environment variable of a task, or null when it may. `ANSIBLE_*` and
+ * the connection, trust and tool options of TASK_DENIED_ENV are refused from task input only:
+ * managers set them (ANSIBLE_HOST_KEY_CHECKING, HTTPS_PROXY, TF_LOG...) in variable groups on purpose.
  */
-export function envNameProblem(name: string, source: VariableSource): string | null {
-  if (!IDENTIFIER.test(name)) return `Variable ${name} must be letters, digits and underscores`;
-  if (DENIED_ENV.has(name) || DENIED_ENV_PREFIXES.some((p) => name.startsWith(p)))
-    return `Variable ${name} is reserved`;
-  if (source === 'task' && name.startsWith('ANSIBLE_')) return `Variable ${name} is reserved`;
+export function envNameIssue(name: string, source: VariableSource): VariableIssue | null {
+  if (!IDENTIFIER.test(name)) return invalidName(name);
+  if (DENIED_ENV.has(name) || DENIED_ENV_PREFIXES.some((p) => name.startsWith(p))) return reserved(name);
+  if (source === 'task' && isTaskDeniedEnv(name)) return reserved(name);
   return null;
+}
+
+function isTaskDeniedEnv(name: string): boolean {
+  return name.startsWith('ANSIBLE_') || TASK_DENIED_ENV.has(name) || TASK_DENIED_ENV_PATTERNS.some((p) => p.test(name));
+}
+
+/** envNameIssue's message alone. */
+export function envNameProblem(name: string, source: VariableSource): string | null {
+  return envNameIssue(name, source)?.message ?? null;
 }
 
 /** Why `name` may not be an extra variable given by task input, or null when it may. */
 export function extraVarNameProblem(name: string): string | null {
-  if (!IDENTIFIER.test(name)) return `Variable ${name} must be letters, digits and underscores`;
-  if (name.toLowerCase().startsWith('ansible_') || MAGIC_VARS.has(name)) return `Variable ${name} is reserved`;
+  if (!IDENTIFIER.test(name)) return invalidName(name).message;
+  if (name.toLowerCase().startsWith('ansible_') || MAGIC_VARS.has(name)) return reserved(name).message;
   return null;
 }
 
@@ -118,6 +184,27 @@ export function extraVarNameProblem(name: string): string | null {
  * A variable of task input (survey answer, extra variable, integration value): it is an Ansible
  * extra variable and, for scripts, an environment variable too, so it must pass both rules.
  */
+export function taskVariableIssue(name: string): VariableIssue | null {
+  if (!IDENTIFIER.test(name)) return invalidName(name);
+  if (extraVarNameProblem(name)) return reserved(name);
+  return envNameIssue(name, 'task');
+}
+
+/** taskVariableIssue's message alone. */
 export function taskVariableProblem(name: string): string | null {
-  return extraVarNameProblem(name) ?? envNameProblem(name, 'task');
+  return taskVariableIssue(name)?.message ?? null;
+}
+
+/**
+ * The environment variables a variable of task input becomes: its own name (scripts get scalar
+ * variables as environment variables) and, for Terraform/OpenTofu, `TF_VAR_<name>`. Task input
+ * may replace none of the variable group's environment variables through them.
+ */
+export function taskVariableEnvNames(name: string, app: string): string[] {
+  return app === 'terraform' || app === 'tofu' ? [name, `TF_VAR_${name}`] : [name];
+}
+
+/** The message for a variable of task input that would replace one of the variable group's environment variables. */
+export function replacesGroupEnvMessage(name: string): string {
+  return `Variable ${name} would replace an environment variable of the variable group`;
 }

@@ -10,12 +10,15 @@ import { createServices, type Services } from '../app.js';
 import { loadConfig } from '../config/config.js';
 import { parseSecretKey } from '../config/secret-key.js';
 import { createDb, type Db } from '../db/db.js';
+import { masterKeyService } from '../modules/system/master-key.service.js';
+import { SecretBox } from '../platform/crypto.js';
 
 const run = promisify(execFile);
 const bin = path.resolve(import.meta.dirname, '../../bin/gantry.mjs');
 const built = fs.existsSync(path.resolve(import.meta.dirname, '../../dist/cli/main.js'));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-cli-'));
-const env = { ...process.env, GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: 'silent' };
+// The imported backups name local repositories under /srv (never cloned here).
+const env = { ...process.env, GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: 'silent', GANTRY_ALLOWED_LOCAL_PATHS: '/srv' };
 const gantry = (...args: string[]) => run('node', [bin, ...args], { env });
 
 // The CLI runs from the build; `npm test` builds first.
@@ -168,5 +171,80 @@ describe('gantry rekey (built)', () => {
     await expect(cli({}, 'rekey')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/--new-key KEY or --new-key-file FILE/) });
     await expect(cli({}, 'rekey', '--new-key', '  ')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/The new key is empty/) });
     await expect(cli({ GANTRY_SECRET_KEY: 'same' }, 'rekey', '--new-key', 'same')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/same as the current one/) });
+  }, 90_000);
+});
+
+// A rekey that stopped between its commit and the rename of secret.key.new (killed, a full disk):
+// the database opens only with the staged key. Simulated: the same re-sealing transaction run
+// here, the staged file written, the rename left out.
+describe('gantry rekey interrupted before the key file was replaced (built)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-rekey-crash-'));
+  const keyFile = path.join(dir, 'secret.key');
+  const stagedFile = `${keyFile}.new`;
+  const cliEnv: NodeJS.ProcessEnv = { ...process.env, GANTRY_DATA_DIR: dir, GANTRY_LOG_LEVEL: 'silent', GANTRY_PORT: '0', GANTRY_HOST: '127.0.0.1' };
+  delete cliEnv.GANTRY_SECRET_KEY;
+  const cli = (...args: string[]) => run('node', [bin, ...args], { env: cliEnv });
+  const config = loadConfig({ GANTRY_DATA_DIR: dir, GANTRY_LOG_LEVEL: 'silent' });
+
+  async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    const db = createDb(config.dbUrl);
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  }
+  const sealed = () => withDb(async (db) => (await db.db.selectFrom('access_key').select('secret').orderBy('id').execute()).map((r) => r.secret));
+
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('says at start that secret.key.new opens the database, and a second rekey leaves it alone', async () => {
+    await cli('migrate');
+    const oldKey = fs.readFileSync(keyFile, 'utf8').trim();
+    const { projectId, keyId } = await withDb(async (db) => {
+      const s = createServices({ config, db, secretKey: parseSecretKey(oldKey), nodeId: 'cli-test' });
+      const owner = await s.users.create({ username: 'keeper', name: 'Keeper', email: 'keeper@example.com', password: 'pw-keeper-1', admin: true, external: false, alert: false });
+      const actor = { id: owner.id, admin: true };
+      const project = await s.projects.create(actor, projectCreateSchema.parse({ name: 'Interrupted' }));
+      const input = keyCreateSchema.parse({ name: 'k', type: 'login_password', login_password: { login: 'deploy', password: 'crash-secret' } });
+      return { projectId: project.id, keyId: (await s.keys.create(actor, project.id, input)).id };
+    });
+    const newKey = randomBytes(32).toString('base64');
+    await withDb((db) => masterKeyService(db).rekey(new SecretBox(parseSecretKey(oldKey)), new SecretBox(parseSecretKey(newKey)), keyFile));
+    fs.writeFileSync(stagedFile, `${newKey}\n`, { mode: 0o600 });
+    const resealed = await sealed();
+
+    // Start-up (the server and every command) names the file that holds the right key.
+    const told = new RegExp(
+      `The master key in ${keyFile} does not open this database's secrets, but ${stagedFile} does: a gantry rekey re-sealed the database and stopped before it replaced the key file\\. Move ${stagedFile} over ${keyFile}`,
+    );
+    await expect(cli('server')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(told) });
+    await expect(cli('user', 'list')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(told) });
+
+    // A second rekey refuses to touch the staged key, and changes nothing.
+    await expect(cli('rekey', '--new-key', 'yet another key')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(new RegExp(`${stagedFile} holds the key that opens this database: an earlier gantry rekey stopped before it replaced ${keyFile}\\. Move ${stagedFile} over ${keyFile} first`)),
+    });
+    expect(fs.readFileSync(stagedFile, 'utf8')).toBe(`${newKey}\n`);
+    expect(fs.readFileSync(keyFile, 'utf8').trim()).toBe(oldKey);
+    expect(await sealed()).toEqual(resealed);
+
+    // Done as told: the server's key is the new one, the secrets open.
+    fs.renameSync(stagedFile, keyFile);
+    expect((await cli('user', 'list')).stdout).toMatch(/\tkeeper\t/);
+    const secret = await withDb((db) => createServices({ config, db, secretKey: parseSecretKey(newKey), nodeId: 'cli-test' }).keys.secretOf(projectId, keyId));
+    expect(secret).toMatchObject({ login: 'deploy', password: 'crash-secret' });
+  }, 90_000);
+
+  it('replaces a secret.key.new that does not open the database, and says so', async () => {
+    fs.writeFileSync(stagedFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    const next = randomBytes(32).toString('base64');
+    const done = await cli('rekey', '--new-key', next);
+    expect(done.stderr).toBe(`Removed ${stagedFile}: left by an earlier gantry rekey, it does not open this database.\n`);
+    expect(done.stdout).toMatch(/^Re-sealed 1 secret value\(s\) with the new master key\./);
+    expect(fs.readFileSync(keyFile, 'utf8')).toBe(`${next}\n`);
+    expect(fs.existsSync(stagedFile)).toBe(false);
+    expect((await cli('user', 'list')).stdout).toMatch(/\tkeeper\t/);
   }, 90_000);
 });

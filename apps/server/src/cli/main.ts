@@ -3,7 +3,15 @@ import { parseArgs } from 'node:util';
 import { userCreateFormSchema } from '@gantry/contracts';
 import { createServices } from '../app.js';
 import { loadConfig } from '../config/config.js';
-import { describeSecretKeySource, parseSecretKey, resolveSecretKey, secretKeySource, stageSecretKeyFile } from '../config/secret-key.js';
+import {
+  describeSecretKeySource,
+  parseSecretKey,
+  readStagedSecretKey,
+  removeStagedSecretKey,
+  resolveSecretKey,
+  secretKeySource,
+  stageSecretKeyFile,
+} from '../config/secret-key.js';
 import { createDb } from '../db/db.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { parseRestoreBody } from '../modules/backup/backup.parse.js';
@@ -134,7 +142,7 @@ async function projectCommand(sub: string, args: string[]): Promise<void> {
           fail(`Cannot read ${values.file}: ${(err as Error).message}`);
         }
         // The operator of the server decides here: the project-creation setting does not apply.
-        const { doc, unmapped } = parseRestoreBody(raw);
+        const { doc, unmapped } = await parseRestoreBody(raw);
         const result = await backup.restore({ id: owner!.id, admin: true }, doc, unmapped);
         process.stdout.write(`Project ${result.projectName} restored (id ${result.id}, owner ${owner!.username}, ${result.emptyKeys} empty keys)\n`);
         // A Semaphore backup may hold what Gantry cannot carry over: say what was left out.
@@ -154,7 +162,12 @@ async function withServices(fn: (s: ReturnType<typeof createServices>, applied: 
     const applied = await migrateToLatest(db);
     const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
     // Commands write through the same services as the server: the same key check first.
-    await masterKeyService(db).verify(new SecretBox(secretKey), describeSecretKeySource(secretKeySource(config.secretKey, config.dataDir)));
+    const staged = readStagedSecretKey(config.secretKey, config.dataDir);
+    await masterKeyService(db).verify(
+      new SecretBox(secretKey),
+      describeSecretKeySource(secretKeySource(config.secretKey, config.dataDir)),
+      staged && { box: new SecretBox(staged.key), source: staged.file },
+    );
     await fn(createServices({ config, db, secretKey }), applied);
   } finally {
     await db.close();
@@ -164,7 +177,9 @@ async function withServices(fn: (s: ReturnType<typeof createServices>, applied: 
 /**
  * `gantry rekey`: every sealed value and the check value move to the new key in one transaction.
  * A key file is replaced only after the commit (renamed into place); a key from GANTRY_SECRET_KEY
- * cannot be changed from here, so the operator is told to update it.
+ * cannot be changed from here, so the operator is told to update it. A `secret.key.new` left by
+ * an earlier run is removed only when it does not open the database; one that does is the key a
+ * run that stopped after its commit left behind, and this run refuses to start.
  */
 async function rekeyCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { 'new-key': { type: 'string' }, 'new-key-file': { type: 'string' } } });
@@ -189,10 +204,24 @@ async function rekeyCommand(args: string[]): Promise<void> {
   const db = createDb(config.dbUrl);
   try {
     await migrateToLatest(db);
+    const keys = masterKeyService(db);
+    const leftover = readStagedSecretKey(config.secretKey, config.dataDir);
+    if (leftover && (await keys.opensCheck(new SecretBox(leftover.key)))) {
+      throw new Error(
+        `${leftover.file} holds the key that opens this database: an earlier gantry rekey stopped before it replaced ${describeSecretKeySource(source)}. ` +
+          `Move ${leftover.file} over ${describeSecretKeySource(source)} first (the server will not start until then), then run rekey again if the key is still to change. Nothing was changed.`,
+      );
+    }
+    if (leftover) {
+      removeStagedSecretKey(config.dataDir);
+      process.stderr.write(
+        `Removed ${leftover.file}: left by an earlier gantry rekey, it does not open this database.\n`,
+      );
+    }
     const staged = source.kind === 'file' ? stageSecretKeyFile(config.dataDir, text) : undefined;
     let count: number;
     try {
-      count = await masterKeyService(db).rekey(new SecretBox(current), new SecretBox(next), describeSecretKeySource(source));
+      count = await keys.rekey(new SecretBox(current), new SecretBox(next), describeSecretKeySource(source));
     } catch (err) {
       staged?.discard();
       throw err;

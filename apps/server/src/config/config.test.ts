@@ -57,6 +57,12 @@ describe('config', () => {
     expect(() => loadConfig({ GANTRY_DATA_DIR: '/srv/d', GANTRY_TASK_DIR: '/srv' })).toThrow(/GANTRY_TASK_DIR/);
   });
 
+  it('allows no local repository path unless GANTRY_ALLOWED_LOCAL_PATHS lists absolute folders', () => {
+    expect(loadConfig({}).allowedLocalPaths).toEqual([]);
+    expect(loadConfig({ GANTRY_ALLOWED_LOCAL_PATHS: ' /srv/git/ , /opt/repos,' }).allowedLocalPaths).toEqual(['/srv/git', '/opt/repos']);
+    expect(() => loadConfig({ GANTRY_ALLOWED_LOCAL_PATHS: '/srv/git,repos' })).toThrow(/GANTRY_ALLOWED_LOCAL_PATHS: expected absolute paths, got "repos"/);
+  });
+
   it('fails listing every bad value', () => {
     expect(() => loadConfig({ GANTRY_PORT: 'abc', GANTRY_NON_ADMIN_CAN_CREATE_PROJECT: 'maybe' })).toThrow(ConfigError);
     try {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { TASK_SANDBOX_SETTINGS, type TaskSandboxSetting } from '@gantry/contracts';
+import { TASK_NETWORK_SETTINGS, TASK_SANDBOX_SETTINGS, type TaskNetworkSetting, type TaskSandboxSetting } from '@gantry/contracts';
 import { z } from 'zod';
 import { oidcProvidersEnv, toOidcProviders, type OidcProviderConfig } from './oidc-providers.js';
 import { trustProxyEnv } from './trust-proxy.js';
@@ -39,12 +39,60 @@ export const taskSandboxSetting = z
     return z.NEVER;
   });
 
+/** GANTRY_TASK_NETWORK (also read by remote runners); unset or empty means isolated. */
+export const taskNetworkSetting = z
+  .string()
+  .optional()
+  .transform((v, ctx): TaskNetworkSetting => {
+    const value = v?.trim().toLowerCase() || 'isolated';
+    if ((TASK_NETWORK_SETTINGS as readonly string[]).includes(value)) return value as TaskNetworkSetting;
+    ctx.addIssue({ code: 'custom', message: `expected isolated or host, got "${v}"` });
+    return z.NEVER;
+  });
+
+/** GANTRY_TASK_USER: a user name or uid[:gid] tasks run as when the server is root; never root itself. */
+export const taskUserSetting = z
+  .string()
+  .optional()
+  .transform((v, ctx): string | null => {
+    const value = v?.trim() || null;
+    if (value === null) return null;
+    if (value === 'root' || /^0(:\d+)?$/.test(value) || /^\d+:0$/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'tasks never run as root: name an unprivileged user' });
+      return z.NEVER;
+    }
+    if (!/^(\d+(:\d+)?|[a-z_][a-z0-9_.-]*\$?)$/i.test(value)) {
+      ctx.addIssue({ code: 'custom', message: `expected a user name or uid[:gid], got "${v}"` });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+/** GANTRY_ALLOWED_LOCAL_PATHS: comma-separated absolute folders; unset or empty means none. */
+const allowedLocalPaths = z
+  .string()
+  .optional()
+  .transform((v, ctx): string[] => {
+    const list = (v ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    const relative = list.filter((p) => !path.isAbsolute(p));
+    if (relative.length) {
+      ctx.addIssue({ code: 'custom', message: `expected absolute paths, got "${relative.join('", "')}"` });
+    }
+    return list.map((p) => path.resolve(p));
+  });
+
 const envSchema = z.object({
   GANTRY_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   GANTRY_HOST: z.string().default('0.0.0.0'),
   GANTRY_DATA_DIR: z.string().default('./data'),
   GANTRY_TASK_DIR: optionalText,
   GANTRY_TASK_SANDBOX: taskSandboxSetting,
+  GANTRY_ALLOWED_LOCAL_PATHS: allowedLocalPaths,
+  GANTRY_TASK_NETWORK: taskNetworkSetting,
+  GANTRY_TASK_USER: taskUserSetting,
   GANTRY_DB_URL: z.string().optional(),
   GANTRY_SECRET_KEY: z.string().optional(),
   GANTRY_WEB_HOST: z.string().default(''),
@@ -99,6 +147,15 @@ export interface Config {
   taskDir: string;
   /** Whether task processes run in a bubblewrap sandbox (see engine/sandbox.ts). */
   taskSandbox: TaskSandboxSetting;
+  /**
+   * Folders below which repositories may be local paths and file inventories absolute paths
+   * (platform/local-paths.ts); empty: none. The data and task folders stay refused regardless.
+   */
+  allowedLocalPaths: string[];
+  /** Whether sandboxed tasks get their own network namespace (GANTRY_TASK_NETWORK). */
+  taskNetwork: TaskNetworkSetting;
+  /** Who tasks run as when the server is root (GANTRY_TASK_USER; null: nobody). */
+  taskUser: string | null;
   /** `sqlite:<file>`, a postgres:// URL or a mysql:// (mariadb://) URL. */
   dbUrl: string;
   secretKey: string | undefined;
@@ -181,6 +238,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     taskDir,
     taskSandbox: e.GANTRY_TASK_SANDBOX,
+    allowedLocalPaths: e.GANTRY_ALLOWED_LOCAL_PATHS,
+    taskNetwork: e.GANTRY_TASK_NETWORK,
+    taskUser: e.GANTRY_TASK_USER,
     dbUrl,
     secretKey: e.GANTRY_SECRET_KEY || undefined,
     webHost,

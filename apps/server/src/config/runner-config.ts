@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { TaskSandboxSetting } from '@gantry/contracts';
-import { ConfigError, taskSandboxSetting } from './config.js';
+import type { TaskNetworkSetting, TaskSandboxSetting } from '@gantry/contracts';
+import { ConfigError, taskNetworkSetting, taskSandboxSetting, taskUserSetting } from './config.js';
 
 const runnerEnvSchema = z.object({
   GANTRY_RUNNER_SERVER_URL: z.url({ protocol: /^https?$/, error: 'expected the http(s) URL of the Gantry server' }),
@@ -11,6 +11,8 @@ const runnerEnvSchema = z.object({
   GANTRY_RUNNER_WORK_DIR: z.string().default('./runner-data'),
   GANTRY_RUNNER_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   GANTRY_TASK_SANDBOX: taskSandboxSetting,
+  GANTRY_TASK_NETWORK: taskNetworkSetting,
+  GANTRY_TASK_USER: taskUserSetting,
   PATH: z.string().default('/usr/local/bin:/usr/bin:/bin'),
 });
 
@@ -24,6 +26,10 @@ export interface RunnerConfig {
   pollMs: number;
   /** Whether task processes run in a bubblewrap sandbox, as on the server. */
   taskSandbox: TaskSandboxSetting;
+  /** Whether sandboxed tasks get their own network namespace, as on the server. */
+  taskNetwork: TaskNetworkSetting;
+  /** Who tasks run as when the runner is root, as on the server. */
+  taskUser: string | null;
   /** The private key file, hidden from tasks like the work folder. */
   privateKeyFile: string;
   /** PATH given to task processes. */
@@ -50,6 +56,8 @@ export function loadRunnerConfig(env: Record<string, string | undefined> = proce
     workDir: path.resolve(e.GANTRY_RUNNER_WORK_DIR),
     pollMs: e.GANTRY_RUNNER_POLL_MS,
     taskSandbox: e.GANTRY_TASK_SANDBOX,
+    taskNetwork: e.GANTRY_TASK_NETWORK,
+    taskUser: e.GANTRY_TASK_USER,
     privateKeyFile: path.resolve(e.GANTRY_RUNNER_PRIVATE_KEY_FILE),
     systemPath: e.PATH,
   };

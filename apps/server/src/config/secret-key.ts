@@ -35,14 +35,46 @@ export function parseSecretKey(text: string): Buffer {
   return deriveKey(text);
 }
 
+/** Where `gantry rekey` stages the new key: `<data dir>/secret.key.new`. */
+export function stagedSecretKeyPath(dataDir: string): string {
+  return path.join(dataDir, 'secret.key.new');
+}
+
+/**
+ * The key in `secret.key.new`, when the master key comes from the key file and a rekey left one
+ * there: after a rekey that stopped between its commit and the rename, it is the key that opens
+ * the database. Undefined when there is none (or it is empty).
+ */
+export function readStagedSecretKey(
+  configured: string | undefined,
+  dataDir: string,
+): { file: string; key: Buffer } | undefined {
+  if (configured) return undefined;
+  const file = stagedSecretKeyPath(dataDir);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  return text ? { file, key: deriveKey(text) } : undefined;
+}
+
+/** Removes `secret.key.new`; only for one found not to open the database (a useless leftover). */
+export function removeStagedSecretKey(dataDir: string): void {
+  fs.rmSync(stagedSecretKeyPath(dataDir), { force: true });
+}
+
 /**
  * Writes a new key file beside the current one (mode 0600) without touching it: `commit` renames
  * it into place (atomic), `discard` removes it. Used so a failure leaves the current key as it was.
+ * An existing `secret.key.new` is never overwritten (EEXIST): it may be the only copy of the key
+ * that opens the database; the caller decides about it first.
  */
 export function stageSecretKeyFile(dataDir: string, text: string): { commit(): void; discard(): void } {
   const file = path.join(dataDir, 'secret.key');
-  const staged = `${file}.new`;
-  fs.rmSync(staged, { force: true });
+  const staged = stagedSecretKeyPath(dataDir);
   const fd = fs.openSync(staged, 'wx', 0o600);
   try {
     fs.writeSync(fd, text + '\n');

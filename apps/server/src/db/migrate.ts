@@ -17,6 +17,7 @@ import * as m015 from './migrations/015-lean-task-output.js';
 import { MysqlSchemaPlugin } from './migrations/mysql-schema.js';
 import * as m016 from './migrations/016-nodes.js';
 import * as m017 from './migrations/017-terraform-backend.js';
+import * as m018 from './migrations/018-webhook-delivery-bodies.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '015-lean-task-output': m015,
   '016-nodes': m016,
   '017-terraform-backend': m017,
+  '018-webhook-delivery-bodies': m018,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

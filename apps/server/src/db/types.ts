@@ -354,6 +354,7 @@ export interface Database {
   terraform_lock: TerraformLockTable;
   terraform_backend: TerraformBackendTable;
   webhook_delivery: WebhookDeliveryTable;
+  webhook_delivery_body: WebhookDeliveryBodyTable;
   external_identity: ExternalIdentityTable;
   master_key_check: MasterKeyCheckTable;
 }
@@ -428,5 +429,12 @@ export interface MasterKeyCheckTable {
 export interface WebhookDeliveryTable {
   integration_id: number;
   delivery_id: string;
+  received: string;
+}
+
+/** A webhook delivery an integration took, by the SHA-256 of its content (kept 24 hours). */
+export interface WebhookDeliveryBodyTable {
+  integration_id: number;
+  body_sha256: string;
   received: string;
 }

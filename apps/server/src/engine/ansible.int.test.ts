@@ -59,20 +59,20 @@ describe.each(engines)('ansible ($name)', (engine) => {
     expect(log).not.toContain('from other');
     expect(log).toMatch(/PLAY RECAP/);
     expect(log).toMatch(/localhost\s+: ok=\d+/);
-  });
+  }, 90_000);
 
   it('clones the repository over SSH with a stored key and runs the playbook over SSH with that key', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);
     const bare = gitRepo({ 'site.yml': PLAYBOOK });
     const key = (await admin.post(`/api/project/${p}/keys`, { name: 'ssh', type: 'ssh', ssh: { login: sshd.user, private_key: sshd.privateKey } })).json().id;
-    const repo = await admin.post(`/api/project/${p}/repositories`, { name: 'over-ssh', git_url: `ssh://${sshd.user}@127.0.0.1:${sshd.port}${bare}`, git_branch: 'main', ssh_key_id: key });
+    const repo = await admin.post(`/api/project/${p}/repositories`, { name: 'over-ssh', git_url: `ssh://${sshd.user}@${sshd.host}:${sshd.port}${bare}`, git_branch: 'main', ssh_key_id: key });
     expect(repo.statusCode).toBe(201);
     const inv = (
       await admin.post(`/api/project/${p}/inventory`, {
         name: 'ssh-host',
         type: 'static',
-        inventory: `target ansible_host=127.0.0.1 ansible_port=${sshd.port} ansible_python_interpreter=/usr/bin/python3`,
+        inventory: `target ansible_host=${sshd.host} ansible_port=${sshd.port} ansible_python_interpreter=/usr/bin/python3`,
         ssh_key_id: key,
       })
     ).json().id;
@@ -89,7 +89,7 @@ describe.each(engines)('ansible ($name)', (engine) => {
     expect(log).not.toContain('PRIVATE KEY');
     // The key existed for the run only.
     expect(fs.readdirSync(t().config.taskDir)).toEqual([]);
-  });
+  }, 90_000);
 
   it('unlocks a passphrase-protected key with ssh-agent for the clone, and removes it afterwards', async () => {
     const locked = await startSshd('correct horse');
@@ -101,7 +101,7 @@ describe.each(engines)('ansible ($name)', (engine) => {
         (await admin.post(`/api/project/${p}/keys`, { name: `k-${passphrase}`, type: 'ssh', ssh: { login: locked.user, passphrase, private_key: locked.privateKey } })).json().id;
       for (const [passphrase, expected] of [['correct horse', 'success'], ['wrong horse', 'error']] as const) {
         const key = await mkKey(passphrase);
-        const repo = (await admin.post(`/api/project/${p}/repositories`, { name: `r-${passphrase}`, git_url: `ssh://${locked.user}@127.0.0.1:${locked.port}${bare}`, git_branch: 'main', ssh_key_id: key })).json().id;
+        const repo = (await admin.post(`/api/project/${p}/repositories`, { name: `r-${passphrase}`, git_url: `ssh://${locked.user}@${locked.host}:${locked.port}${bare}`, git_branch: 'main', ssh_key_id: key })).json().id;
         const env = (await admin.post(`/api/project/${p}/environment`, { name: `e-${passphrase}` })).json().id;
         const tpl = (await admin.post(`/api/project/${p}/templates`, { name: `t-${passphrase}`, app: 'bash', playbook: 'run.sh', repository_id: repo, environment_id: env })).json().id;
         const id = await runTask(admin, p, { template_id: tpl });
@@ -115,5 +115,5 @@ describe.each(engines)('ansible ($name)', (engine) => {
     } finally {
       locked.stop();
     }
-  });
+  }, 90_000);
 });

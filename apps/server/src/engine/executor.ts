@@ -6,12 +6,17 @@ import { scriptArgv } from './apps/scripts.js';
 import { BACKEND_OVERRIDE, BACKEND_OVERRIDE_FILE, terraformSteps } from './apps/terraform.js';
 import { unsafeExtraVarsYaml } from './apps/unsafe-yaml.js';
 import { Git } from './git.js';
+import { startBackendRelay } from './backend-relay.js';
 import { gitEnvironment } from './git-credentials.js';
+import { mergeKnownHosts, readKnownHosts } from './known-hosts.js';
 import type { ProcessLauncher, RunningProcess } from './process.js';
 import type { RepoWithKey, RunContext } from './run-context.js';
+import { realDirInside, safeWriteFile } from './safe-fs.js';
 import type { TaskSandbox } from './sandbox.js';
 import { prepareSsh, type SshAccess } from './ssh.js';
 import { checkUntrustedVars, scalarEnv, userEnvironment } from './task-env.js';
+import type { TaskIdentity } from './task-user.js';
+import type { WorkspaceState } from './terraform-state.js';
 import { Workspace } from './workspace.js';
 import type { OutputFlow } from './log-sink.js';
 
@@ -20,10 +25,18 @@ export interface ExecutorDeps {
   launcher: ProcessLauncher;
   workRoot: string;
   knownHostsDir: string;
-  terraformState: { restore(templateId: number, workDir: string): void; save(templateId: number, workDir: string): void };
+  /** Local-backend state kept between runs; `workDir` is a real folder path. Notes are for the task's log. */
+  terraformState: {
+    restore(templateId: number, workDir: string, owner?: TaskIdentity | null): string[];
+    save(templateId: number, workDir: string): string[];
+    readState(workDir: string, rel: string): WorkspaceState;
+  };
   systemPath: string;
-  /** The sandbox the launcher applies; an unsandboxed run says so on its first log line. */
-  sandbox: Pick<TaskSandbox, 'warning'>;
+  /**
+   * The sandbox the launcher applies; an unsandboxed run says so on its first log line. Its task
+   * user owns the workspace; with its own network, the Terraform backend is relayed to the task.
+   */
+  sandbox: Pick<TaskSandbox, 'warning'> & Partial<Pick<TaskSandbox, 'taskOwner' | 'isolatesNetwork'>>;
   /** How this machine's task processes reach the Gantry server (for its Terraform HTTP state backend). */
   serverUrl?: () => string | null;
 }
@@ -49,6 +62,9 @@ export type ExecutableApp = Pick<App, 'id' | 'title' | 'path' | 'args'>;
 
 export type ControlAction = 'confirm' | 'reject' | 'stop' | 'kill';
 
+/** The port a task's Terraform backend relay listens on, inside the task's own network namespace. */
+const RELAY_PORT = 47_680;
+
 export class Stopped extends Error {}
 export class Rejected extends Error {}
 
@@ -62,8 +78,11 @@ export class TaskExecutor {
   private killRequested = false;
   private confirmation: ((c: 'confirm' | 'reject' | 'stop') => void) | null = null;
   private readonly cleanups: Array<() => void> = [];
-  /** What the run's processes may write in the sandbox: its workspace and its project's known_hosts. */
+  /** What the run's processes may write in the sandbox: its workspace only. */
   private writable: string[] = [];
+  private ws: Workspace | null = null;
+  /** The task's own relay to its Terraform HTTP backend (its own network cannot reach the server). */
+  private forward: { socket: string; port: number } | undefined;
 
   constructor(
     private readonly d: ExecutorDeps,
@@ -117,11 +136,16 @@ export class TaskExecutor {
     // Checked again here whatever was checked on input: a refused name fails the run before it starts.
     const userEnv = userEnvironment(ctx);
     checkUntrustedVars(ctx.untrustedVars);
-    const ws = new Workspace(this.d.workRoot, ctx.task.id);
+    const ws = new Workspace(this.d.workRoot, ctx.task.id, this.d.sandbox.taskOwner ?? null);
+    this.ws = ws;
     this.cleanups.push(() => ws.dispose());
+    // The project's known_hosts is never shared with a task: it gets a copy, and only plain new
+    // host-key lines come back when the run ends.
     fs.mkdirSync(this.d.knownHostsDir, { recursive: true, mode: 0o700 });
-    const knownHosts = path.join(this.d.knownHostsDir, `project_${ctx.task.project_id}`);
-    this.writable = [ws.dir, ensureFile(knownHosts)];
+    const projectKnownHosts = path.join(this.d.knownHostsDir, `project_${ctx.task.project_id}`);
+    const knownHosts = ws.writeSecretFile('known_hosts', readKnownHosts(projectKnownHosts));
+    this.cleanups.push(() => void mergeKnownHosts(ws.dir, knownHosts, projectKnownHosts));
+    this.writable = [ws.dir];
 
     const repoDir = ws.path('repository');
     const commit = await this.checkout(ws, ctx.repository, repoDir, ctx.branch, ctx.task.commit_hash, knownHosts, 'repository');
@@ -233,7 +257,9 @@ export class TaskExecutor {
   }
 
   private async runTerraform(ctx: RunContext, ws: Workspace, repoDir: string, env: Record<string, string>, exe: string): Promise<void> {
-    const cwd = inside(repoDir, ctx.template.playbook || '.');
+    // The server writes and reads files here: a real folder of the checkout, resolved before any
+    // task process ran; safe-fs checks it still is one at every later access.
+    const cwd = realDirInside(repoDir, ctx.template.playbook || '.');
     const tfEnv = {
       ...env,
       TF_IN_AUTOMATION: '1',
@@ -249,7 +275,16 @@ export class TaskExecutor {
       const server = this.d.serverUrl?.();
       if (!server) throw new Error("The workspace keeps its state in Gantry, but this run does not know the server's address");
       backendAddress = `${server.replace(/\/+$/, '')}${backend.path}`;
-      fs.writeFileSync(path.join(cwd, BACKEND_OVERRIDE_FILE), BACKEND_OVERRIDE);
+      if (this.d.sandbox.isolatesNetwork) {
+        // The task's own network reaches no port of this host: its backend comes through a
+        // socket only its sandbox shows, on 127.0.0.1 of its own network.
+        const relay = await startBackendRelay(path.join(this.d.workRoot, '.relay'), `task_${ctx.task.id}`, server, backend.path);
+        this.cleanups.push(() => void relay.close());
+        this.forward = { socket: relay.socket, port: RELAY_PORT };
+        backendAddress = `http://127.0.0.1:${RELAY_PORT}${backend.path}`;
+      }
+      // A committed file of that name (or a link there) is replaced, never written through.
+      safeWriteFile(cwd, BACKEND_OVERRIDE_FILE, BACKEND_OVERRIDE, { mode: 0o600, owner: ws.owner });
       Object.assign(tfEnv, { TF_HTTP_USERNAME: backend.username, TF_HTTP_PASSWORD: backend.password });
       this.host.log("State: Gantry's HTTP state backend (the workspace's lock is held until this task ends)");
     }
@@ -262,11 +297,11 @@ export class TaskExecutor {
       args: ctx.args,
       backendAddress,
     });
-    if (!backend) this.d.terraformState.restore(ctx.template.id, cwd);
+    if (!backend) for (const n of this.d.terraformState.restore(ctx.template.id, cwd, ws.owner)) this.note(n);
     await this.exec(exe, steps.init, cwd, tfEnv);
     if (steps.workspace) await this.exec(exe, steps.workspace, cwd, tfEnv);
-    const stateFile = workspaceStateFile(cwd, steps.workspace ? ctx.inventory!.inventory : null);
-    const before = readIfExists(stateFile);
+    const stateFile = workspaceStateFile(steps.workspace ? ctx.inventory!.inventory : null);
+    const before = this.d.terraformState.readState(cwd, stateFile).state;
     await this.exec(exe, steps.plan, cwd, tfEnv);
     if (p.plan) return;
     const autoApprove = ctx.templateParams.auto_approve || (!!p.auto_approve && ctx.templateParams.allow_auto_approve);
@@ -289,18 +324,34 @@ export class TaskExecutor {
     }
   }
 
-  /** Even a failed apply may have changed real resources: keep what it recorded. */
+  /**
+   * Even a failed apply may have changed real resources: keep what it recorded. Only a regular
+   * file that parses as a state is kept or recorded; the log says why anything else is not.
+   */
   private saveLocalState(templateId: number, cwd: string, stateFile: string, before: string | null): void {
-    this.d.terraformState.save(templateId, cwd);
-    const after = readIfExists(stateFile);
-    if (after !== null && after !== before) this.host.onTerraformState?.(after);
+    try {
+      for (const n of this.d.terraformState.save(templateId, cwd)) this.note(n);
+      const after = this.d.terraformState.readState(cwd, stateFile);
+      if (after.problem) this.note(`State not recorded: ${after.problem}`);
+      else if (after.state !== null && after.state !== before) this.host.onTerraformState?.(after.state);
+    } catch (e) {
+      // Called from a finally: the apply's own error, if any, is the one the task ends with.
+      this.note(`State not saved: ${(e as Error).message}`);
+    }
+  }
+
+  /** Gantry's own line in the task's log. */
+  private note(line: string): void {
+    (this.host.note ?? this.host.log).call(this.host, line);
   }
 
   /** Runs one process to its end; a non-zero exit fails the task, a stop request stops it. */
   private async exec(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
     if (this.stopRequested) throw new Stopped();
     // Every app process runs sandboxed; git and ssh-agent (run by the server itself) do not.
-    this.current = this.d.launcher.start({ command, args, cwd, env, sandbox: { writable: this.writable } }, (l) => this.host.log(l), this.host.flow);
+    // Checkouts and earlier steps made files the task user must own; no link is followed.
+    this.ws?.handOver();
+    this.current = this.d.launcher.start({ command, args, cwd, env, sandbox: { writable: this.writable, forward: this.forward } }, (l) => this.host.log(l), this.host.flow);
     if (this.stopRequested) this.current.kill(this.killRequested ? 'SIGKILL' : 'SIGTERM');
     const r = await this.current.done;
     this.current = null;
@@ -310,7 +361,11 @@ export class TaskExecutor {
   }
 }
 
-/** A path inside a checkout; refuses anything that would climb out of it. */
+/**
+ * A path inside a checkout; refuses anything that would climb out of it. Lexical only: for paths
+ * handed to a sandboxed process, which the sandbox confines. Paths the server itself opens go
+ * through safe-fs (realDirInside, safeReadFile, safeWriteFile).
+ */
 export function inside(base: string, rel: string): string {
   const full = path.resolve(base, rel);
   const r = path.relative(base, full);
@@ -318,22 +373,9 @@ export function inside(base: string, rel: string): string {
   return full;
 }
 
-/** Where the local backend keeps a workspace's state; the default workspace's is at the top. */
-function workspaceStateFile(cwd: string, workspace: string | null): string {
-  if (!workspace || workspace === 'default') return path.join(cwd, 'terraform.tfstate');
-  return inside(cwd, path.join('terraform.tfstate.d', workspace, 'terraform.tfstate'));
+/** Where the local backend keeps a workspace's state (relative to its folder); the default workspace's is at the top. */
+function workspaceStateFile(workspace: string | null): string {
+  if (!workspace || workspace === 'default') return 'terraform.tfstate';
+  return path.join('terraform.tfstate.d', workspace, 'terraform.tfstate');
 }
 
-/** Creates an empty 0600 file if there is none (the sandbox can only show a path that exists). */
-function ensureFile(file: string): string {
-  fs.closeSync(fs.openSync(file, 'a', 0o600));
-  return file;
-}
-
-function readIfExists(file: string): string | null {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-}

@@ -2,6 +2,7 @@ import type { TaskParams, TemplateTaskParams } from '@gantry/contracts';
 import type { Selectable } from 'kysely';
 import type { EnvironmentTable, InventoryTable, RepositoryTable, ScheduleTable, TaskTable, TemplateTable, TemplateVaultTable } from '../db/types.js';
 import type { SecretBox } from '../platform/crypto.js';
+import type { LocalPathCheck } from '../platform/local-paths.js';
 
 /*
  * What the task engine needs from the rest of the server, declared here, on the engine's side.
@@ -92,6 +93,8 @@ export interface RunSources {
   keys: SecretSource;
   box: SecretBox;
   terraformBackend?: TerraformBackendPort;
+  /** GANTRY_ALLOWED_LOCAL_PATHS, checked again when each run starts (rows may predate it). */
+  localPaths: LocalPathCheck;
 }
 
 /** A task's repository and the key to clone it with. */

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { OutputFlow } from './log-sink.js';
@@ -13,7 +13,21 @@ export interface ProcessSpec {
    * the server's own helpers (git with hooks off, ssh-agent, ssh-add, all with a clean
    * environment) run outside.
    */
-  sandbox?: { writable: string[] };
+  sandbox?: {
+    writable: string[];
+    /** False: no network at all is set up (ssh-agent needs none). */
+    network?: boolean;
+    /** The task's own relay to its Terraform HTTP backend: a host socket shown on 127.0.0.1:port inside. */
+    forward?: { socket: string; port: number };
+  };
+  /** Set by the sandbox policy: run as this user (a root server's task user). */
+  uid?: number;
+  gid?: number;
+  /**
+   * Set by the sandbox policy: extra pipes the child gets (fd 3, 4, ...) and what the launcher
+   * does with the started child before its command runs (its network); returns the clean-up.
+   */
+  attach?: { pipes: number; start(child: ChildProcess): () => void };
 }
 
 export interface ProcessResult {
@@ -52,7 +66,7 @@ export interface SpecWrapper {
 export function createProcessLauncher(sandbox: SpecWrapper): ProcessLauncher {
   return {
     start(spec, onLine, flow) {
-      if (!spec.sandbox || !sandbox.active) return spawnProcess(spec, onLine, false, flow);
+      if (!spec.sandbox) return spawnProcess(spec, onLine, false, flow);
       let wrapped: ProcessSpec;
       try {
         wrapped = sandbox.wrap(spec, spec.sandbox.writable);
@@ -63,7 +77,7 @@ export function createProcessLauncher(sandbox: SpecWrapper): ProcessLauncher {
           kill: () => undefined,
         };
       }
-      return spawnProcess(wrapped, onLine, true, flow);
+      return spawnProcess(wrapped, onLine, sandbox.active, flow);
     },
   };
 }
@@ -82,8 +96,14 @@ function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandbox
     cwd: spec.cwd,
     env: spec.env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: spec.attach?.pipes ?? 0 }, () => 'pipe' as const)],
+    ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid } : {}),
   });
+  // Both pipes were asked for above.
+  const stdout = child.stdout!;
+  const stderr = child.stderr!;
+  let release: (() => void) | null = null;
+  if (spec.attach && child.pid) release = spec.attach.start(child);
   const splitter = () => {
     let rest = '';
     // Keeps a character split across two reads whole.
@@ -112,25 +132,29 @@ function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandbox
   const throttle = () => {
     if (!flow || paused || !flow.saturated) return;
     paused = true;
-    child.stdout.pause();
-    child.stderr.pause();
+    stdout.pause();
+    stderr.pause();
     flow.onDrain(() => {
       paused = false;
-      child.stdout.resume();
-      child.stderr.resume();
+      stdout.resume();
+      stderr.resume();
     });
   };
-  child.stdout.on('data', (c: Buffer) => {
+  stdout.on('data', (c: Buffer) => {
     out.push(c);
     throttle();
   });
-  child.stderr.on('data', (c: Buffer) => {
+  stderr.on('data', (c: Buffer) => {
     err.push(c);
     throttle();
   });
   const done = new Promise<ProcessResult>((resolve) => {
-    child.once('error', (e) => resolve({ code: null, signal: null, spawnError: e.message }));
+    child.once('error', (e) => {
+      release?.();
+      resolve({ code: null, signal: null, spawnError: e.message });
+    });
     child.once('close', (code, signal) => {
+      release?.();
       out.end();
       err.end();
       resolve({ code, signal });
@@ -142,8 +166,9 @@ function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandbox
     kill(signal) {
       if (!child.pid) return;
       // bwrap itself dies on SIGTERM and then SIGKILLs the whole sandbox: a polite stop goes to
-      // the processes inside only, so a script can still trap it and clean up.
-      if (sandboxed && signal !== 'SIGKILL' && signalGroupExceptLeader(child.pid, signal)) return;
+      // the processes inside only (their own session, so found by parentage), so a script can
+      // still trap it and clean up.
+      if (sandboxed && signal !== 'SIGKILL' && signalDescendants(child.pid, signal)) return;
       try {
         process.kill(-child.pid, signal);
       } catch {
@@ -153,20 +178,38 @@ function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandbox
   };
 }
 
-/** Signals every process of group `pgid` but its leader; false when /proc cannot be read. */
-function signalGroupExceptLeader(pgid: number, signal: NodeJS.Signals): boolean {
-  let pids: string[];
+/** Signals every descendant of `root` (not `root` itself); false when /proc cannot be read. */
+function signalDescendants(root: number, signal: NodeJS.Signals): boolean {
+  const parents = new Map<number, number>();
   try {
-    pids = fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n) && Number(n) !== pgid);
+    for (const n of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(n)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${n}/stat`, 'utf8');
+        // Fields after the command name "(...)": state, ppid.
+        parents.set(Number(n), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // Gone meanwhile.
+      }
+    }
   } catch {
     return false;
   }
-  for (const pid of pids) {
+  const below = new Set([root]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, ppid] of parents) {
+      if (!below.has(pid) && below.has(ppid)) {
+        below.add(pid);
+        grew = true;
+      }
+    }
+  }
+  below.delete(root);
+  for (const pid of below) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Fields after the command name "(...)": state, ppid, pgrp.
-      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (pgrp === pgid) process.kill(Number(pid), signal);
+      process.kill(pid, signal);
     } catch {
       // Gone meanwhile.
     }

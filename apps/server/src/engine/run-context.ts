@@ -15,6 +15,10 @@ const parseObject = (text: string | null | undefined): Record<string, unknown> =
   }
 };
 
+function refuseLocalPath(problem: string | null): void {
+  if (problem) throw new Error(problem);
+}
+
 export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promise<RunContext> {
   const p = task.project_id;
   const template = await d.templates.get(p, task.template_id);
@@ -27,13 +31,18 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
     return k;
   };
   const repoRow = await d.repositories.get(p, template.repository_id);
+  // Before any checkout, here or on a runner: a row saved before the rule, or before an admin
+  // narrowed GANTRY_ALLOWED_LOCAL_PATHS, fails its task with the reason.
+  refuseLocalPath(d.localPaths.repositoryProblem(repoRow.git_url));
   const repository = { row: { git_url: repoRow.git_url, git_branch: repoRow.git_branch }, key: await keyOf(repoRow.ssh_key_id) };
 
   const inventoryId = task.inventory_id ?? template.inventory_id;
   const inventory = inventoryId ? await d.inventories.get(p, inventoryId) : null;
+  if (inventory?.type === 'file') refuseLocalPath(d.localPaths.inventoryProblem(inventory.inventory));
   let inventoryRepository: RepoWithKey | null = null;
   if (inventory?.type === 'file' && inventory.repository_id && inventory.repository_id !== repoRow.id) {
     const r = await d.repositories.get(p, inventory.repository_id);
+    refuseLocalPath(d.localPaths.repositoryProblem(r.git_url));
     inventoryRepository = { row: { git_url: r.git_url, git_branch: r.git_branch }, key: await keyOf(r.ssh_key_id) };
   }
 

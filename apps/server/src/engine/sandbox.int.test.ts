@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveSecretKey } from '../config/secret-key.js';
 import { gitRepo } from '../test/git-fixture.js';
 import { createProject, engines, signedInUser, useTestApp, type Caller } from '../test/harness.js';
@@ -19,7 +20,7 @@ const VICTIM = [
 const ATTACKER = [
   'try() { what="$1"; shift; if "$@" 2>/dev/null; then echo "LEAK $what"; else echo "blocked $what"; fi; }',
   'try key cat "$DATA/secret.key"',
-  // The data folder shows as an empty stand-in, holding only the mount point of the project's known_hosts.
+  // The data folder shows as an empty stand-in at most (nothing of it is bound into the sandbox).
   'echo "data holds: $(ls -A "$DATA" 2>&1 | tr "\\n" " ")"',
   'try database head -c 64 "$DATA/gantry.sqlite"',
   'try climb-key cat ../../../data/secret.key',
@@ -58,6 +59,9 @@ describe.each(engines)('task sandbox ($name)', (engine) => {
     const res = await admin.get('/api/sandbox');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ mode: 'bwrap', requested: 'auto', detail: expect.stringMatching(/bubblewrap/) });
+    // Measured in a probe process started as tasks are: never root, no capability, its own network.
+    expect(res.json().probe).toMatchObject({ capabilities: '0000000000000000', bounding: '0000000000000000', network: 'isolated', error: null });
+    expect(res.json().probe.uid).not.toBe(0);
     const user = await signedInUser(t());
     expect((await user.get('/api/sandbox')).statusCode).toBe(403);
   });
@@ -95,8 +99,9 @@ describe.each(engines)('task sandbox ($name)', (engine) => {
     expect(log.filter((l) => l.startsWith('LEAK'))).toEqual([]);
     // The real folder holds the database (SQLite), secret.key, node.id...; the task sees none of it.
     expect(fs.readdirSync(dataDir)).toContain('secret.key');
-    expect(log).toContain('data holds: known_hosts ');
-    expect(log).toContain('climb holds: known_hosts ');
+    // Not even the data folder's name leads anywhere: nothing of it is shown.
+    expect(log.find((l) => l.startsWith('data holds:'))).toMatch(/No such file or directory|^data holds: $/);
+    expect(log.find((l) => l.startsWith('climb holds:'))).toMatch(/No such file or directory|^climb holds: $/);
     expect(log.join('\n')).not.toContain(key);
     expect(log.join('\n')).not.toContain('victim-42-marker');
     expect(log).toContain('mine');
@@ -120,16 +125,20 @@ describe.each(engines)('task sandbox ($name)', (engine) => {
 });
 
 describe.each(engines)('task sandbox off ($name)', (engine) => {
-  const t = useTestApp(engine, { GANTRY_TASK_SANDBOX: 'off' });
+  // A root server's unsandboxed tasks run as the task user, who must reach the task folder (the
+  // test's own data folder is 0700).
+  const reachable = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-off-'));
+  fs.chmodSync(reachable, 0o711);
+  afterAll(() => fs.rmSync(reachable, { recursive: true, force: true }));
+  const t = useTestApp(engine, { GANTRY_TASK_SANDBOX: 'off', GANTRY_TASK_DIR: path.join(reachable, 'tasks') });
 
   it('says so first in every task log; the workspace is still outside the data folder', async () => {
     const admin = await signedInUser(t(), { admin: true });
     resolveSecretKey(undefined, t().config.dataDir);
-    expect((await admin.get('/api/sandbox')).json()).toEqual({
-      mode: 'off',
-      requested: 'off',
-      detail: 'GANTRY_TASK_SANDBOX is off',
-    });
+    const status = (await admin.get('/api/sandbox')).json();
+    expect(status).toMatchObject({ mode: 'off', requested: 'off', detail: 'GANTRY_TASK_SANDBOX is off' });
+    // Even unsandboxed, a root server's tasks never run as root nor keep a capability.
+    if (process.getuid?.() === 0) expect(status.probe).toMatchObject({ uid: 65534, capabilities: '0000000000000000', error: null });
     const p = await createProject(admin);
     const script =
       'pwd\nfor up in .. ../.. ../../.. ../../../..; do [ -e "$up/secret.key" ] && echo "key at $up"; done\necho done\n';

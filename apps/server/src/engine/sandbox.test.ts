@@ -33,10 +33,15 @@ describe('bwrapArgv', () => {
     expect(argv).toEqual([
       '--ro-bind', '/', '/',
       '--dev', '/dev',
+      '--perms', '1777', '--tmpfs', '/dev/shm',
       '--proc', '/proc',
-      '--tmpfs', '/tmp',
+      '--perms', '1777', '--tmpfs', '/tmp',
       '--unshare-pid',
       '--die-with-parent',
+      // Its own session: no terminal a task could push keystrokes into.
+      '--new-session',
+      // No capability at all, whoever runs the server.
+      '--cap-drop', 'ALL',
       '--tmpfs', '/srv/data',
       '--tmpfs', '/srv/data-tasks',
       '--ro-bind', '/dev/null', '/etc/runner.pem',
@@ -46,9 +51,26 @@ describe('bwrapArgv', () => {
       '--chdir', '/srv/data-tasks/task_1/repository',
       '--', '/bin/bash', 'run.sh', '--', '-x',
     ]);
-    // Never its own session: the engine stops a task by signalling its process group.
-    expect(argv).not.toContain('--new-session');
     expect(argv).not.toContain('--unshare-net');
+  });
+
+  it('as root, keeps only what setpriv needs to become the task user, who then has nothing', () => {
+    const argv = bwrapArgv({ hiddenDirs: [], hiddenFiles: [], readOnly: [], writable: ['/w'], cwd: '/w' }, '/bin/sh', ['-c', 'id'], {
+      dropTo: { uid: 65534, gid: 65534, setpriv: '/usr/bin/setpriv' },
+      unshareNet: true,
+      waitForNetwork: true,
+    });
+    const caps = argv.flatMap((x, i) => (x === '--cap-add' ? [argv[i + 1]] : []));
+    expect(caps.sort()).toEqual(['CAP_DAC_OVERRIDE', 'CAP_SETGID', 'CAP_SETPCAP', 'CAP_SETUID']);
+    expect(argv.indexOf('--cap-drop')).toBeLessThan(argv.indexOf('--cap-add'));
+    expect(argv).toContain('--unshare-net');
+    expect(argv.slice(argv.indexOf('--info-fd'), argv.indexOf('--info-fd') + 4)).toEqual(['--info-fd', '3', '--block-fd', '4']);
+    // prettier-ignore
+    expect(argv.slice(argv.indexOf('--chdir'))).toEqual([
+      '--chdir', '/w', '--',
+      '/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--inh-caps=-all', '--bounding-set=-all', '--no-new-privs', '--',
+      '/bin/sh', '-c', 'id',
+    ]);
   });
 });
 
@@ -62,7 +84,7 @@ describe('TaskSandbox', () => {
 
   it('auto uses bwrap when the probe works', () => {
     const s = new TaskSandbox({ requested: 'auto', hide: [], systemPath: '/usr/bin:/bin', probe: works });
-    expect(s.status()).toEqual({ mode: 'bwrap', requested: 'auto', detail: 'bubblewrap 0.8.0 (/usr/bin/bwrap)' });
+    expect(s.status()).toMatchObject({ mode: 'bwrap', requested: 'auto', detail: 'bubblewrap 0.8.0 (/usr/bin/bwrap)', network_requested: 'isolated' });
     expect(s.active).toBe(true);
     expect(s.warning).toBeNull();
     expect(s.check().mode).toBe('bwrap');
@@ -70,7 +92,7 @@ describe('TaskSandbox', () => {
 
   it('auto falls back with a warning; bwrap refuses to start; off never probes', () => {
     const auto = new TaskSandbox({ requested: 'auto', hide: [], systemPath: '/usr/bin', probe: missing });
-    expect(auto.status()).toEqual({ mode: 'off', requested: 'auto', detail: 'bubblewrap (bwrap) is not installed' });
+    expect(auto.status()).toMatchObject({ mode: 'off', requested: 'auto', detail: 'bubblewrap (bwrap) is not installed' });
     expect(auto.warning).toMatch(/^Tasks are not sandboxed: bubblewrap \(bwrap\) is not installed; /);
     expect(auto.check().mode).toBe('off');
     const spec1 = spec('bash', inTmp);
@@ -87,7 +109,7 @@ describe('TaskSandbox', () => {
       systemPath: '/usr/bin',
       probe: () => ((probed = true), works()),
     });
-    expect(off.status()).toEqual({ mode: 'off', requested: 'off', detail: 'GANTRY_TASK_SANDBOX is off' });
+    expect(off.status()).toMatchObject({ mode: 'off', requested: 'off', detail: 'GANTRY_TASK_SANDBOX is off' });
     expect(off.active).toBe(false);
     expect(probed).toBe(false);
   });

@@ -1,10 +1,12 @@
 import path from 'node:path';
 import type { Clock } from '../platform/clock.js';
 import { latestDue } from '../platform/cron.js';
+import type { LocalPathCheck } from '../platform/local-paths.js';
 import type { RepositorySource, ScheduleRecord, ScheduleStore, SecretSource } from './ports.js';
 import { Git } from './git.js';
 import { gitEnvironment } from './git-credentials.js';
 import type { ProcessLauncher } from './process.js';
+import type { TaskIdentity } from './task-user.js';
 import { Workspace } from './workspace.js';
 
 export interface SchedulerDeps {
@@ -14,8 +16,12 @@ export interface SchedulerDeps {
   launcher: ProcessLauncher;
   clock: Clock;
   workRoot: string;
+  /** A root server's task user: owns the check's workspace, where its sandboxed ssh-agent lives. */
+  taskOwner?: TaskIdentity | null;
   knownHostsDir: string;
   systemPath: string;
+  /** GANTRY_ALLOWED_LOCAL_PATHS: a refused repository is never read, not even by `git ls-remote`. */
+  localPaths: LocalPathCheck;
   /** Starts the schedule's template (commitHash for "run on new commit"). */
   fire(schedule: ScheduleRecord, commitHash: string | null): Promise<void>;
   onError(schedule: ScheduleRecord, err: unknown): void;
@@ -83,8 +89,10 @@ export class Scheduler {
 
   private async head(projectId: number, repositoryId: number): Promise<string | null> {
     const repo = await this.d.repositories.get(projectId, repositoryId);
+    const problem = this.d.localPaths.repositoryProblem(repo.git_url);
+    if (problem) throw new Error(problem);
     const key = await this.d.keys.secretOf(projectId, repo.ssh_key_id);
-    const ws = new Workspace(this.d.workRoot, `ls-remote-${repositoryId}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
+    const ws = new Workspace(this.d.workRoot, `ls-remote-${repositoryId}-${Date.now()}-${Math.random().toString(36).slice(2)}`, this.d.taskOwner ?? null);
     const access = await gitEnvironment(ws, 'check', key, path.join(this.d.knownHostsDir, `project_${projectId}`), this.d.launcher, this.d.systemPath);
     try {
       return await new Git(this.d.launcher, () => undefined).remoteHead(repo.git_url, repo.git_url.startsWith('/') ? null : repo.git_branch || null, ws.dir, access.env);

@@ -34,7 +34,10 @@ export async function prepareSsh(
     return { sshArgs: ['-o', 'IdentitiesOnly=yes', ...sshArgs, '-i', keyFile], env: {}, keyFile, login: key.login, stop: () => undefined };
   }
   const sock = ws.path('secrets', `${name}.agent.sock`);
-  const agent = launcher.start({ command: 'ssh-agent', args: ['-D', '-a', sock], cwd: ws.dir, env: { PATH: basePath } }, () => undefined);
+  // The agent runs sandboxed as the task's user (ssh-agent serves only its own user and root), with
+  // no network; its socket lies in the workspace, where the task's processes find it.
+  const sandbox = { writable: [ws.dir], network: false };
+  const agent = launcher.start({ command: 'ssh-agent', args: ['-D', '-a', sock], cwd: ws.dir, env: { PATH: basePath }, sandbox }, () => undefined);
   await waitForFile(sock, 5000);
   // ssh-add asks again after a wrong passphrase; answering only once makes it give up instead.
   const askpass = ws.writeSecretFile(
@@ -56,6 +59,7 @@ export async function prepareSsh(
         GANTRY_KEY_PASSPHRASE: key.passphrase,
         GANTRY_ASKPASS_USED: ws.path('secrets', `${name}.askpass-used`),
       },
+      sandbox,
     },
     () => undefined,
   );

@@ -1,4 +1,4 @@
-import { envNameProblem, taskVariableProblem } from '@gantry/contracts';
+import { envNameProblem, taskVariableEnvNames, taskVariableProblem } from '@gantry/contracts';
 import type { RunContext } from './run-context.js';
 
 /**
@@ -10,15 +10,24 @@ import type { RunContext } from './run-context.js';
 /**
  * The environment that users gave the run: the variable group's variables (and secret ones),
  * then task input's (an integration's extracted values). Throws, naming the variable, when one
- * may not be set.
+ * may not be set, or when task input (those values, or a variable, which scripts get as an
+ * environment variable and Terraform as `TF_VAR_<name>`) would replace one of the group's.
  */
-export function userEnvironment(ctx: Pick<RunContext, 'groupEnv' | 'taskEnv'>): Record<string, string> {
+export function userEnvironment(
+  ctx: Pick<RunContext, 'groupEnv' | 'taskEnv' | 'untrustedVars'> & { template: Pick<RunContext['template'], 'app'> },
+): Record<string, string> {
   for (const name of Object.keys(ctx.groupEnv)) {
     if (envNameProblem(name, 'group'))
       throw new Error(`Environment variable ${name} of the variable group is not allowed`);
   }
+  const group = (name: string) => Object.prototype.hasOwnProperty.call(ctx.groupEnv, name);
   for (const name of Object.keys(ctx.taskEnv)) {
     if (envNameProblem(name, 'task')) throw new Error(`Environment variable ${name} of the task is not allowed`);
+    if (group(name)) throw new Error(`Environment variable ${name} of the task would replace the variable group's`);
+  }
+  for (const name of Object.keys(ctx.untrustedVars)) {
+    if (taskVariableEnvNames(name, ctx.template.app).some(group))
+      throw new Error(`Variable ${name} of the task would replace an environment variable of the variable group`);
   }
   return { ...ctx.groupEnv, ...ctx.taskEnv };
 }

@@ -64,10 +64,21 @@ async function member(ctx: TestContext, p: number, role: 'task_runner' | 'manage
   return u;
 }
 
-const bad = async (c: Caller, p: number, body: Record<string, unknown>, error: string) => {
+/** A refused task request: 400 with `error` (and, for some refusals, `code` and `field`). */
+const bad = async (c: Caller, p: number, body: Record<string, unknown>, error: string | Record<string, string>) => {
   const res = await c.post(`/api/project/${p}/tasks`, body);
-  expect([res.statusCode, res.json()], JSON.stringify(body)).toEqual([400, { error }]);
+  expect([res.statusCode, res.json()], JSON.stringify(body)).toEqual([
+    400,
+    typeof error === 'string' ? { error } : error,
+  ]);
 };
+/** The refusal of a reserved variable name in a task request's `field`. */
+const reservedIn = (name: string, field = 'environment') => ({
+  error: `Variable ${name} is reserved`,
+  code: 'variable_reserved',
+  field,
+  variable: name,
+});
 
 describe.each(engines)('untrusted task input ($name)', (engine) => {
   const t = useTestApp(engine);
@@ -139,7 +150,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
           runner,
           p,
           { template_id: open.templateId, [field]: JSON.stringify({ [name]: "/bin/sh -c 'id'; /usr/bin/python3" }) },
-          `Variable ${name} is reserved`,
+          reservedIn(name, field),
         );
       }
     }
@@ -185,7 +196,12 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
     const hook = (await admin.post(base, { name: 'hook', template_id: s.templateId })).json().id;
     for (const name of ['SHELLOPTS', 'PS4', 'GIT_SSH_COMMAND', 'LD_PRELOAD']) {
       const error = { error: `Variable ${name} is reserved` };
-      await bad(admin, p, { template_id: s.templateId, environment: JSON.stringify({ [name]: 'x' }) }, error.error);
+      await bad(
+        admin,
+        p,
+        { template_id: s.templateId, environment: JSON.stringify({ [name]: 'x' }) },
+        reservedIn(name),
+      );
       for (const variable_type of ['environment', 'task']) {
         const value = { name: 'v', value_source: 'header', key: 'X-A', variable_type, variable: name };
         const res = await admin.post(`${base}/${hook}/values`, value);
@@ -201,6 +217,100 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
     }
     expect((await admin.get(`${base}/${hook}/values`)).json()).toEqual([]);
     expect((await admin.get(`/api/project/${p}/tasks`)).json()).toEqual([]);
+  });
+
+  it("refuses proxies, endpoints, CA bundles and tool options from task input, and any name of the group's environment; the group's own reach the run", async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const p = await createProject(admin);
+    const runner = await member(ctx, p, 'task_runner');
+    const script =
+      'echo "proxy=$HTTPS_PROXY target=$DEPLOY_TARGET token=${API_TOKEN:+set} tflog=$TF_LOG colour=$colour"\n';
+    const groupEnv = { HTTPS_PROXY: 'http://proxy.corp:3128', DEPLOY_TARGET: 'prod', TF_LOG: 'INFO' };
+    const s = await setupTemplate(
+      admin,
+      p,
+      gitRepo({ 'env.sh': script }),
+      {
+        app: 'bash',
+        playbook: 'env.sh',
+        allow_extra_vars_in_task: true,
+        survey_vars: [{ name: 'DEPLOY_TARGET', title: 'Target' }],
+      },
+      { env: JSON.stringify(groupEnv), secrets: [{ name: 'API_TOKEN', type: 'env', secret: 'tok-123' }] },
+    );
+    for (const name of [
+      'HTTPS_PROXY',
+      'https_proxy',
+      'VAULT_ADDR',
+      'TF_CLI_ARGS',
+      'TF_LOG',
+      'GLIBC_TUNABLES',
+      'NPM_CONFIG_REGISTRY',
+    ]) {
+      for (const field of ['environment', 'secret'])
+        await bad(
+          runner,
+          p,
+          { template_id: s.templateId, [field]: JSON.stringify({ [name]: 'http://evil.example:8080' }) },
+          reservedIn(name, field),
+        );
+    }
+    // A survey answer (or any task variable) named like one of the group's environment variables,
+    // secret ones included, would replace it for scripts: refused, naming it.
+    const replaces = (name: string, field: string) => ({
+      error: `Variable ${name} would replace an environment variable of the variable group`,
+      code: 'variable_replaces_group',
+      field,
+      variable: name,
+    });
+    await bad(
+      runner,
+      p,
+      { template_id: s.templateId, environment: '{"DEPLOY_TARGET": "attacker"}' },
+      replaces('DEPLOY_TARGET', 'environment'),
+    );
+    await bad(
+      runner,
+      p,
+      { template_id: s.templateId, secret: '{"API_TOKEN": "mine"}' },
+      replaces('API_TOKEN', 'secret'),
+    );
+
+    // An integration may not name them either: refused when configured, or when a delivery would start the task.
+    const base = `/api/project/${p}/integrations`;
+    const hook = (await admin.post(base, { name: 'hook', template_id: s.templateId })).json().id;
+    for (const variable_type of ['environment', 'task']) {
+      const value = { name: 'v', value_source: 'header', key: 'X-Proxy', variable_type, variable: 'HTTPS_PROXY' };
+      const res = await admin.post(`${base}/${hook}/values`, value);
+      expect([res.statusCode, res.json()]).toEqual([400, { error: 'Variable HTTPS_PROXY is reserved' }]);
+    }
+    const value = {
+      name: 'v',
+      value_source: 'header',
+      key: 'X-Target',
+      variable_type: 'environment',
+      variable: 'DEPLOY_TARGET',
+    };
+    expect((await admin.post(`${base}/${hook}/values`, value)).statusCode).toBe(201);
+    const alias = (await admin.post(`${base}/${hook}/aliases`)).json().alias;
+    expect(
+      (await deliver(ctx, alias, '{}', { 'content-type': 'application/json', 'x-target': 'attacker' })).statusCode,
+    ).toBe(204);
+    expect((await admin.get(`/api/project/${p}/tasks`)).json()).toEqual([]);
+    expect((await admin.get(`/api/project/${p}/events/last`)).body).toContain(
+      'could not start a task: Variable DEPLOY_TARGET would replace an environment variable of the variable group',
+    );
+
+    // The group is as the manager saved it, and its values (TF_LOG, the proxy) reach the run.
+    expect(JSON.parse((await admin.get(`/api/project/${p}/environment/${s.environmentId}`)).json().env)).toEqual(
+      groupEnv,
+    );
+    const id = await runTask(runner, p, { template_id: s.templateId, environment: '{"colour": "red"}' });
+    const task = await waitForTask(runner, p, id);
+    const log = (await taskLog(runner, p, id)).join('\n');
+    expect(task.status, log).toBe('success');
+    expect(log).toContain('proxy=http://proxy.corp:3128 target=prod token=set tflog=INFO colour=red');
   });
 
   it('fails the run, before any process starts, when a variable group holds a refused environment variable', async () => {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { handOver, type TaskIdentity } from './task-user.js';
 
 /**
  * A task's private working directory (0700) and the files it needs for that run only: keys,
@@ -10,9 +11,18 @@ export class Workspace {
   readonly home: string;
   readonly secretsDir: string;
 
-  /** `id`: a task id (folder task_<id>) or another unique name. */
-  constructor(root: string, id: number | string) {
+  /**
+   * `id`: a task id (folder task_<id>) or another unique name. `owner`: the task user of a root
+   * server, who owns the workspace and every file the server writes into it.
+   */
+  constructor(
+    root: string,
+    id: number | string,
+    readonly owner: TaskIdentity | null = null,
+  ) {
     fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    // The task user may pass through (never list) the task folder to reach its own workspace.
+    if (owner) fs.chmodSync(root, 0o711);
     this.dir = path.join(root, typeof id === 'number' ? `task_${id}` : id);
     fs.rmSync(this.dir, { recursive: true, force: true });
     fs.mkdirSync(this.dir, { mode: 0o700 });
@@ -20,14 +30,30 @@ export class Workspace {
     this.secretsDir = path.join(this.dir, 'secrets');
     fs.mkdirSync(this.home, { mode: 0o700 });
     fs.mkdirSync(this.secretsDir, { mode: 0o700 });
+    if (owner) for (const d of [this.dir, this.home, this.secretsDir]) fs.chownSync(d, owner.uid, owner.gid);
   }
 
-  /** Writes a file readable only by this user; key material ends with a newline as ssh wants. */
+  /**
+   * Writes a file readable only by the task's user; key material ends with a newline as ssh
+   * wants. Only before any task process ran: a fresh name (O_EXCL), never through a link.
+   */
   writeSecretFile(name: string, content: string, mode = 0o600): string {
     const file = path.join(this.secretsDir, name);
-    fs.writeFileSync(file, content, { mode });
-    fs.chmodSync(file, mode);
+    fs.rmSync(file, { force: true });
+    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
+    try {
+      fs.writeFileSync(fd, content);
+      fs.fchmodSync(fd, mode);
+      if (this.owner) fs.fchownSync(fd, this.owner.uid, this.owner.gid);
+    } finally {
+      fs.closeSync(fd);
+    }
     return file;
+  }
+
+  /** Gives everything in the workspace (checkouts included) to the task user, following no link. */
+  handOver(): void {
+    if (this.owner) handOver(this.dir, this.owner);
   }
 
   path(...parts: string[]): string {

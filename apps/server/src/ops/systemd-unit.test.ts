@@ -66,7 +66,10 @@ describe('deploy/gantry.service', () => {
       ProtectSystem: 'strict',
       ProtectHome: 'yes',
       PrivateTmp: 'yes',
-      PrivateDevices: 'yes',
+      // slirp4netns needs /dev/net/tun (each task's network namespace gets its way out through it).
+      PrivateDevices: 'no',
+      DevicePolicy: 'closed',
+      DeviceAllow: '/dev/net/tun rw',
       ProtectKernelModules: 'yes',
       ProtectControlGroups: 'yes',
       RestrictSUIDSGID: 'yes',
@@ -74,8 +77,8 @@ describe('deploy/gantry.service', () => {
     })) {
       expect(one(key), key).toBe(value);
     }
-    // bwrap makes a user, a mount and a PID namespace for every task.
-    expect(one('RestrictNamespaces').split(/\s+/).sort()).toEqual(['mnt', 'pid', 'user']);
+    // bwrap makes a user, a mount, a PID and a network namespace for every task.
+    expect(one('RestrictNamespaces').split(/\s+/).sort()).toEqual(['mnt', 'net', 'pid', 'user']);
     // These mount over /proc and make bwrap's fresh /proc fail (see the unit's comment).
     for (const key of [
       'ProtectKernelTunables',

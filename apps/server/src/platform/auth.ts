@@ -133,6 +133,12 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, v
   });
 }
 
+/** The bearer token's value when the caller came with one (not with a session cookie). */
+export function callerToken(request: FastifyRequest): string | undefined {
+  if (request.authKind !== 'token') return undefined;
+  return request.headers.authorization?.match(/^bearer\s+(\S+)\s*$/i)?.[1];
+}
+
 /** The session cookie's value when the caller signed in with one (not with a bearer token). */
 export function callerSession(request: FastifyRequest): string | undefined {
   return request.authKind === 'session' ? request.cookies[SESSION_COOKIE] : undefined;

@@ -20,10 +20,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
-      return reply.status(400).send({ error: first?.message ?? 'Invalid request' });
+      const path = first?.instancePath.split('/').filter(Boolean) ?? [];
+      return reply.status(400).send({ error: first?.message ?? 'Invalid request', ...codeOf(first?.params.params, path) });
     }
     if (err instanceof ZodError) {
-      return reply.status(400).send({ error: err.issues[0]?.message ?? 'Invalid request' });
+      const first = err.issues[0];
+      const params = first && 'params' in first ? first.params : undefined;
+      return reply.status(400).send({ error: first?.message ?? 'Invalid request', ...codeOf(params, first?.path ?? []) });
     }
     const status = (err as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -47,6 +50,18 @@ export function registerNotFound(app: FastifyInstance, serveConsole: boolean): v
     }
     return reply.status(404).send({ error: `Route ${request.method} ${url} not found` });
   });
+}
+
+/**
+ * `{ code, field }` of a contracts rule that carries a stable code in its issue's `params.code`
+ * (ErrorCodes), with the rule's other text params (e.g. `limit`); nothing for the others, whose
+ * answer stays `{ error }`.
+ */
+function codeOf(params: unknown, path: ReadonlyArray<PropertyKey>): Record<string, string> {
+  const p = (params ?? {}) as Record<string, unknown>;
+  if (typeof p.code !== 'string') return {};
+  const texts = Object.fromEntries(Object.entries(p).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return path.length ? { ...texts, field: path.map(String).join('.') } : texts;
 }
 
 /** MySQL/MariaDB's unique and foreign-key violations (PostgreSQL's are 23505 and 23503). */

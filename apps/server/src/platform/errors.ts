@@ -10,8 +10,12 @@ export class AppError extends Error {
   }
 }
 export class ValidationError extends AppError {
-  constructor(message: string) {
-    super(400, message);
+  /**
+   * `details` may carry a stable `code`, the request `field` the refusal is about and what a
+   * client needs to word it (e.g. the `variable` named in the message).
+   */
+  constructor(message: string, details?: { code?: string; field?: string; [k: string]: unknown }) {
+    super(400, message, details);
   }
 }
 export class UnauthorizedError extends AppError {

@@ -12,6 +12,30 @@ export interface LogBatch {
 /** Signals for a running task that may arrive from any request (confirm, reject, stop). */
 export type TaskControl = { taskId: number; action: 'confirm' | 'reject' | 'stop' | 'kill' };
 
+/** What a node reads again of a task before it believes a message from another node about it. */
+export interface TaskFacts {
+  project_id: number;
+  status: string;
+  stop_force?: number | null;
+}
+
+/**
+ * The signal a task's stored row asks of the node running it, if any: the requests that confirm,
+ * reject or stop a task store it first, so the row, not a message, says what to do.
+ */
+export function storedControl(task: TaskFacts): TaskControl['action'] | null {
+  switch (task.status) {
+    case 'stopping':
+      return task.stop_force === 1 ? 'kill' : 'stop';
+    case 'confirmed':
+      return 'confirm';
+    case 'rejected':
+      return 'reject';
+    default:
+      return null;
+  }
+}
+
 /**
  * In-process event bus: task updates and log lines for the WebSocket hub, control signals for the
  * engine, user changes and dispatcher wake-ups. A single node (and SQLite) uses it as it is; when

@@ -3,9 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+/**
+ * The one folder test repositories live in: the test servers list it in GANTRY_ALLOWED_LOCAL_PATHS
+ * (see TEST_ALLOWED_LOCAL_PATHS), as an admin would the folder of their local repositories.
+ */
+export const FIXTURE_ROOT = path.join(os.tmpdir(), 'gantry-fixtures');
+
+/**
+ * GANTRY_ALLOWED_LOCAL_PATHS for test servers: the fixture root, and /srv, where tests name local
+ * repositories they never clone (`/srv/r`).
+ */
+export const TEST_ALLOWED_LOCAL_PATHS = `${FIXTURE_ROOT},/srv`;
+
 /** A local git repository holding the given files, committed on branch main. */
 export function gitRepo(files: Record<string, string>, executable: string[] = []): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-repo-'));
+  fs.mkdirSync(FIXTURE_ROOT, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(FIXTURE_ROOT, 'repo-'));
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   commitFiles(dir, files, executable, 'initial');
   return dir;

@@ -10,6 +10,7 @@ import { masterKeyService } from '../modules/system/master-key.service.js';
 import { SecretBox } from '../platform/crypto.js';
 import type { TestDatabase } from './engines.js';
 import { engines } from './engines.js';
+import { TEST_ALLOWED_LOCAL_PATHS } from './git-fixture.js';
 
 export { engines };
 
@@ -40,6 +41,8 @@ export function useTestApp(
       GANTRY_DB_URL: database.url,
       GANTRY_LOG_LEVEL: 'silent',
       GANTRY_WEB_DIST: '/nonexistent',
+      // The fixtures' repositories are local paths (a test may narrow or clear this through `env`).
+      GANTRY_ALLOWED_LOCAL_PATHS: TEST_ALLOWED_LOCAL_PATHS,
       ...env,
     });
     const db = createDb(config.dbUrl);
@@ -48,7 +51,12 @@ export function useTestApp(
     const secretKey = randomBytes(32);
     // As at a real start: the fresh database's check value is sealed with this key.
     await masterKeyService(db).verify(new SecretBox(secretKey), 'test key');
-    const app = await buildApp({ config, db, secretKey, sleep: async (ms) => void sleeps.push(ms) });
+    // A delay is recorded, not waited out; it still lets other requests run meanwhile, as a real one does.
+    const sleep = async (ms: number) => {
+      sleeps.push(ms);
+      await new Promise((resolve) => setImmediate(resolve));
+    };
+    const app = await buildApp({ config, db, secretKey, sleep });
     ctx = { app, db, config, secretKey, sleeps };
   });
   afterAll(async () => {

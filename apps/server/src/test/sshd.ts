@@ -4,8 +4,11 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { opensshPrivateKey } from './keys.js';
+import { startOutsideHost } from './outside-host.js';
 
 export interface TestSshd {
+  /** Where it listens: an outside host's address when the test can make one (root), else 127.0.0.1. */
+  host: string;
   port: number;
   user: string;
   /** The client key authorised to log in (OpenSSH format, optionally with a passphrase). */
@@ -22,8 +25,14 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** An sshd on 127.0.0.1 that lets the current user in with one generated key only. */
+/**
+ * An sshd that lets the current user in with one generated key only. It runs on an outside host
+ * (its own network namespace, see outside-host.ts) when the test runs as root, as a real deploy
+ * target would: tasks in their own network reach it, while the host's loopback stays out of reach.
+ */
 export async function startSshd(passphrase = ''): Promise<TestSshd> {
+  const outside = startOutsideHost();
+  const host = outside?.address ?? '127.0.0.1';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-sshd-'));
   const hostKey = path.join(dir, 'host_ed25519');
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey]);
@@ -38,7 +47,7 @@ export async function startSshd(passphrase = ''): Promise<TestSshd> {
     config,
     [
       `Port ${port}`,
-      'ListenAddress 127.0.0.1',
+      `ListenAddress ${host}`,
       `HostKey ${hostKey}`,
       `AuthorizedKeysFile ${authorized}`,
       'PasswordAuthentication no',
@@ -52,11 +61,11 @@ export async function startSshd(passphrase = ''): Promise<TestSshd> {
       '',
     ].join('\n'),
   );
-  const proc: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], { stdio: 'ignore' });
+  const proc: ChildProcess = outside ? outside.spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config]) : spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], { stdio: 'ignore' });
   const until = Date.now() + 10_000;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
+      const s = net.connect(port, host, () => {
         s.end();
         resolve(true);
       });
@@ -67,11 +76,13 @@ export async function startSshd(passphrase = ''): Promise<TestSshd> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
+    host,
     port,
     user,
     privateKey: client.privateKey,
     stop: () => {
       proc.kill('SIGTERM');
+      outside?.stop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

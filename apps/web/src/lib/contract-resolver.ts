@@ -1,9 +1,11 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { ZodType } from 'zod';
+import { codeText } from './error-text';
 
 /**
  * A react-hook-form resolver that checks form values with a contracts schema (the same rules and
- * messages the server applies). `toBody` turns form values into the request body first.
+ * messages the server applies; a rule with a stable code is worded by the console's dictionary,
+ * as the server's refusal would be). `toBody` turns form values into the request body first.
  */
 export function contractResolver<V extends FieldValues>(
   schema: ZodType,
@@ -16,11 +18,12 @@ export function contractResolver<V extends FieldValues>(
     if (r.success) return { values, errors: {} };
     const errors: Record<string, unknown> = {};
     for (const issue of r.error.issues) {
+      const message = codeText('params' in issue ? issue.params : null) ?? issue.message;
       let node = errors;
       const dotted = issue.path.map(String).join('.');
       const path = dotted in fieldOf ? fieldOf[dotted]!.split('.') : issue.path.length ? issue.path.map(String) : ['root'];
       path.forEach((part, i) => {
-        if (i === path.length - 1) node[part] ??= { type: 'validate', message: issue.message };
+        if (i === path.length - 1) node[part] ??= { type: 'validate', message };
         else node = (node[part] ??= {}) as Record<string, unknown>;
       });
     }

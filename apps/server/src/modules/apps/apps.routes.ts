@@ -15,11 +15,11 @@ const actorOf = (u: { id: number; admin: number }) => ({ id: u.id, admin: u.admi
  * see whether the processes they start run sandboxed (`/sandbox`, apart from `/apps/:id`). Reading one
  * app (`GET /apps/:id`) is for admins, as in Semaphore.
  */
-export function appsRoutes(apps: AppsService, sandbox: { status(): SandboxStatus }): FastifyPluginAsyncZod {
+export function appsRoutes(apps: AppsService, sandbox: { report(): Promise<SandboxStatus> }): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/apps', { schema: { tags: ['apps'], response: { 200: z.array(appSchema) } } }, async () => apps.list());
 
-    app.get('/sandbox', { ...adminOnly, schema: { tags: ['apps'], response: { 200: sandboxStatusSchema } } }, async () => sandbox.status());
+    app.get('/sandbox', { ...adminOnly, schema: { tags: ['apps'], response: { 200: sandboxStatusSchema } } }, async () => sandbox.report());
 
     app.post(
       '/apps',

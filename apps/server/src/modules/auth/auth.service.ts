@@ -56,14 +56,11 @@ export class AuthService {
     const login = auth.trim();
     const user = await this.users.findByLogin(login);
     const keys = [user ? throttleKeys.account(user) : throttleKeys.unknownLogin(login), throttleKeys.address(client.ip)];
-    await this.throttle.before(keys);
-    const hash = user?.password ?? (await dummyPasswordHash());
-    const ok = (await verifyPassword(password, hash)) && !!user?.password && user.external === 0;
-    if (!ok || !user) {
-      await this.throttle.failed(keys);
-      throw new UnauthorizedError(Messages.incorrectLogin);
-    }
-    await this.throttle.succeeded(keys[0]!);
+    const ok = await this.throttle.attempt(keys, async () => {
+      const hash = user?.password ?? (await dummyPasswordHash());
+      return (await verifyPassword(password, hash)) && !!user?.password && user.external === 0;
+    });
+    if (!ok || !user) throw new UnauthorizedError(Messages.incorrectLogin);
     return this.openSession(user.id, client, !this.secondFactor.required(user));
   }
 
@@ -147,12 +144,7 @@ export class AuthService {
     if (!session) throw new UnauthorizedError();
     if (session.verified) return;
     const keys = [throttleKeys.secondFactor(session.user), throttleKeys.address(client.ip)];
-    await this.throttle.before(keys);
-    if (!(await check(session.user))) {
-      await this.throttle.failed(keys);
-      throw new UnauthorizedError(wrong);
-    }
-    await this.throttle.succeeded(keys[0]!);
+    if (!(await this.throttle.attempt(keys, () => check(session.user)))) throw new UnauthorizedError(wrong);
     await this.sessions.markVerified(sessionIdOf(value));
   }
 }

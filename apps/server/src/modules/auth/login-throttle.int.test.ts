@@ -73,6 +73,23 @@ describe.each(engines)('sign-in throttling ($name)', (engine) => {
     );
   });
 
+  it('checks no more of a burst of wrong passwords for one account than the account allows', async () => {
+    const ctx = t();
+    const a = await signedInUser(ctx);
+    const b = await signedInUser(ctx);
+    const ip = '10.66.0.1';
+    // All at once: each attempt must take its place before its password is checked, or they all
+    // pass the check of a count none of them has raised yet.
+    const burst = await Promise.all(Array.from({ length: 150 }, () => login(ctx, a.username, 'wrong', ip)));
+    const codes = burst.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(REFUSE_AFTER);
+    expect(codes.filter((c) => c === 429)).toHaveLength(150 - REFUSE_AFTER);
+    expect((await login(ctx, a.username, a.password, '10.66.0.2')).statusCode).toBe(429);
+    // Only the checked attempts count against the address: another account there still signs in.
+    expect((await login(ctx, b.username, b.password, ip)).statusCode).toBe(204);
+    expect(await lockEvents(ctx, `Sign-in locked for ${a.username} `)).toHaveLength(1);
+  });
+
   it(
     'locks an address after many failures across accounts, with Retry-After, and records it once',
     { timeout: 120_000 },

@@ -25,6 +25,12 @@ export interface ThrottleKey {
   key: string;
   slowAfter: number;
   refuseAfter: number;
+  /**
+   * A success forgets every failure counted here (the account's, once its owner proved who they
+   * are); otherwise a success only gives back its own attempt (an address's count stays: a spray
+   * may include own accounts).
+   */
+  forgetOnSuccess?: boolean;
   /** Recorded once, by the failure that reaches `refuseAfter`; none for a login that names no user. */
   lockEvent?: { userId: number | null; objectId: number | null; description: string };
 }
@@ -40,6 +46,7 @@ export const throttleKeys = {
     key: `user:${user.id}`,
     slowAfter: SLOW_AFTER,
     refuseAfter: REFUSE_AFTER,
+    forgetOnSuccess: true,
     lockEvent: {
       userId: user.id,
       objectId: user.id,
@@ -56,6 +63,7 @@ export const throttleKeys = {
     key: `second-factor:${user.id}`,
     slowAfter: SLOW_AFTER,
     refuseAfter: REFUSE_AFTER,
+    forgetOnSuccess: true,
     lockEvent: {
       userId: user.id,
       objectId: user.id,
@@ -77,6 +85,10 @@ export const throttleKeys = {
 /**
  * Slows, then refuses, repeated failed sign-ins per account and per client address, so
  * passwords cannot be guessed at speed from one place or against one account.
+ *
+ * Each attempt takes its place on every counter before its password or code is checked, in one
+ * statement per counter: of many attempts sent at once, only as many as a limit allows are
+ * checked, the others are refused without being looked at.
  */
 export class LoginThrottle {
   constructor(
@@ -87,42 +99,56 @@ export class LoginThrottle {
   ) {}
 
   /**
-   * Throws 429 (with the seconds until the lock ends) when any key is locked; otherwise waits in
-   * proportion to past failures.
+   * Runs `check` (the password or code comparison) as one counted attempt and answers its
+   * verdict. Throws 429 (with the seconds until the lock ends) without running it when a key is
+   * at its limit; otherwise waits in proportion to the attempts counted before. A failure stays
+   * counted (the one reaching a limit leaves one line in the activity log); a success gives its
+   * place back, or forgets the key's count; a `check` that throws gives its place back too.
    */
-  async before(keys: ThrottleKey[]): Promise<void> {
-    const now = this.clock.now().getTime();
-    const cutoff = new Date(now - FAILURE_WINDOW_MS).toISOString();
-    let delay = 0;
-    let lockedFor: number | null = null;
-    for (const k of keys) {
-      const row = await this.repo.find(k.key);
-      if (!row || row.last_at < cutoff) continue;
-      if (row.count >= k.refuseAfter) {
-        const left = Math.ceil((Date.parse(row.last_at) + FAILURE_WINDOW_MS - now) / 1000);
-        lockedFor = Math.max(lockedFor ?? 1, left);
-      } else if (row.count >= k.slowAfter) {
-        delay = Math.max(delay, Math.min((row.count - k.slowAfter + 1) * STEP_DELAY_MS, MAX_DELAY_MS));
-      }
-    }
-    if (lockedFor !== null) throw new TooManyRequestsError(Messages.tooManyAttempts, lockedFor);
-    if (delay > 0) await this.sleep(delay);
-  }
-
-  /** Counts a failure on every key; a key this failure locks leaves one line in the activity log. */
-  async failed(keys: ThrottleKey[]): Promise<void> {
+  async attempt(keys: ThrottleKey[], check: () => Promise<boolean>): Promise<boolean> {
     const now = this.clock.now();
     const windowStart = new Date(now.getTime() - FAILURE_WINDOW_MS).toISOString();
+    const taken: { key: ThrottleKey; n: number }[] = [];
+    let delay = 0;
     for (const k of keys) {
-      const count = await this.repo.record(k.key, now.toISOString(), windowStart);
-      if (count === k.refuseAfter && k.lockEvent) {
-        await this.events.record({ projectId: null, objectType: 'user', ...k.lockEvent });
+      const n = await this.repo.reserve(k.key, k.refuseAfter, now.toISOString(), windowStart);
+      if (n === null) {
+        await this.giveBack(taken.map((t) => t.key));
+        throw new TooManyRequestsError(Messages.tooManyAttempts, await this.lockedFor(k, now.getTime()));
+      }
+      taken.push({ key: k, n });
+      const before = n - 1;
+      if (before >= k.slowAfter)
+        delay = Math.max(delay, Math.min((before - k.slowAfter + 1) * STEP_DELAY_MS, MAX_DELAY_MS));
+    }
+    let ok: boolean;
+    try {
+      if (delay > 0) await this.sleep(delay);
+      ok = await check();
+    } catch (e) {
+      await this.giveBack(keys);
+      throw e;
+    }
+    if (ok) {
+      for (const k of keys) await (k.forgetOnSuccess ? this.repo.clear(k.key) : this.repo.release(k.key));
+      return true;
+    }
+    for (const { key, n } of taken) {
+      if (n === key.refuseAfter && key.lockEvent) {
+        await this.events.record({ projectId: null, objectType: 'user', ...key.lockEvent });
       }
     }
+    return false;
   }
 
-  /** A success forgets the account's failures (never the address's: a spray may include own accounts). */
-  async succeeded(key: ThrottleKey): Promise<void> {
-    await this.repo.clear(key.key);
+  private async giveBack(keys: ThrottleKey[]): Promise<void> {
+    for (const k of keys) await this.repo.release(k.key);
+  }
+
+  /** Seconds until a locked key's window ends (at least 1). */
+  private async lockedFor(k: ThrottleKey, now: number): Promise<number> {
+    const row = await this.repo.find(k.key);
+    if (!row) return 1;
+    return Math.max(1, Math.ceil((Date.parse(row.last_at) + FAILURE_WINDOW_MS - now) / 1000));
   }
 }

@@ -52,8 +52,9 @@ async function passwordOnly(ctx: TestContext, u: Caller): Promise<Caller> {
   return callerFor(ctx, { ...u, cookie: res.cookies.find((c) => c.name === SESSION_COOKIE)!.value });
 }
 
+/** Enables a method: your own with your password, another user's (as an admin) without. */
 async function enable(u: Caller, userId = u.id): Promise<{ id: number; recovery_code: string }> {
-  const res = await u.post(`/api/users/${userId}/2fas/totp`);
+  const res = await u.post(`/api/users/${userId}/2fas/totp`, userId === u.id ? { password: u.password } : undefined);
   expect(res.statusCode).toBe(201);
   return res.json();
 }
@@ -84,7 +85,7 @@ describe.each(engines)('two-factor sign-in ($name)', (engine) => {
     expect((await u.get('/api/user')).json().totp).toBeNull();
     const created = await enable(u);
     expect(created).toEqual({ id: expect.any(Number), recovery_code: expect.stringMatching(/^[a-z0-9]{16}$/) });
-    const again = await u.post(`/api/users/${u.id}/2fas/totp`);
+    const again = await u.post(`/api/users/${u.id}/2fas/totp`, { password: u.password });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ error: 'Two-factor sign-in is already enabled for this user' });
 
@@ -106,6 +107,48 @@ describe.each(engines)('two-factor sign-in ($name)', (engine) => {
     expect(row.secret).not.toContain(secret);
     expect(row.recovery_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(created.recovery_code);
+  });
+
+  it('enables your own method only with your current password, so a session alone cannot', async () => {
+    const ctx = t();
+    const u = await signedInUser(ctx);
+    const url = `/api/users/${u.id}/2fas/totp`;
+    const none = await u.post(url);
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toEqual({
+      error: 'Current password is required',
+      code: 'current_password_required',
+      field: 'password',
+    });
+    expect((await u.post(url, { password: '' })).json()).toMatchObject({ code: 'current_password_required' });
+    const wrong = await u.post(url, { password: 'not-it' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toEqual({
+      error: 'Current password is incorrect',
+      code: 'current_password_incorrect',
+      field: 'password',
+    });
+    // Refused, still signed in (400, not 401), still off; an API token is no better than a session.
+    expect((await u.get('/api/user')).json().totp).toBeNull();
+    const token = (await u.post('/api/user/tokens')).json<{ id: string }>().id;
+    const byToken = await ctx.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      payload: {},
+    });
+    expect(byToken.json()).toMatchObject({ code: 'current_password_required' });
+    // Wrong passwords here count like failed sign-ins.
+    const failures = await ctx.db.db
+      .selectFrom('auth_failure')
+      .select('count')
+      .where('key', '=', `user:${u.id}`)
+      .executeTakeFirst();
+    expect(failures?.count).toBe(1);
+
+    const ok = await u.post(url, { password: u.password });
+    expect(ok.statusCode).toBe(201);
+    expect((await u.get('/api/user')).json().totp).toEqual({ id: ok.json<{ id: number }>().id });
   });
 
   it('asks for the code after the password, refuses a wrong one and lets the right one in', async () => {
@@ -187,6 +230,33 @@ describe.each(engines)('two-factor sign-in ($name)', (engine) => {
     const refused = await verifyFrom(app.code());
     expect(refused.statusCode).toBe(429);
     expect(refused.json().error).toMatch(/Too many/);
+    expect((await pending.get('/api/user')).json()).toEqual({ error: 'TOTP_REQUIRED' });
+  });
+
+  it('checks no more of a burst of codes on one waiting session than the limit allows', async () => {
+    const ctx = t();
+    const u = await signedInUser(ctx);
+    await enable(u);
+    const app = await authenticator(ctx, u.id);
+    const pending = await passwordOnly(ctx, u);
+    const wrong = app.wrong();
+    const burst = await Promise.all(
+      Array.from({ length: 400 }, () =>
+        ctx.app.inject({
+          method: 'POST',
+          url: '/api/auth/verify',
+          remoteAddress: '10.43.0.1',
+          cookies: { [SESSION_COOKIE]: pending.cookie },
+          headers: { [CSRF_HEADER]: '1' },
+          payload: { passcode: wrong },
+        }),
+      ),
+    );
+    const codes = burst.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(REFUSE_AFTER);
+    expect(codes.filter((c) => c === 429)).toHaveLength(400 - REFUSE_AFTER);
+    const refused = await pending.post('/api/auth/verify', { passcode: app.code() });
+    expect(refused.statusCode).toBe(429);
     expect((await pending.get('/api/user')).json()).toEqual({ error: 'TOTP_REQUIRED' });
   });
 
@@ -298,7 +368,11 @@ describe.each(engines)('two-factor sign-in ($name)', (engine) => {
     });
     const wrongPassword = await removeOwn(ctx, u, id, { password: 'not-it' });
     expect(wrongPassword.statusCode).toBe(400);
-    expect(wrongPassword.json()).toEqual({ error: 'Current password is incorrect' });
+    expect(wrongPassword.json()).toEqual({
+      error: 'Current password is incorrect',
+      code: 'current_password_incorrect',
+      field: 'password',
+    });
     const wrongCode = await removeOwn(ctx, u, id, { passcode: app.wrong() });
     expect(wrongCode.statusCode).toBe(400);
     expect(wrongCode.json()).toEqual({ error: 'Incorrect verification code.' });

@@ -1,4 +1,4 @@
-import { idParamSchema, totpCreatedSchema, totpRemoveSchema } from '@gantry/contracts';
+import { idParamSchema, totpCreatedSchema, totpEnableSchema, totpRemoveSchema } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
@@ -11,11 +11,18 @@ const actorOf = (u: { id: number; admin: number }) => ({ id: u.id, admin: u.admi
 /** A user's two-factor method: the user themself or an admin enables and removes it. */
 export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
   return async (app) => {
+    // Enabling one's own method takes `{password}` in the body (an admin enabling another's, none).
     app.post(
       '/users/:id/2fas/totp',
-      { schema: { tags: ['users'], params: userParams, response: { 201: totpCreatedSchema } } },
-      async (request, reply) =>
-        reply.status(201).send(await totp.enable(actorOf(requireUser(request)), request.params.id)),
+      { schema: { tags: ['users'], params: userParams, body: totpEnableSchema, response: { 201: totpCreatedSchema } } },
+      async (request, reply) => {
+        const { password } = request.body ?? {};
+        const created = await totp.enable(actorOf(requireUser(request)), request.params.id, {
+          password,
+          ip: request.ip,
+        });
+        return reply.status(201).send(created);
+      },
     );
 
     // Removing one's own method takes `{password}` or `{passcode}` in the body; never in the

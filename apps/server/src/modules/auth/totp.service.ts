@@ -1,4 +1,4 @@
-import { Messages, VERIFICATION_CODE_LENGTH, type TotpCreated } from '@gantry/contracts';
+import { ErrorCodes, Messages, VERIFICATION_CODE_LENGTH, type TotpCreated } from '@gantry/contracts';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Clock } from '../../platform/clock.js';
@@ -24,6 +24,9 @@ export interface TotpProof {
   /** The caller's address, for throttling wrong proofs like wrong sign-ins. */
   ip: string;
 }
+
+/** Whether the user signs in with a password here (not only through an external provider). */
+const hasPassword = (user: UserRow): user is UserRow & { password: string } => user.external === 0 && !!user.password;
 
 /** What the issuer field of authenticator apps shows. */
 export const TOTP_ISSUER = 'Gantry';
@@ -54,11 +57,25 @@ export class TotpService {
     return this.settings.enabled && user.totp_id !== null;
   }
 
-  /** The user themself or an admin; the recovery code is in this answer only. */
-  async enable(actor: Actor, userId: number): Promise<TotpCreated> {
+  /**
+   * The user themself, with their current password (a session left open or stolen must not turn
+   * it on and lock the owner out), or an admin for another user; the recovery code is in this
+   * answer only. A user without a password here (signing in through an external provider) has
+   * nothing to confirm with, and enables it with the session alone.
+   */
+  async enable(actor: Actor, userId: number, proof: Omit<TotpProof, 'passcode'>): Promise<TotpCreated> {
     if (!this.settings.enabled) throw new ValidationError(Messages.totpDisabled);
     const user = await this.users.get(actor, userId);
     if (user.totp_id !== null) throw new ConflictError(Messages.totpExists);
+    if (actor.id === userId && hasPassword(user)) {
+      if (!proof.password) {
+        throw new ValidationError(Messages.currentPasswordRequired, {
+          code: ErrorCodes.currentPasswordRequired,
+          field: 'password',
+        });
+      }
+      await this.checkProof(user, { password: proof.password, ip: proof.ip });
+    }
     const recovery = randomToken(RECOVERY_CODE_LENGTH);
     const id = await this.repo.insert({
       user_id: userId,
@@ -130,22 +147,23 @@ export class TotpService {
     const { password, passcode } = proof;
     if (password) {
       const keys = [throttleKeys.account(user), throttleKeys.address(proof.ip)];
-      await this.throttle.before(keys);
-      if (user.external === 1 || !user.password || !(await verifyPassword(password, user.password))) {
-        await this.throttle.failed(keys);
-        throw new ValidationError(Messages.incorrectCurrentPassword);
+      const ok = await this.throttle.attempt(
+        keys,
+        async () => hasPassword(user) && (await verifyPassword(password, user.password)),
+      );
+      if (!ok) {
+        throw new ValidationError(Messages.incorrectCurrentPassword, {
+          code: ErrorCodes.currentPasswordIncorrect,
+          field: 'password',
+        });
       }
-      await this.throttle.succeeded(keys[0]!);
       return;
     }
     if (passcode) {
       const keys = [throttleKeys.secondFactor(user), throttleKeys.address(proof.ip)];
-      await this.throttle.before(keys);
-      if (!(await this.checkCode(user.id, passcode.trim()))) {
-        await this.throttle.failed(keys);
+      if (!(await this.throttle.attempt(keys, () => this.checkCode(user.id, passcode.trim())))) {
         throw new ValidationError(Messages.incorrectVerificationCode);
       }
-      await this.throttle.succeeded(keys[0]!);
       return;
     }
     throw new ValidationError(Messages.totpProofRequired);

@@ -1,26 +1,111 @@
-import { projectBackupSchema, type ProjectBackup } from '@gantry/contracts';
+import {
+  backupEnvironmentSchema,
+  backupIntegrationSchema,
+  backupInventorySchema,
+  backupKeySchema,
+  backupRepositorySchema,
+  backupScheduleSchema,
+  backupTemplateSchema,
+  backupViewSchema,
+  projectBackupSchema,
+  type ProjectBackup,
+} from '@gantry/contracts';
 import type { z } from 'zod';
 import { ValidationError } from '../../platform/errors.js';
-import { looksLikeSemaphoreBackup, semaphoreBackupSchema } from './semaphore-format.js';
+import { checkRestoreSize, Pacer } from './backup.limits.js';
+import {
+  looksLikeSemaphoreBackup,
+  semaphoreBackupSchema,
+  semaphoreEnvironmentSchema,
+  semaphoreIntegrationSchema,
+  semaphoreInventorySchema,
+  semaphoreKeySchema,
+  semaphoreRepositorySchema,
+  semaphoreScheduleSchema,
+  semaphoreTemplateSchema,
+  semaphoreViewSchema,
+} from './semaphore-format.js';
 import { fromSemaphore } from './semaphore-import.js';
 
 /** "templates[0].name: Name is required": where the first issue is, and what it is. */
-function firstIssue(error: z.ZodError): string {
+function firstIssue(error: z.ZodError, prefix: PropertyKey[] = []): string {
   const issue = error.issues[0];
-  const where = (issue?.path ?? [])
+  const where = [...prefix, ...(issue?.path ?? [])]
     .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`))
     .join('');
   return `${where ? `${where}: ` : ''}${issue?.message ?? 'unreadable document'}`;
+}
+
+/** The object lists of each format, validated an item at a time (see `validate`). */
+const GANTRY_LISTS: Readonly<Record<string, z.ZodType>> = {
+  keys: backupKeySchema,
+  repositories: backupRepositorySchema,
+  inventories: backupInventorySchema,
+  environments: backupEnvironmentSchema,
+  views: backupViewSchema,
+  templates: backupTemplateSchema,
+  schedules: backupScheduleSchema,
+  integrations: backupIntegrationSchema,
+};
+const SEMAPHORE_LISTS: Readonly<Record<string, z.ZodType>> = {
+  keys: semaphoreKeySchema,
+  repositories: semaphoreRepositorySchema,
+  inventories: semaphoreInventorySchema,
+  environments: semaphoreEnvironmentSchema,
+  views: semaphoreViewSchema,
+  templates: semaphoreTemplateSchema,
+  schedules: semaphoreScheduleSchema,
+  integrations: semaphoreIntegrationSchema,
+};
+
+type Validated<T> = { ok: true; data: T } | { ok: false; problem: string };
+
+/**
+ * `schema.safeParse(body)`, paced: the document is validated with its object lists emptied, then
+ * each list an item at a time with the item's schema, the event loop running between items, so a
+ * large backup does not hold the server for the whole validation. The same answer as one parse:
+ * the output, or the first problem with its path.
+ */
+async function validate<S extends z.ZodType>(
+  schema: S,
+  lists: Readonly<Record<string, z.ZodType>>,
+  body: unknown,
+): Promise<Validated<z.output<S>>> {
+  const doc =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  const pending: Array<[string, z.ZodType, unknown[]]> = [];
+  const shell: Record<string, unknown> = { ...doc };
+  for (const [section, item] of Object.entries(lists)) {
+    const value = doc?.[section];
+    if (!Array.isArray(value)) continue;
+    pending.push([section, item, value]);
+    shell[section] = [];
+  }
+  const first = schema.safeParse(doc ? shell : body);
+  if (!first.success) return { ok: false, problem: firstIssue(first.error) };
+  const data = first.data as Record<string, unknown>;
+  const pacer = new Pacer();
+  for (const [section, item, values] of pending) {
+    const out: unknown[] = [];
+    for (const [i, value] of values.entries()) {
+      const parsed = item.safeParse(value);
+      if (!parsed.success) return { ok: false, problem: firstIssue(parsed.error, [section, i]) };
+      out.push(parsed.data);
+      await pacer.tick();
+    }
+    data[section] = out;
+  }
+  return { ok: true, data: first.data };
 }
 
 /**
  * The backup document (API body or CLI file), or a ValidationError that says where it is wrong:
  * "Invalid backup: templates[0].name: Name is required".
  */
-export function parseBackup(body: unknown): ProjectBackup {
-  const parsed = projectBackupSchema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new ValidationError(`Invalid backup: ${firstIssue(parsed.error)}`);
+export async function parseBackup(body: unknown): Promise<ProjectBackup> {
+  const parsed = await validate(projectBackupSchema, GANTRY_LISTS, body);
+  if (parsed.ok) return parsed.data;
+  throw new ValidationError(`Invalid backup: ${parsed.problem}`);
 }
 
 /** A restore body as Gantry's document, plus what a Semaphore backup held that could not be mapped. */
@@ -30,11 +115,15 @@ export interface ParsedRestore {
   unmapped?: string[];
 }
 
-/** Gantry's backup as it is; Semaphore UI's (no `meta.format`) converted to Gantry's first. */
-export function parseRestoreBody(body: unknown): ParsedRestore {
-  if (!looksLikeSemaphoreBackup(body)) return { doc: parseBackup(body) };
-  const parsed = semaphoreBackupSchema.safeParse(body);
-  if (!parsed.success) throw new ValidationError(`Invalid Semaphore backup: ${firstIssue(parsed.error)}`);
+/**
+ * Gantry's backup as it is; Semaphore UI's (no `meta.format`) converted to Gantry's first. A body
+ * over the size limits (RESTORE_SECTION_MAX) is refused before anything else is looked at.
+ */
+export async function parseRestoreBody(body: unknown): Promise<ParsedRestore> {
+  await checkRestoreSize(body);
+  if (!looksLikeSemaphoreBackup(body)) return { doc: await parseBackup(body) };
+  const parsed = await validate(semaphoreBackupSchema, SEMAPHORE_LISTS, body);
+  if (!parsed.ok) throw new ValidationError(`Invalid Semaphore backup: ${parsed.problem}`);
   const { backup, unmapped } = fromSemaphore(parsed.data);
-  return { doc: parseBackup(backup), unmapped };
+  return { doc: await parseBackup(backup), unmapped };
 }

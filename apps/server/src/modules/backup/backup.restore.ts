@@ -14,6 +14,7 @@ import {
 import { ZodError } from 'zod';
 import { AppError, ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
+import { Pacer } from './backup.limits.js';
 import { templateFields } from './backup.template-fields.js';
 import type { RestoreServices } from './backup.transaction.js';
 
@@ -44,10 +45,12 @@ class IdMap {
  * Recreates a backup as a new project owned by `actor`, through the services' own create
  * methods (so every check the API makes applies). Keys come back without material. Restored
  * schedules start inactive: with empty keys they could only fail, and a copy of a project must
- * not start running the original's jobs on its own. Runs inside the caller's transaction.
+ * not start running the original's jobs on its own. Runs inside the caller's transaction, letting
+ * the event loop run every few objects (on SQLite each write holds it; see RESTORE_YIELD_EVERY).
  */
 export async function restoreProject(s: RestoreServices, actor: Actor, doc: ProjectBackup): Promise<RestoreResult> {
   checkUniqueIds(doc);
+  const pacer = new Pacer();
   const { meta } = doc;
   const project = await s.projects.create(actor, {
     name: meta.name,
@@ -66,9 +69,11 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
   const tpls = new IdMap('template');
 
   for (const k of doc.keys) {
+    await pacer.tick();
     keys.set(k.id, (await s.keys.createEmpty(actor, p, { name: k.name, type: k.type })).id);
   }
   for (const r of doc.repositories) {
+    await pacer.tick();
     await about(`Repository "${r.name}"`, async () => {
       const input = repositoryInputSchema.parse({
         name: r.name,
@@ -80,6 +85,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     });
   }
   for (const i of doc.inventories) {
+    await pacer.tick();
     await about(`Inventory "${i.name}"`, async () => {
       const input = inventoryInputSchema.parse({
         name: i.name,
@@ -93,6 +99,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     });
   }
   for (const e of doc.environments) {
+    await pacer.tick();
     await about(`Variable group "${e.name}"`, async () => {
       const secrets = e.secrets.map((x) => ({ name: x.name, type: x.type, secret: '', operation: 'create' as const }));
       const input = environmentInputSchema.parse({ name: e.name, json: e.json, env: e.env, secrets });
@@ -100,6 +107,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     });
   }
   for (const v of doc.views) {
+    await pacer.tick();
     await about(`View "${v.title}"`, async () => {
       views.set(
         v.id,
@@ -113,6 +121,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     ...doc.templates.filter((t) => t.type === 'deploy'),
   ];
   for (const t of ordered) {
+    await pacer.tick();
     await about(`Template "${t.name}"`, async () => {
       tpls.set(
         t.id,
@@ -121,6 +130,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     });
   }
   for (const sc of doc.schedules) {
+    await pacer.tick();
     await about(`Schedule "${sc.name}"`, async () => {
       const input = scheduleInputSchema.parse({
         name: sc.name,
@@ -133,6 +143,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     });
   }
   for (const ig of doc.integrations) {
+    await pacer.tick();
     await about(`Integration "${ig.name}"`, async () => {
       const input = integrationInputSchema.parse({
         name: ig.name,
@@ -144,10 +155,14 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
         task_params: ig.task_params,
       });
       const created = await s.integrations.create(actor, p, input);
-      for (const m of ig.matchers)
+      for (const m of ig.matchers) {
+        await pacer.tick();
         await s.integrationRules.createMatcher(actor, p, created.id, matcherInputSchema.parse(m));
-      for (const v of ig.extract_values)
+      }
+      for (const v of ig.extract_values) {
+        await pacer.tick();
         await s.integrationRules.createValue(actor, p, created.id, extractValueInputSchema.parse(v));
+      }
     });
   }
 
@@ -190,9 +205,11 @@ function checkUniqueIds(doc: ProjectBackup): void {
     templates: doc.templates,
   };
   for (const [kind, items] of Object.entries(kinds)) {
-    const ids = items.map((i) => i.id);
-    const dup = ids.find((id, n) => ids.indexOf(id) !== n);
-    if (dup !== undefined) throw new ValidationError(`Invalid backup: ${kind} id ${dup} is used twice`);
+    const seen = new Set<number>();
+    for (const { id } of items) {
+      if (seen.has(id)) throw new ValidationError(`Invalid backup: ${kind} id ${id} is used twice`);
+      seen.add(id);
+    }
   }
 }
 

@@ -53,7 +53,7 @@ export function backupRoutes(
         schema: { tags: ['projects'], response: { 201: restoreResultSchema } },
       },
       async (request, reply) => {
-        const { doc, unmapped } = parseRestoreBody(request.body);
+        const { doc, unmapped } = await parseRestoreBody(request.body);
         const result = await backup.restore(actor(requireUser(request)), doc, unmapped);
         return reply.status(201).send(result);
       },

@@ -199,10 +199,11 @@ export function fromSemaphore(src: SemaphoreBackup): SemaphoreImport {
     });
   }
   // Older Semaphore versions keep one schedule per template as the template's `cron`.
+  const scheduled = new Set(doc.schedules.map((s) => `${s.template_id} ${s.cron_format}`));
   src.templates.forEach((t, n) => {
     const id = tplIds[n]!;
     if (!t.cron || !kept.has(id)) return;
-    if (doc.schedules.some((s) => s.template_id === id && s.cron_format === t.cron)) return;
+    if (scheduled.has(`${id} ${t.cron}`)) return;
     doc.schedules.push({ name: t.name, template_id: id, cron_format: t.cron, repository_id: null, active: true });
   });
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { CSRF_HEADER, SESSION_COOKIE, type WsMessage } from '@gantry/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitRepo } from '../../test/git-fixture.js';
+import { gitRepo, TEST_ALLOWED_LOCAL_PATHS } from '../../test/git-fixture.js';
 import { engines, type Caller } from '../../test/harness.js';
 import type { TestDatabase } from '../../test/engines.js';
 import { setupTemplate } from '../../test/tasks.js';
@@ -59,6 +59,7 @@ async function startNode(name: string, db: TestDatabase, secret: string, env: Re
       GANTRY_WEB_DIST: '/nonexistent',
       GANTRY_NODE_TIMEOUT_SECONDS: String(TIMEOUT_S),
       GANTRY_NODE_ADDRESS: `127.0.0.1:${port}`,
+      GANTRY_ALLOWED_LOCAL_PATHS: TEST_ALLOWED_LOCAL_PATHS,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

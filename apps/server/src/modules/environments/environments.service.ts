@@ -78,6 +78,19 @@ export class EnvironmentsService implements ProjectResourceService<EnvironmentWi
     return this.refsRepo.forEnvironment(projectId, id);
   }
 
+  /** Names of the group's environment variables, secret ones included: task input may replace none of them. */
+  async envNames(projectId: number, id: number): Promise<string[]> {
+    const row = await this.get(projectId, id);
+    let env: unknown = {};
+    try {
+      env = JSON.parse(row.env || '{}');
+    } catch {
+      // Stored groups were checked on save; an unreadable one has no names to protect.
+    }
+    const names = env && typeof env === 'object' && !Array.isArray(env) ? Object.keys(env) : [];
+    return [...names, ...row.secrets.filter((s) => s.type === 'env').map((s) => s.name)];
+  }
+
   /** Decrypted secrets, for the task engine only. */
   async secretValues(projectId: number, id: number): Promise<Array<{ name: string; type: string; value: string }>> {
     const rows = await this.repo.sealedSecrets(projectId, id);

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { hasControlCharacters, type IntegrationAuthMethod } from '@gantry/contracts';
+import { hmacTimestampOf, signedMaterial } from './webhook-auth.js';
 import type { Delivery } from './webhook-read.js';
 
-/** How long a delivery id is remembered. */
+/** How long a delivery id, or a delivery body's hash, is remembered. */
 export const DELIVERY_REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Longest delivery id taken (GitHub's and Bitbucket's are UUIDs, 36 characters). */
@@ -29,4 +31,26 @@ export function deliveryIdOf(d: Delivery, method: IntegrationAuthMethod): Delive
     return { kind: 'invalid', message: `${header} must be at most ${DELIVERY_ID_MAX} characters` };
   if (hasControlCharacters(id)) return { kind: 'invalid', message: `${header} must not contain control characters` };
   return { kind: 'id', id };
+}
+
+/**
+ * The SHA-256 (hex) a delivery's content is remembered by, or null for methods whose deliveries
+ * are not deduplicated by content:
+ * - github, bitbucket: the raw body. The delivery id header is not signed, so a captured delivery
+ *   replayed with another id (or none) is still recognised; two real deliveries never share a body
+ *   (GitHub's and Bitbucket's bodies carry the commits, the hook, the time);
+ * - hmac with X-Gantry-Timestamp: the signed material, `<timestamp>.<body>`: the same signed
+ *   delivery within its 5 minutes is a replay. Without the header (no way to tell a replay from a
+ *   sender posting the same body again on purpose) and for other methods: null.
+ * Remembered per integration (the key is the integration id and this hash).
+ */
+export function bodyHashOf(d: Delivery, method: IntegrationAuthMethod): string | null {
+  if (method === 'github' || method === 'bitbucket') return sha256Hex(d.body);
+  if (method !== 'hmac') return null;
+  const stamp = hmacTimestampOf(d);
+  return stamp === undefined ? null : sha256Hex(signedMaterial(stamp, d.body));
+}
+
+function sha256Hex(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
 }

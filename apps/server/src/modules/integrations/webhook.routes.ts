@@ -11,7 +11,8 @@ import type { WebhookService } from './webhook.service.js';
  * over the exact bytes; more than INTEGRATION_BODY_LIMIT is a 413 before anything runs. An
  * unknown alias and a delivery no integration authenticates get the same 404, so aliases cannot
  * be probed; an authenticated delivery gets 204 whether or not a task started, and a repeat of
- * one already taken (same GitHub/Bitbucket delivery id) gets 200 with the same empty body.
+ * one already taken (a GitHub/Bitbucket delivery with the same delivery id or the same body, a
+ * timestamped hmac delivery with the same timestamp and body) gets 200 with the same empty body.
  */
 export function webhookRoutes(webhooks: WebhookService): FastifyPluginAsyncZod {
   return async (app) => {

@@ -7,7 +7,7 @@ import type { TasksService } from '../tasks/tasks.service.js';
 import { integrationTaskParams } from './integrations.presenter.js';
 import type { ExtractValueRow, IntegrationsRepository, IntegrationWithTemplate } from './integrations.repository.js';
 import { authenticate, type WebhookSecret } from './webhook-auth.js';
-import type { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import type { DeliveryKeys, WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import {
   extractedVariableProblem,
   matches,
@@ -17,11 +17,12 @@ import {
   type MatchMethod,
   type ValueSource,
 } from './webhook-read.js';
-import { DELIVERY_REPLAY_WINDOW_MS, deliveryIdOf, type DeliveryId } from './webhook-replay.js';
+import { bodyHashOf, DELIVERY_REPLAY_WINDOW_MS, deliveryIdOf, type DeliveryId } from './webhook-replay.js';
 
 /**
  * What a delivery did; the receiver answers 404 unless some integration authenticated it.
- * `repeated`: every integration that authenticated it had taken its delivery id already.
+ * `repeated`: every integration that authenticated it had taken it already (its delivery id or
+ * its content).
  */
 export interface DeliveryResult {
   authenticated: boolean;
@@ -34,8 +35,11 @@ export interface DeliveryResult {
  * authenticates for, and start the task of each whose matchers all match, with the values it
  * extracts. A failure to start one task is logged as an event and does not stop the others.
  * GitHub and Bitbucket deliveries carry a unique id: an integration takes each id once in 24 h,
- * so a retried or replayed delivery starts nothing. Ids are only remembered once the delivery
- * authenticated, so nobody without the secret can spend a future delivery's id.
+ * so a retried or replayed delivery starts nothing. The id header is not signed, so each body is
+ * taken once too: a replay under a changed or removed id is a repeat all the same. A timestamped
+ * hmac delivery is taken once by its signed content (see bodyHashOf). Ids and hashes are only
+ * remembered once the delivery authenticated, so nobody without the secret can spend a future
+ * delivery's id.
  */
 export class WebhookService {
   constructor(
@@ -61,11 +65,12 @@ export class WebhookService {
       row.integration_id === null
         ? await this.repo.searchable(row.project_id)
         : [await this.repo.find(row.project_id, row.integration_id)].filter((i) => i !== undefined);
-    const accepted: Array<{ i: IntegrationWithTemplate; id: DeliveryId }> = [];
+    const accepted: Array<{ i: IntegrationWithTemplate; id: DeliveryId; bodyHash: string | null }> = [];
+    const now = this.clock.now();
     for (const i of integrations) {
       const method = i.auth_method as IntegrationAuthMethod;
-      if (!authenticate(d, method, i.auth_header, await this.secretOf(i))) continue;
-      accepted.push({ i, id: deliveryIdOf(d, method) });
+      if (!authenticate(d, method, i.auth_header, await this.secretOf(i), now)) continue;
+      accepted.push({ i, id: deliveryIdOf(d, method), bodyHash: bodyHashOf(d, method) });
     }
     if (accepted.length === 0) return result;
     result.authenticated = true;
@@ -73,14 +78,16 @@ export class WebhookService {
     const invalid = accepted.find((a) => a.id.kind === 'invalid');
     if (invalid?.id.kind === 'invalid') throw new ValidationError(invalid.id.message);
     let repeats = 0;
-    for (const { i, id } of accepted) {
-      if (id.kind === 'id' && !(await this.take(i.id, id.id))) {
+    for (const { i, id, bodyHash } of accepted) {
+      const keys: DeliveryKeys = { deliveryId: id.kind === 'id' ? id.id : null, bodyHash };
+      const remembered = keys.deliveryId !== null || keys.bodyHash !== null;
+      if (remembered && !(await this.take(i.id, keys))) {
         repeats++;
         continue;
       }
-      // An unexpected failure (the sender gets a 500 and retries) must not leave the id spent.
+      // An unexpected failure (the sender gets a 500 and retries) must not leave the delivery spent.
       const taskId = await this.deliver(i, d, logError).catch(async (err: unknown) => {
-        if (id.kind === 'id') await this.deliveries.release(i.id, id.id).catch(() => undefined);
+        if (remembered) await this.deliveries.release(i.id, keys).catch(() => undefined);
         throw err;
       });
       if (taskId !== null) result.started.push(taskId);
@@ -89,11 +96,11 @@ export class WebhookService {
     return result;
   }
 
-  /** Whether this is the first time (within the window) the integration sees this delivery id. */
-  private take(integrationId: number, deliveryId: string): Promise<boolean> {
+  /** Whether this is the first time (within the window) the integration sees this delivery. */
+  private take(integrationId: number, keys: DeliveryKeys): Promise<boolean> {
     const now = this.clock.now();
     const expiredBefore = new Date(now.getTime() - DELIVERY_REPLAY_WINDOW_MS).toISOString();
-    return this.deliveries.take(integrationId, deliveryId, now.toISOString(), expiredBefore);
+    return this.deliveries.take(integrationId, keys, now.toISOString(), expiredBefore);
   }
 
   private async secretOf(i: IntegrationWithTemplate): Promise<WebhookSecret | null> {

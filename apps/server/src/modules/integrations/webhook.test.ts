@@ -1,7 +1,8 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { authenticate } from './webhook-auth.js';
+import { authenticate, HMAC_TIMESTAMP_MAX_AGE_S, HMAC_TIMESTAMP_MAX_AHEAD_S } from './webhook-auth.js';
 import { Delivery, atPath, extractedVariableProblem, matches, readValue } from './webhook-read.js';
+import { bodyHashOf } from './webhook-replay.js';
 
 const json = (v: unknown, headers: Record<string, string> = {}) =>
   new Delivery(headers, Buffer.from(JSON.stringify(v)));
@@ -118,5 +119,37 @@ describe('authenticating a delivery', () => {
     expect(authenticate(d(basic('other:s3cret')), 'basic', null, secret)).toBe(false);
     expect(authenticate(d({ authorization: 'Basic !!!' }), 'basic', null, secret)).toBe(false);
     expect(authenticate(d({ authorization: 'Bearer s3cret' }), 'basic', null, secret)).toBe(false);
+  });
+  it('checks a timestamped hmac over <timestamp>.<body>, within 5 minutes back and 1 minute ahead', () => {
+    const now = new Date('2026-11-25T12:00:00Z');
+    const at = (offset: number) => String(now.getTime() / 1000 + offset);
+    const stamped = (stamp: string, signed = Buffer.concat([Buffer.from(`${stamp}.`), body])) =>
+      d({ 'x-sig': sign('s3cret', signed), 'x-gantry-timestamp': stamp });
+    expect(HMAC_TIMESTAMP_MAX_AGE_S).toBe(300);
+    expect(HMAC_TIMESTAMP_MAX_AHEAD_S).toBe(60);
+    for (const offset of [0, -300, 60])
+      expect(authenticate(stamped(at(offset)), 'hmac', 'X-Sig', secret, now)).toBe(true);
+    for (const offset of [-301, 61])
+      expect(authenticate(stamped(at(offset)), 'hmac', 'X-Sig', secret, now)).toBe(false);
+    // Signed without the timestamp, or with another one: refused.
+    expect(authenticate(stamped(at(0), body), 'hmac', 'X-Sig', secret, now)).toBe(false);
+    expect(
+      authenticate(stamped(at(0), Buffer.concat([Buffer.from(`${at(-1)}.`), body])), 'hmac', 'X-Sig', secret, now),
+    ).toBe(false);
+    for (const stamp of ['', 'now', '1.5', '-1', `${at(0)}000000`])
+      expect(authenticate(stamped(stamp), 'hmac', 'X-Sig', secret, now)).toBe(false);
+    // Other methods do not read the header.
+    const gh = d({ 'x-hub-signature-256': `sha256=${sign('s3cret', body)}`, 'x-gantry-timestamp': 'junk' });
+    expect(authenticate(gh, 'github', null, secret, now)).toBe(true);
+  });
+
+  it('remembers GitHub and Bitbucket deliveries by body, timestamped hmac ones by what is signed', () => {
+    const hex = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+    expect(bodyHashOf(d({}), 'github')).toBe(hex(body));
+    expect(bodyHashOf(d({ 'x-request-uuid': 'x' }), 'bitbucket')).toBe(hex(body));
+    expect(bodyHashOf(d({ 'x-gantry-timestamp': '1700000000' }), 'hmac')).toBe(hex(`1700000000.${body.toString()}`));
+    expect(bodyHashOf(d({}), 'hmac')).toBeNull();
+    for (const m of ['none', 'token', 'basic'] as const)
+      expect(bodyHashOf(d({ 'x-gantry-timestamp': '1' }), m)).toBeNull();
   });
 });

@@ -140,8 +140,14 @@ describe.each(engines)('webhook receiver: authentication and tasks ($name)', (en
         })
       ).statusCode,
     ).toBe(204);
-    const ping = { ...headers, 'x-github-event': 'ping', 'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0960' };
-    expect((await deliver(ctx, hook.alias, body, ping)).statusCode).toBe(204);
+    const pingBody = JSON.stringify({ zen: 'Keep it logically awesome.', hook_id: 1 });
+    const ping = {
+      ...headers,
+      'x-github-event': 'ping',
+      'x-github-delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0960',
+      'x-hub-signature-256': `sha256=${hmac('gh-webhook-secret', pingBody)}`,
+    };
+    expect((await deliver(ctx, hook.alias, pingBody, ping)).statusCode).toBe(204);
     expect(await tasksOf(s.admin, s.p, hook.id)).toHaveLength(1);
   });
 

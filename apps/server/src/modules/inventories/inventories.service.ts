@@ -9,6 +9,7 @@ import {
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { LOCAL_PATH_NOT_ALLOWED, type LocalPathCheck } from '../../platform/local-paths.js';
 import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
 import type { EventsService } from '../events/events.service.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -33,6 +34,7 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
     private readonly refsRepo: ReferencesRepository,
     private readonly events: EventsService,
     private readonly clock: Clock,
+    private readonly localPaths: LocalPathCheck,
   ) {}
 
   list(projectId: number, query: Record<string, string | undefined>): Promise<InventoryRow[]> {
@@ -87,8 +89,13 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
     return this.refsRepo.forInventory(projectId, id);
   }
 
-  /** Keys and repositories must be this project's; become keys are logins with a password. */
+  /**
+   * Keys and repositories must be this project's; become keys are logins with a password; a file
+   * outside the repository (an absolute path) only below GANTRY_ALLOWED_LOCAL_PATHS.
+   */
   private async checkLinks(projectId: number, input: Input): Promise<void> {
+    const problem = input.type === 'file' ? this.localPaths.inventoryProblem(input.inventory) : null;
+    if (problem) throw new ValidationError(problem, { code: LOCAL_PATH_NOT_ALLOWED, field: 'inventory' });
     await this.keys.typeInProject(projectId, input.ssh_key_id, 'User credentials');
     if (input.become_key_id !== null) {
       const type = await this.keys.typeInProject(projectId, input.become_key_id, 'Become key');

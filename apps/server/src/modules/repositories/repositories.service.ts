@@ -2,6 +2,7 @@ import { cannotDeleteMessage, hasReferences, type References, type repositoryInp
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { LOCAL_PATH_NOT_ALLOWED, type LocalPathCheck } from '../../platform/local-paths.js';
 import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
 import type { EventsService } from '../events/events.service.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -17,6 +18,7 @@ export class RepositoriesService implements ProjectResourceService<RepositoryRow
     private readonly refsRepo: ReferencesRepository,
     private readonly events: EventsService,
     private readonly clock: Clock,
+    private readonly localPaths: LocalPathCheck,
   ) {}
 
   list(projectId: number): Promise<RepositoryRow[]> {
@@ -35,6 +37,7 @@ export class RepositoriesService implements ProjectResourceService<RepositoryRow
   }
 
   async create(actor: Actor, projectId: number, input: Input): Promise<RepositoryRow> {
+    this.checkLocalPath(input.git_url);
     await this.keys.typeInProject(projectId, input.ssh_key_id, 'Access key');
     const row = await this.repo.insert(projectId, input, this.clock.now().toISOString());
     await this.log(actor, projectId, row.id, `Repository ${row.name} created`);
@@ -43,6 +46,7 @@ export class RepositoriesService implements ProjectResourceService<RepositoryRow
 
   async update(actor: Actor, projectId: number, id: number, input: Input): Promise<void> {
     await this.get(projectId, id);
+    this.checkLocalPath(input.git_url);
     await this.keys.typeInProject(projectId, input.ssh_key_id, 'Access key');
     await this.repo.update(projectId, id, input);
     await this.log(actor, projectId, id, `Repository ${input.name} updated`);
@@ -59,6 +63,12 @@ export class RepositoriesService implements ProjectResourceService<RepositoryRow
   async refs(projectId: number, id: number): Promise<References> {
     await this.get(projectId, id);
     return this.refsRepo.forRepository(projectId, id);
+  }
+
+  /** Paths on this machine's disk only below GANTRY_ALLOWED_LOCAL_PATHS (another project's workspace is one). */
+  private checkLocalPath(gitUrl: string): void {
+    const problem = this.localPaths.repositoryProblem(gitUrl);
+    if (problem) throw new ValidationError(problem, { code: LOCAL_PATH_NOT_ALLOWED, field: 'git_url' });
   }
 
   private log(actor: Actor, projectId: number, id: number, description: string): Promise<void> {

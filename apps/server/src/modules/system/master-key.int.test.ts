@@ -49,7 +49,7 @@ async function sealSomething(ctx: TestContext): Promise<{ projectId: number; key
     { playbook: 'run.sh' },
     { secrets: [{ name: 'TOKEN', secret: 'env-sealed-2', type: 'env' }] },
   );
-  expect((await admin.post(`/api/users/${admin.id}/2fas/totp`)).statusCode).toBe(201);
+  expect((await admin.post(`/api/users/${admin.id}/2fas/totp`, { password: admin.password })).statusCode).toBe(201);
   const box = new SecretBox(ctx.secretKey);
   const now = new Date().toISOString();
   const taskId = await insertReturningId(ctx.db.db, 'task', {
@@ -140,6 +140,32 @@ describe.each(engines)('master key rotation ($name)', (engine) => {
     expect(await checkValue(ctx)).toEqual(check);
     // Put the value back for the next test on this database.
     await ctx.db.db.updateTable('terraform_state').set({ state: last.value }).where('id', '=', last.id).execute();
+  });
+
+  it('names secret.key.new at start when a rekey stopped before replacing the key file', async () => {
+    const ctx = t();
+    await sealSomething(ctx);
+    const old = new SecretBox(ctx.secretKey);
+    const next = new SecretBox(randomBytes(32));
+    // The rekey's transaction committed; the rename of the staged key file never happened.
+    await masterKeyService(ctx.db).rekey(old, next, 'test source');
+    const staged = { box: next, source: '/data/secret.key.new' };
+    await expect(masterKeyService(ctx.db).verify(old, '/data/secret.key', staged)).rejects.toThrow(
+      new MasterKeyError(
+        "The master key in /data/secret.key does not open this database's secrets, but /data/secret.key.new does: a gantry rekey re-sealed the database and stopped before it replaced the key file. " +
+          'Move /data/secret.key.new over /data/secret.key (keep a copy of the old key if a backup of the database from before the rekey may be restored), then start again. Gantry will not start until then.',
+      ),
+    );
+    // A staged key that does not open the database either changes nothing in the message.
+    await expect(
+      masterKeyService(ctx.db).verify(old, 'test source', { box: new SecretBox(randomBytes(32)), source: 'other' }),
+    ).rejects.toThrow(WRONG);
+    // With the right key the staged file is not looked at.
+    await masterKeyService(ctx.db).verify(next, 'test source', { box: old, source: 'stale' });
+    expect(await masterKeyService(ctx.db).opensCheck(next)).toBe(true);
+    expect(await masterKeyService(ctx.db).opensCheck(old)).toBe(false);
+    // Back to the harness's key for the tests after this one.
+    await masterKeyService(ctx.db).rekey(next, old, 'test source');
   });
 
   it('re-seals every value and the check value with the new key in one go', async () => {

@@ -24,20 +24,38 @@ export class MasterKeyService {
    * Refuses (MasterKeyError) a key that does not open the check value. Without one yet, the key
    * must open the oldest sealed value of each column (a database from before the check), then
    * the check value is sealed with it. `source` names where the key came from, for the message.
+   * `staged` is a key `gantry rekey` left in `secret.key.new`: when it opens the check value and
+   * the key does not, the rekey stopped after its commit and before replacing the key file, and
+   * the message tells the operator to move it into place. Nothing is adopted here: the old key
+   * may still be needed for backups of the database from before the rekey.
    */
-  async verify(box: SecretBox, source: string): Promise<void> {
-    const refused = () =>
-      new MasterKeyError(
-        `The master key does not open this database's secrets (${source} changed?). Gantry will not start, so nothing is sealed with a wrong key.`,
-      );
+  async verify(box: SecretBox, source: string, staged?: { box: SecretBox; source: string }): Promise<void> {
+    const refused = (check: string | undefined) =>
+      staged && check !== undefined && opens(staged.box, check, CHECK_TEXT)
+        ? new MasterKeyError(
+            `The master key in ${source} does not open this database's secrets, but ${staged.source} does: a gantry rekey re-sealed the database and stopped before it replaced the key file. ` +
+              `Move ${staged.source} over ${source} (keep a copy of the old key if a backup of the database from before the rekey may be restored), then start again. Gantry will not start until then.`,
+          )
+        : new MasterKeyError(
+            `The master key does not open this database's secrets (${source} changed?). Gantry will not start, so nothing is sealed with a wrong key.`,
+          );
     let check = await this.repo.check();
     if (check === undefined) {
-      for (const value of await this.repo.oldestSealed()) if (!opens(box, value.sealed)) throw refused();
+      for (const value of await this.repo.oldestSealed()) if (!opens(box, value.sealed)) throw refused(check);
       await this.repo.insertCheck(box.seal(CHECK_TEXT), this.clock.now().toISOString());
       // Another node starting at the same time may have stored its own: what is stored decides.
       check = await this.repo.check();
     }
-    if (check === undefined || !opens(box, check, CHECK_TEXT)) throw refused();
+    if (check === undefined || !opens(box, check, CHECK_TEXT)) throw refused(check);
+  }
+
+  /**
+   * Whether the key opens this database's check value (false while there is none): `gantry
+   * rekey` asks before it replaces a `secret.key.new` left by an earlier run.
+   */
+  async opensCheck(box: SecretBox): Promise<boolean> {
+    const check = await this.repo.check();
+    return check !== undefined && opens(box, check, CHECK_TEXT);
   }
 
   /**

@@ -1,8 +1,12 @@
 import {
+  ErrorCodes,
   INCORRECT_BRANCH,
+  envNameIssue,
   isValidBranch,
   parseArgumentList,
-  taskVariableProblem,
+  replacesGroupEnvMessage,
+  taskVariableEnvNames,
+  taskVariableIssue,
   type SurveyVar,
   type TaskParams,
   type TemplateTaskParams,
@@ -99,16 +103,37 @@ function cleanList(list: string[] | undefined, what: string): string[] | undefin
 
 /**
  * A task's variable names: each one a name task input may take (no Ansible connection or magic
- * variable, no process-steering environment name) and, unless the template allows free extra
- * variables, one of the template's survey variables. `anyName` is for integration-started
- * tasks, whose variable names a manager chose when configuring the integration.
+ * variable, no process-steering, connection or trust environment name) and, unless the template
+ * allows free extra variables, one of the template's survey variables. `anyName` is for
+ * integration-started tasks, whose variable names a manager chose when configuring the
+ * integration. `field`: the request field the names come from (`environment`, `secret`).
  */
-export function checkTaskVariables(names: string[], survey: SurveyVar[], anyName: boolean): void {
+export function checkTaskVariables(names: string[], survey: SurveyVar[], anyName: boolean, field = 'environment'): void {
   const surveyNames = new Set(survey.map((v) => v.name));
   for (const name of names) {
-    const problem = taskVariableProblem(name);
-    if (problem) throw new ValidationError(problem);
+    const issue = taskVariableIssue(name);
+    if (issue) throw new ValidationError(issue.message, { code: issue.code, field, variable: name });
     if (!anyName && !surveyNames.has(name)) throw new ValidationError(`Variable ${name} is not a survey variable of this template`);
+  }
+}
+
+/** Environment variables from task input (an integration's extracted values): names task input may set. */
+export function checkTaskEnvNames(names: string[]): void {
+  for (const name of names) {
+    const issue = envNameIssue(name, 'task');
+    if (issue) throw new ValidationError(issue.message, { code: issue.code, field: 'env', variable: name });
+  }
+}
+
+/**
+ * Task input never replaces the variable group's environment variables (secret ones included):
+ * neither through a variable (scripts get it as an environment variable, Terraform as
+ * `TF_VAR_<name>`) nor through an environment variable of its own (`asEnv`).
+ */
+export function checkGroupEnvKept(names: string[], groupEnv: ReadonlySet<string>, app: string, field: string, asEnv = false): void {
+  for (const name of names) {
+    const becomes = asEnv ? [name] : taskVariableEnvNames(name, app);
+    if (becomes.some((n) => groupEnv.has(n))) throw new ValidationError(replacesGroupEnvMessage(name), { code: ErrorCodes.variableReplacesGroup, field, variable: name });
   }
 }
 

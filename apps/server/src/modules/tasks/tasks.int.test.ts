@@ -48,7 +48,7 @@ describe.each(engines)('tasks: bash and python ($name)', (engine) => {
     // Such names used to be dropped silently; they are refused now, naming the variable, and nothing is queued.
     for (const name of ['PATH', 'LD_PRELOAD', 'BASH_ENV', 'GANTRY_TASK_ID']) {
       const res = await admin.post(`/api/project/${p}/tasks`, { template_id: s.templateId, environment: JSON.stringify({ OK_VAR: 'yes', [name]: '/tmp/evil' }) });
-      expect([res.statusCode, res.json()]).toEqual([400, { error: `Variable ${name} is reserved` }]);
+      expect([res.statusCode, res.json()]).toEqual([400, { error: `Variable ${name} is reserved`, code: 'variable_reserved', field: 'environment', variable: name }]);
     }
     expect((await admin.get(`/api/project/${p}/tasks`)).json()).toEqual([]);
     const id = await runTask(admin, p, { template_id: s.templateId, environment: JSON.stringify({ OK_VAR: 'yes' }) });

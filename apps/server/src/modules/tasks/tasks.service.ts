@@ -2,7 +2,6 @@ import {
   ACTIVE_STATUSES,
   FINISHED_STATUSES,
   STOPPABLE_STATUSES,
-  envNameProblem,
   taskParamsSchema,
   templateTaskParamsSchema,
   type ActiveTask,
@@ -20,7 +19,18 @@ import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
 import { presentTemplate } from '../templates/templates.presenter.js';
 import { taskUpdateFrame, type FrameSource } from '../../realtime/task-frames.js';
-import { allowedParams, checkArguments, checkBranch, checkSurvey, checkTaskVariables, foldTopLevelOptions, nextVersion, parseJsonObject } from './task-input.js';
+import {
+  allowedParams,
+  checkArguments,
+  checkBranch,
+  checkGroupEnvKept,
+  checkSurvey,
+  checkTaskEnvNames,
+  checkTaskVariables,
+  foldTopLevelOptions,
+  nextVersion,
+  parseJsonObject,
+} from './task-input.js';
 import type { TaskRow, TasksRepository, TaskWithNames } from './tasks.repository.js';
 
 export type TaskInput = z.output<typeof taskCreateSchema>;
@@ -40,6 +50,12 @@ export interface AppLookup {
   find(id: string): Promise<{ title: string; active: boolean } | null>;
 }
 
+/** What task creation needs to know of variable groups (the environments module). */
+export interface VariableGroupLookup {
+  /** The names of a group's environment variables, secret ones included. */
+  envNames(projectId: number, id: number): Promise<string[]>;
+}
+
 export class TasksService {
   constructor(
     private readonly repo: TasksRepository,
@@ -51,6 +67,7 @@ export class TasksService {
     private readonly clock: Clock,
     private readonly nodeId: string,
     private readonly apps: AppLookup,
+    private readonly groups: VariableGroupLookup,
   ) {}
 
   /**
@@ -75,11 +92,15 @@ export class TasksService {
     // Task input is data: names that would steer Ansible or the process are refused, and a task
     // gives only survey answers unless the template allows free extra variables.
     const anyName = origin.integrationId !== undefined || template.allow_extra_vars_in_task;
-    checkTaskVariables([...Object.keys(answers), ...Object.keys(secretAnswers)], template.survey_vars, anyName);
-    for (const name of Object.keys(origin.env ?? {})) {
-      const problem = envNameProblem(name, 'task');
-      if (problem) throw new ValidationError(problem);
-    }
+    checkTaskVariables(Object.keys(answers), template.survey_vars, anyName, 'environment');
+    checkTaskVariables(Object.keys(secretAnswers), template.survey_vars, anyName, 'secret');
+    const envNames = Object.keys(origin.env ?? {});
+    checkTaskEnvNames(envNames);
+    // Nor may it replace what the variable group sets (a proxy, an endpoint, a token...).
+    const groupEnv = new Set(await this.groups.envNames(projectId, template.environment_id));
+    checkGroupEnvKept(Object.keys(answers), groupEnv, template.app, 'environment');
+    checkGroupEnvKept(Object.keys(secretAnswers), groupEnv, template.app, 'secret');
+    checkGroupEnvKept(envNames, groupEnv, template.app, 'env', true);
     const mayOverrideArgs = !!actor && (actor.admin || actor.role === 'owner' || actor.role === 'manager');
     const tp = templateTaskParamsSchema.parse(template.task_params);
 
@@ -164,8 +185,8 @@ export class TasksService {
       return;
     }
     if (await this.repo.transition(id, ['starting', 'running', 'confirmed', 'waiting_confirmation'], 'stopping')) this.publish({ ...task, status: 'stopping' });
-    // A remote runner hears about stops when it polls: the force request is kept for it.
-    if (force && task.runner_id) await this.repo.update(id, { stop_force: 1 });
+    // Stored before anyone is told: a remote runner reads it when it polls, another node when the bus wakes it.
+    if (force) await this.repo.update(id, { stop_force: 1 });
     this.bus.control({ taskId: id, action: force ? 'kill' : 'stop' });
   }
 

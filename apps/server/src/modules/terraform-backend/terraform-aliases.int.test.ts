@@ -90,7 +90,7 @@ function backend(
 describe.each(engines)('terraform backend aliases and protocol ($name)', (engine) => {
   const t = useTestApp(engine, { GANTRY_WEB_HOST: 'https://gantry.example.com', GANTRY_MAX_STATE_BYTES: '4096' });
 
-  it('creates, lists, changes, rotates and deletes aliases; managers only; the password is never answered', async () => {
+  it('creates, lists, changes, rotates and deletes aliases; owners only; the password is never answered', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);
     const { keyId, inventoryId } = await workspaceWithKey(admin, p);
@@ -146,7 +146,7 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
     expect(rotated.json().id).not.toBe(alias.id);
     expect((await admin.get(`${base}/${alias.id}`)).statusCode).toBe(404);
 
-    // Reading aliases needs manageProjectResources, as changing them does; guests see the switch only.
+    // Reading aliases needs the owner's permission, as changing them does; task runners see the switch only.
     const runner = await signedInUser(t());
     await addMember(t(), p, runner.id, 'task_runner');
     expect((await runner.get(base)).statusCode).toBe(403);
@@ -172,6 +172,45 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
     expect(events).toContain('Terraform backend alias added to workspace prod');
     expect(events).toContain('rotated');
     expect(events).not.toContain(alias.id);
+  });
+
+  it('aliases need the role that downloads raw state: a manager gets 403, an owner succeeds', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const { keyId, inventoryId, auth } = await workspaceWithKey(admin, p);
+    const base = `/api/project/${p}/inventory/${inventoryId}/terraform/aliases`;
+    const manager = await signedInUser(t());
+    await addMember(t(), p, manager.id, 'manager');
+    const owner = await signedInUser(t());
+    await addMember(t(), p, owner.id, 'owner');
+    const existing = (await admin.post(base, { auth_key_id: keyId })).json<{ id: string }>();
+
+    // An alias answers the raw state (sensitive outputs included), which managers may not download.
+    const states = `/api/project/${p}/inventory/${inventoryId}/terraform/states`;
+    expect((await manager.get(`${states}/1/download`)).statusCode).toBe(403);
+    for (const r of [
+      await manager.post(base, { auth_key_id: keyId }),
+      await manager.get(base),
+      await manager.get(`${base}/${existing.id}`),
+      await manager.put(`${base}/${existing.id}`, { auth_key_id: keyId }),
+      await manager.post(`${base}/${existing.id}/rotate`),
+      await manager.del(`${base}/${existing.id}`),
+    ])
+      expect([r.statusCode, r.json()]).toEqual([403, { error: 'Forbidden' }]);
+    expect(
+      (await t().db.db.selectFrom('terraform_alias').select('id').where('project_id', '=', p).execute()).length,
+    ).toBe(1);
+    // Managers still turn the backend on for their tasks.
+    expect(
+      (await manager.put(`/api/project/${p}/inventory/${inventoryId}/terraform/backend`, { enabled: true })).statusCode,
+    ).toBe(200);
+
+    const created = await owner.post(base, { auth_key_id: keyId });
+    expect(created.statusCode).toBe(201);
+    const alias = created.json<{ id: string }>();
+    expect((await owner.get(base)).json()).toHaveLength(2);
+    expect((await backend(t(), 'GET', `/api/terraform/${alias.id}`, auth)).statusCode).toBe(204);
+    expect((await owner.del(`${base}/${alias.id}`)).statusCode).toBe(204);
   });
 
   it('speaks the http backend: one answer for unknown aliases and wrong credentials, locks with 423, ?ID checked, purge by managers', async () => {
@@ -300,6 +339,50 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
       const rows = await t().db.db.selectFrom(table).select('project_id').where('project_id', '=', p).execute();
       expect(rows, table).toEqual([]);
     }
+  });
+
+  it("a flood of bad requests from one address leaves another alias's right credentials working", async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const { keyId, inventoryId, auth } = await workspaceWithKey(admin, p);
+    const base = `/api/project/${p}/inventory/${inventoryId}/terraform/aliases`;
+    const x = (await admin.post(base, { auth_key_id: keyId })).json<{ id: string }>();
+    const y = (await admin.post(base, { auth_key_id: keyId })).json<{ id: string }>();
+    // Every local task calls from the same address.
+    const from = (url: string, authorization: string) =>
+      t().app.inject({ method: 'GET', url, remoteAddress: '10.80.0.1', headers: { authorization } });
+    const bad = `Basic ${Buffer.from('ci-bot:guess').toString('base64')}`;
+    // Past the address's limit: wrong credentials for alias X, and aliases that do not exist.
+    const flood = await Promise.all([
+      ...Array.from({ length: 60 }, () => from(`/api/terraform/${x.id}`, bad)),
+      ...Array.from({ length: 110 }, (_, i) => from(`/api/terraform/unknownalias${String(i).padStart(8, '0')}`, bad)),
+    ]);
+    const xCodes = flood.slice(0, 60).map((r) => r.statusCode);
+    // Alias X: no more wrong credentials checked than its own limit, the rest refused.
+    expect(xCodes.filter((c) => c === 401)).toHaveLength(10);
+    expect(xCodes.filter((c) => c === 429)).toHaveLength(50);
+    expect(flood.slice(60).filter((r) => r.statusCode === 429).length).toBeGreaterThan(0);
+    // Alias Y, from the same address, with its right credentials: let in.
+    expect((await from(`/api/terraform/${y.id}`, auth)).statusCode).toBe(204);
+    // Alias X stays locked, the right credentials too, like an account after too many failures.
+    const locked = await from(`/api/terraform/${x.id}`, auth);
+    expect(locked.statusCode).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('refuses wrong credentials for one alias past its limit while another alias works', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const { keyId, inventoryId, auth } = await workspaceWithKey(admin, p);
+    const base = `/api/project/${p}/inventory/${inventoryId}/terraform/aliases`;
+    const x = (await admin.post(base, { auth_key_id: keyId })).json<{ id: string }>();
+    const y = (await admin.post(base, { auth_key_id: keyId })).json<{ id: string }>();
+    const bad = `Basic ${Buffer.from('ci-bot:guess').toString('base64')}`;
+    for (let i = 0; i < 10; i++)
+      expect((await backend(t(), 'GET', `/api/terraform/${x.id}`, bad)).statusCode).toBe(401);
+    expect((await backend(t(), 'GET', `/api/terraform/${x.id}`, bad)).statusCode).toBe(429);
+    expect((await backend(t(), 'GET', `/api/terraform/${y.id}`, auth)).statusCode).toBe(204);
+    expect((await backend(t(), 'GET', `/api/terraform/${y.id}`, bad)).statusCode).toBe(401);
   });
 
   it('slows, then refuses, an address that keeps failing', async () => {

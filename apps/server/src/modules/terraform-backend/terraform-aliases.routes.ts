@@ -27,8 +27,10 @@ const actor = (request: FastifyRequest): Actor => {
 
 /**
  * Aliases of a workspace (`/inventory/{id}/terraform/aliases`, as Semaphore's) and its backend
- * switch. Aliases are backend addresses: reading them needs manageProjectResources too, like
- * changing them; any member may see whether the backend is on.
+ * switch. An alias answers the raw state, sensitive outputs included: listing, creating,
+ * changing, rotating and deleting aliases needs updateProject (owners), as downloading a raw
+ * state does (terraform-states.routes.ts). Managers turn the backend on or off (their tasks keep
+ * their state there); any member may see whether it is on.
  */
 export function terraformAliasesRoutes(
   aliases: TerraformAliasesService,
@@ -38,12 +40,14 @@ export function terraformAliasesRoutes(
   /** GANTRY_WEB_HOST, or the origin the caller reached us at. */
   const base = (request: FastifyRequest) => webHost || `${request.protocol}://${request.host}`;
   const manage = projectGuard(members, Permission.manageProjectResources);
+  /** The permission of a raw state download. */
+  const rawState = projectGuard(members, Permission.updateProject);
   return async (app) => {
     const path = '/project/:projectId/inventory/:id/terraform';
     app.get(
       `${path}/aliases`,
       {
-        preValidation: manage,
+        preValidation: rawState,
         schema: { tags, params: workspaceParams, response: { 200: z.array(terraformAliasSchema) } },
       },
       async (request) =>
@@ -52,7 +56,7 @@ export function terraformAliasesRoutes(
     app.post(
       `${path}/aliases`,
       {
-        preValidation: manage,
+        preValidation: rawState,
         schema: {
           tags,
           params: workspaceParams,
@@ -67,7 +71,7 @@ export function terraformAliasesRoutes(
     );
     app.get(
       `${path}/aliases/:aliasId`,
-      { preValidation: manage, schema: { tags, params: aliasParams, response: { 200: terraformAliasSchema } } },
+      { preValidation: rawState, schema: { tags, params: aliasParams, response: { 200: terraformAliasSchema } } },
       async (request) =>
         presentAlias(
           await aliases.get(request.params.projectId, request.params.id, request.params.aliasId),
@@ -76,7 +80,7 @@ export function terraformAliasesRoutes(
     );
     app.put(
       `${path}/aliases/:aliasId`,
-      { preValidation: manage, schema: { tags, params: aliasParams, body: terraformAliasInputSchema } },
+      { preValidation: rawState, schema: { tags, params: aliasParams, body: terraformAliasInputSchema } },
       async (request, reply) => {
         await aliases.update(
           actor(request),
@@ -90,7 +94,7 @@ export function terraformAliasesRoutes(
     );
     app.post(
       `${path}/aliases/:aliasId/rotate`,
-      { preValidation: manage, schema: { tags, params: aliasParams, response: { 200: terraformAliasSchema } } },
+      { preValidation: rawState, schema: { tags, params: aliasParams, response: { 200: terraformAliasSchema } } },
       async (request) =>
         presentAlias(
           await aliases.rotate(actor(request), request.params.projectId, request.params.id, request.params.aliasId),
@@ -99,7 +103,7 @@ export function terraformAliasesRoutes(
     );
     app.delete(
       `${path}/aliases/:aliasId`,
-      { preValidation: manage, schema: { tags, params: aliasParams } },
+      { preValidation: rawState, schema: { tags, params: aliasParams } },
       async (request, reply) => {
         await aliases.delete(actor(request), request.params.projectId, request.params.id, request.params.aliasId);
         return reply.status(204).send();

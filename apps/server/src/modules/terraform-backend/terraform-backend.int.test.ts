@@ -272,7 +272,7 @@ describe.each(engines)('terraform http backend with real terraform ($name)', (en
     expect((await admin.post(`/api/project/${p}/tasks/${rejected}/reject`)).statusCode).toBe(204);
     expect((await waitForTask(admin, p, rejected)).status).toBe('rejected');
     expect((await tf(laptop, ['apply', '-auto-approve', '-input=false'])).code).toBe(0);
-  });
+  }, 90_000);
 });
 
 describe.each(engines)('terraform http backend from a remote runner ($name)', (engine) => {

@@ -23,18 +23,35 @@ export class StateLockedError extends AppError {
   }
 }
 
-/** A counter of failed attempts that slows, then refuses, a client (the sign-in throttle fits). */
+/** Counters of attempts that slow, then refuse, a client (the sign-in throttle fits). */
 export interface FailureThrottle {
-  before(keys: ThrottleKeyLike[]): Promise<void>;
-  failed(keys: ThrottleKeyLike[]): Promise<void>;
+  /** Runs `check` as one counted attempt; throws 429 without running it when a key is at its limit. */
+  attempt(keys: ThrottleKeyLike[], check: () => Promise<boolean>): Promise<boolean>;
 }
 export interface ThrottleKeyLike {
   key: string;
   slowAfter: number;
   refuseAfter: number;
+  forgetOnSuccess?: boolean;
 }
 
-/** Failed backend requests per client address: as many as sign-in allows an address, counted apart. */
+/**
+ * Failed requests naming an existing alias count against that alias only: tasks all call from
+ * 127.0.0.1, so a count per address would let one task's bad requests lock every other alias out.
+ * Its password is what is guessed, so it is limited like an account's.
+ */
+const aliasKey = (alias: string): ThrottleKeyLike => ({
+  key: `terraform-backend:alias:${alias}`,
+  slowAfter: 3,
+  refuseAfter: 10,
+  forgetOnSuccess: true,
+});
+
+/**
+ * Requests naming no alias (unknown, ended, malformed) count per client address, as many as
+ * sign-in allows an address, counted apart; right credentials never fall under this count. (That a
+ * locked address is refused for unknown aliases only tells nothing: an alias cannot be guessed.)
+ */
 const addressKey = (ip: string): ThrottleKeyLike => ({
   key: `terraform-backend:${ip}`,
   slowAfter: 30,
@@ -85,12 +102,12 @@ export class TerraformBackendService {
 
   /**
    * Lets a request in or throws 401, the same for an unknown alias, a wrong login or password and
-   * a missing header; failures are counted per client address (slowed, then 429).
+   * a missing header. Failures are counted per alias, or per client address for a request naming
+   * no alias (slowed, then 429), so nobody's failures lock out another alias's right credentials.
    */
   async authenticate(alias: string, authorization: string | undefined, ip: string): Promise<BackendCaller> {
-    const keys = [addressKey(ip)];
-    await this.d.throttle.before(keys);
     const row = isAliasId(alias) ? await this.d.repo.resolve(alias) : undefined;
+    const keys = [row ? aliasKey(row.id) : addressKey(ip)];
     let expected: BasicCredentials | null = null;
     if (row?.task_id != null) {
       if (isActive(row.task_status) && row.secret)
@@ -100,10 +117,9 @@ export class TerraformBackendService {
       if (key?.type === 'login_password' && key.login && key.password)
         expected = { username: key.login, password: key.password };
     }
-    if (!credentialsMatch(parseBasicAuth(authorization), expected) || !row) {
-      await this.d.throttle.failed(keys);
-      throw new UnauthorizedError(BACKEND_DENIED);
-    }
+    const given = parseBasicAuth(authorization);
+    const ok = await this.d.throttle.attempt(keys, async () => credentialsMatch(given, expected));
+    if (!ok || !row) throw new UnauthorizedError(BACKEND_DENIED);
     return { projectId: row.project_id, inventoryId: row.inventory_id, alias: row.id, taskId: row.task_id };
   }
 

@@ -102,6 +102,41 @@ describe.each(engines)('API tokens ($name)', (engine) => {
     },
   );
 
+  it('never lets a token make a token that outlives it', async () => {
+    const u = await signedInUser(t());
+    const parent = (await u.post('/api/user/tokens', { expires_in_days: 30 })).json<{ id: string; expires: string }>();
+    const byToken = (payload?: unknown) =>
+      t().app.inject({
+        method: 'POST',
+        url: '/api/user/tokens',
+        headers: { authorization: `Bearer ${parent.id}` },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
+    // "Never", no body, or longer than the token itself: the new token ends when the token that made it does.
+    for (const body of [{ expires_in_days: 0 }, { expires_in_days: null }, undefined, { expires_in_days: 365 }, { expires_in_days: 30 }]) {
+      const child = await byToken(body);
+      expect(child.statusCode).toBe(201);
+      expect([body, child.json().expires]).toEqual([body, parent.expires]);
+      expect((await bearer(child.json().id)).statusCode).toBe(200);
+    }
+    // A shorter lifetime stays as asked.
+    const forever = (await u.post('/api/user/tokens', { expires_in_days: 0 })).json<{ id: string }>();
+    const before = Date.now();
+    const short = await t().app.inject({
+      method: 'POST',
+      url: '/api/user/tokens',
+      headers: { authorization: `Bearer ${forever.id}` },
+      payload: { expires_in_days: 30 },
+    });
+    const lifetime = Date.parse(short.json().expires) - before;
+    expect(lifetime).toBeGreaterThanOrEqual(30 * 86_400_000 - 1000);
+    expect(lifetime).toBeLessThan(30 * 86_400_000 + 60_000);
+    // A token that never expires makes one that never expires; a session is not capped either.
+    const child = await t().app.inject({ method: 'POST', url: '/api/user/tokens', headers: { authorization: `Bearer ${forever.id}` } });
+    expect(child.json().expires).toBeNull();
+    expect((await u.post('/api/user/tokens', { expires_in_days: 0 })).json().expires).toBeNull();
+  });
+
   it('a token deleted user loses access', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const u = await signedInUser(t());

@@ -1,7 +1,7 @@
 import { apiTokenCreateSchema, apiTokenCreatedSchema, apiTokenSchema } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../../platform/auth.js';
+import { callerToken, requireUser } from '../../platform/auth.js';
 import type { TokensService } from './tokens.service.js';
 
 /** The caller's own API tokens. */
@@ -16,7 +16,11 @@ export function tokensRoutes(tokens: TokensService): FastifyPluginAsyncZod {
       '/user/tokens',
       { schema: { tags: ['tokens'], body: apiTokenCreateSchema, response: { 201: apiTokenCreatedSchema } } },
       async (request, reply) => {
-        const { token, value } = await tokens.create(requireUser(request).id, request.body?.expires_in_days);
+        const { token, value } = await tokens.create(
+          requireUser(request).id,
+          request.body?.expires_in_days,
+          callerToken(request),
+        );
         // The one answer that carries the value: `id` is the token, as the peer API has it.
         return reply.status(201).send({ ...token, id: value });
       },

@@ -37,20 +37,38 @@ export class TokensService {
     return (await this.repo.listForUser(userId)).map((row) => presentToken(row, now));
   }
 
-  /** `expiresInDays`: null, undefined or 0 for a token that never expires. */
-  async create(userId: number, expiresInDays?: number | null): Promise<{ token: ApiToken; value: string }> {
+  /**
+   * `expiresInDays`: null, undefined or 0 for a token that never expires. `creator`: the token
+   * value the call came with, if any: a token never outlives the token that made it (its expiry
+   * caps the new one's, "never" included), so a leaked short-lived token cannot mint a lasting one.
+   */
+  async create(
+    userId: number,
+    expiresInDays?: number | null,
+    creator?: string,
+  ): Promise<{ token: ApiToken; value: string }> {
     const tokenId = randomToken(ID_LENGTH);
     const value = tokenId + randomToken(SECRET_LENGTH);
     const now = this.clock.now();
+    let expires = expiresInDays ? new Date(now.getTime() + expiresInDays * DAY_MS).toISOString() : null;
+    const cap = creator ? await this.expiryOf(creator) : null;
+    if (cap !== null && (expires === null || cap < expires)) expires = cap;
     const row = await this.repo.insert({
       token_id: tokenId,
       token_hash: sha256(value),
       user_id: userId,
       created: now.toISOString(),
       expired: 0,
-      expires: expiresInDays ? new Date(now.getTime() + expiresInDays * DAY_MS).toISOString() : null,
+      expires,
     });
     return { token: presentToken(row, now), value };
+  }
+
+  /** When a live token stops working on its own (null: never). */
+  private async expiryOf(value: string): Promise<string | null> {
+    const row = await this.repo.findByTokenId(value.slice(0, ID_LENGTH));
+    if (!row || !safeEqual(sha256(value), row.token_hash)) return null;
+    return row.expires;
   }
 
   /** `id` may be the public id or the whole value (as clients of the peer API send it). */

@@ -120,7 +120,12 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
       ) : null}
       {tab === 'state' && terraform ? (
         <Stack spacing={3}>
-          <TemplateWorkspaces projectId={projectId} template={template} canManage={access.canManage} />
+          <TemplateWorkspaces
+            projectId={projectId}
+            template={template}
+            canManage={access.canManage}
+            canManageAliases={access.canUpdate}
+          />
           <Box>
             <Typography variant="subtitle1">{t('workspaces.summary')}</Typography>
             <TemplateState projectId={projectId} templateId={templateId} />

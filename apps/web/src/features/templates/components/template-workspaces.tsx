@@ -37,10 +37,13 @@ export function TemplateWorkspaces({
   projectId,
   template,
   canManage,
+  canManageAliases,
 }: {
   projectId: number;
   template: Template;
   canManage: boolean;
+  /** May see and change the state backend's aliases (they answer the raw state: owners). */
+  canManageAliases: boolean;
 }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
@@ -130,7 +133,12 @@ export function TemplateWorkspaces({
       )}
       {selected ? (
         <Stack spacing={3}>
-          <WorkspaceBackend projectId={projectId} inventoryId={selected.id} canManage={canManage} />
+          <WorkspaceBackend
+            projectId={projectId}
+            inventoryId={selected.id}
+            canManage={canManage}
+            canManageAliases={canManageAliases}
+          />
           <WorkspaceStates
             projectId={projectId}
             templateId={template.id}

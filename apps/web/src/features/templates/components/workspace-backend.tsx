@@ -31,24 +31,28 @@ import { AliasDialog } from './alias-dialog';
 
 /**
  * A workspace's HTTP state backend on the State tab: the switch that makes its tasks keep their
- * state in Gantry, and (for managers) its aliases, each with a copy button, edit, rotate and
- * delete, and a ready-to-paste `backend "http"` block. Passwords are never shown: they stay in
- * the aliases' keys.
+ * state in Gantry (managers), and (for owners: an alias answers the raw state, as a download
+ * does) its aliases, each with a copy button, edit, rotate and delete, and a ready-to-paste
+ * `backend "http"` block. Passwords are never shown: they stay in the aliases' keys.
  */
 export function WorkspaceBackend({
   projectId,
   inventoryId,
   canManage,
+  canManageAliases,
 }: {
   projectId: number;
   inventoryId: number;
+  /** May turn the backend on and off (manageProjectResources). */
   canManage: boolean;
+  /** May see and change aliases: the permission of a raw state download (updateProject). */
+  canManageAliases: boolean;
 }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const settings = useQuery(backendQuery(projectId, inventoryId));
-  const aliases = useQuery({ ...aliasesQuery(projectId, inventoryId), enabled: canManage });
-  const keys = useQuery({ ...projectQueries.keys(projectId), enabled: canManage }).data ?? [];
+  const aliases = useQuery({ ...aliasesQuery(projectId, inventoryId), enabled: canManageAliases });
+  const keys = useQuery({ ...projectQueries.keys(projectId), enabled: canManageAliases }).data ?? [];
   const setBackend = useSetBackend(projectId, inventoryId);
   const m = useAliasMutations(projectId, inventoryId);
   const [editing, setEditing] = useState<TerraformAlias | 'new' | null>(null);
@@ -94,7 +98,12 @@ export function WorkspaceBackend({
       <Typography variant="body2" color="text.secondary">
         {t('terraformBackend.hint')}
       </Typography>
-      {canManage ? (
+      {canManage && !canManageAliases ? (
+        <Typography variant="body2" color="text.secondary" data-testid="terraform-aliases-owners-only">
+          {t('terraformBackend.aliasesOwnersOnly')}
+        </Typography>
+      ) : null}
+      {canManageAliases ? (
         <>
           <Stack direction="row" sx={{ alignItems: 'center', pt: 1 }}>
             <Typography variant="subtitle2" sx={{ flex: 1 }}>

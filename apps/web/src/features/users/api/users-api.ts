@@ -1,4 +1,4 @@
-import type { PasswordChange, TotpCreated, TotpRemove, User, UserCreate, UserUpdate } from '@gantry/contracts';
+import type { PasswordChange, TotpCreated, TotpEnable, TotpRemove, User, UserCreate, UserUpdate } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { keys } from '../../../lib/session';
@@ -38,9 +38,13 @@ function useInvalidateUser() {
   };
 }
 
+/** `body.password` is needed when the method is your own; an admin enabling another's sends none. */
 export function useEnableTotp(userId: number) {
   const invalidate = useInvalidateUser();
-  return useMutation({ mutationFn: () => api.post<TotpCreated>(`/users/${userId}/2fas/totp`), onSuccess: invalidate });
+  return useMutation({
+    mutationFn: (body?: NonNullable<TotpEnable>) => api.post<TotpCreated>(`/users/${userId}/2fas/totp`, body),
+    onSuccess: invalidate,
+  });
 }
 
 /** `proof` (password or current code) is needed when the method is your own; an admin removing another's sends none. */

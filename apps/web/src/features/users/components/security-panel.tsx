@@ -9,11 +9,12 @@ import { useSnackbar } from '../../../components/snackbar';
 import { infoQuery } from '../../../lib/session';
 import { totpQrUrl, useDisableTotp, useEnableTotp } from '../api/users-api';
 import { DisableTotpDialog } from './disable-totp-dialog';
+import { EnableTotpDialog } from './enable-totp-dialog';
 
 /**
- * The Security tab: enable two-factor sign-in (then the QR code, for yourself only, and the
- * recovery code, shown this once with a copy button), or disable it: your own only with your
- * password or a code; an admin disables someone else's (a lost device) without. An admin may enable
+ * The Security tab: enable two-factor sign-in (your own with your password, when you have one
+ * here; then the QR code, for yourself only, and the recovery code, shown this once with a copy
+ * button), or disable it: your own only with your password or a code; an admin disables someone else's (a lost device) without. An admin may enable
  * it for someone else only when recovery codes are accepted: that user's first sign-in needs the code.
  * When the server has two-factor sign-in turned off, the tab says so and offers nothing.
  */
@@ -25,6 +26,7 @@ export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
   const disable = useDisableTotp(user.id);
   const [created, setCreated] = useState<TotpCreated | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [enrolling, setEnrolling] = useState(false);
 
   if (created) {
     return (
@@ -85,13 +87,26 @@ export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
         <Button
           variant="contained"
           disabled={enable.isPending}
-          onClick={() => enable.mutate(undefined, { onSuccess: setCreated })}
+          onClick={() => {
+            if (self && !user.external) setEnrolling(true);
+            else enable.mutate(undefined, { onSuccess: setCreated });
+          }}
         >
           {t('users.totpEnable')}
         </Button>
       ) : (
         <Typography variant="body2">{t('users.totpOwnOnly', { name: user.name })}</Typography>
       )}
+      {enrolling ? (
+        <EnableTotpDialog
+          userId={user.id}
+          onEnabled={(c) => {
+            setEnrolling(false);
+            setCreated(c);
+          }}
+          onClose={() => setEnrolling(false)}
+        />
+      ) : null}
       {confirming && user.totp ? (
         <DisableTotpDialog userId={user.id} totpId={user.totp.id} hasPassword={!user.external} onClose={() => setConfirming(false)} />
       ) : null}

@@ -1,3 +1,4 @@
+import { hostAddresses, trustProxyWarnings } from './config/trust-proxy.js';
 import { buildApp } from './app.js';
 import { ensureAdmin } from './bootstrap.js';
 import { loadConfig } from './config/config.js';
@@ -45,6 +46,8 @@ export async function startServer(): Promise<void> {
         : 'Install bubblewrap (Debian/Ubuntu package "bubblewrap")';
     process.stdout.write(`\n  WARNING: ${sandbox.warning}.\n  ${hint} to sandbox tasks.\n\n`);
   }
+  // X-Forwarded-For is believed only from the proxy's own address, never from one a task can use.
+  for (const line of trustProxyWarnings(config.trustProxy, { tasksIsolated: sandbox.isolatesNetwork, hostAddresses: hostAddresses() })) app.log.warn(line);
   if (process.getuid?.() === 0) {
     // Tasks never keep root: they drop to the task user without any capability (measured below).
     const probe = (await app.services.sandboxReport()).probe;

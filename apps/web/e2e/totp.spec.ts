@@ -14,8 +14,6 @@ async function signInWithPassword(page: Page, login: string, password: string): 
 test('a user enables two-factor sign-in; then a wrong code is refused and the recovery code signs in', async ({
   page,
 }) => {
-  // Five sign-ins and two password confirmations, each a deliberately slow password hash.
-  test.setTimeout(120_000);
   // A new user, made by the admin.
   await signIn(page);
   const password = 'totp-pass-1';

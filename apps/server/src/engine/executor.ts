@@ -206,7 +206,8 @@ export class TaskExecutor {
         base = ws.path('inventory-repository');
         await this.checkout(ws, ctx.inventoryRepository, base, ctx.inventoryRepository.row.git_branch || null, null, knownHosts, 'inventory');
       }
-      inventoryFile = inside(base, inv.inventory);
+      // An absolute path was checked against GANTRY_ALLOWED_LOCAL_PATHS when the run was loaded.
+      inventoryFile = path.isAbsolute(inv.inventory) ? inv.inventory : inside(base, inv.inventory);
     }
     const extra: Record<string, unknown> = { ...ctx.trustedVars };
     let login: string | null = null;

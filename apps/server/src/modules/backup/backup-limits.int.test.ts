@@ -1,4 +1,10 @@
-import { BACKUP_FORMAT, CSRF_HEADER, SESSION_COOKIE, type ProjectBackupInput } from '@gantry/contracts';
+import {
+  BACKUP_FORMAT,
+  CSRF_HEADER,
+  RESTORE_BODY_LIMIT,
+  SESSION_COOKIE,
+  type ProjectBackupInput,
+} from '@gantry/contracts';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { engines, signedInUser, useTestApp, type TestContext } from '../../test/harness.js';
@@ -7,12 +13,13 @@ import { RESTORE_SECTION_MAX } from './backup.limits.js';
 const meta = { format: BACKUP_FORMAT, version: 1, name: 'Big restore' } as const;
 
 /**
- * A backup of about `mb` megabytes: a few hundred objects of each kind whose texts (static
- * inventories, variable groups, descriptions) make up the size.
+ * A backup of about `mb` megabytes: a few hundred objects of each kind, large static inventories
+ * making up most of the size (fewer objects than bench/restore-health.mjs restores, so the test
+ * stays short on PostgreSQL).
  */
 function largeBackup(mb: number): ProjectBackupInput {
-  const n = Math.max(1, Math.round(mb * 160));
-  const hosts = Array.from({ length: 60 }, (_, i) => `host-${i}.example.com ansible_port=22 role=web`).join('\n');
+  const n = Math.max(1, Math.round(mb * 50));
+  const hosts = Array.from({ length: 360 }, (_, i) => `host-${i}.example.com ansible_port=22 role=web`).join('\n');
   const vars = JSON.stringify(
     Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`var_${i}`, `value-${i}-`.repeat(3)])),
   );
@@ -119,6 +126,44 @@ describe.each(engines)('backup restore limits ($name)', (engine) => {
     expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ code: 'restore_section_too_large', field: 'keys' });
     expect(await projectCount()).toBe(before);
+  });
+
+  it('reads the restore body as the API reads JSON: limits, invalid JSON, prototype poisoning, no body', async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const post = (payload: string, headers: Record<string, string> = {}) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/projects/restore',
+        cookies: { [SESSION_COOKIE]: admin.cookie },
+        headers: { 'content-type': 'application/json', [CSRF_HEADER]: '1', ...headers },
+        payload,
+      });
+    const before = await projectCount();
+    const tooLarge = await post(JSON.stringify({ meta, pad: 'x'.repeat(RESTORE_BODY_LIMIT) }));
+    expect([tooLarge.statusCode, tooLarge.json()]).toEqual([413, { error: 'Request body is too large' }]);
+    const broken = await post('{"meta": ');
+    expect([broken.statusCode, broken.json()]).toEqual([400, { error: 'Request body is not valid JSON' }]);
+    const poisoned = await post(`{"meta": ${JSON.stringify(meta)}, "__proto__": {"admin": true}}`);
+    expect([poisoned.statusCode, poisoned.json()]).toEqual([400, { error: 'Request body is not valid JSON' }]);
+    const empty = await post('  ');
+    expect([empty.statusCode, empty.json().error]).toEqual([400, expect.stringMatching(/^Invalid backup: /)]);
+    expect(await projectCount()).toBe(before);
+    // Over real HTTP the body comes in many chunks: multi-byte characters split between two arrive whole.
+    const inventory = `ünïcødé ${'é€😀'.repeat(100_000)}`;
+    const res = await fetch(`${await listening(ctx)}/api/projects/restore`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `${SESSION_COOKIE}=${admin.cookie}`, [CSRF_HEADER]: '1' },
+      body: JSON.stringify({
+        meta: { ...meta, name: 'Ünïcødé' },
+        keys: [{ id: 1, name: 'k', type: 'none' }],
+        inventories: [{ id: 1, name: 'i', type: 'static', inventory, ssh_key_id: 1 }],
+      }),
+    });
+    const restored = (await res.json()) as { id: number; projectName: string };
+    expect([res.status, restored.projectName]).toEqual([201, 'Ünïcødé']);
+    const [stored] = (await admin.get(`/api/project/${restored.id}/inventory`)).json<Array<{ inventory: string }>>();
+    expect(stored!.inventory === inventory).toBe(true);
   });
 
   it('keeps answering /api/health while an 8 MB restore runs', async () => {

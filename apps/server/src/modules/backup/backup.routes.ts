@@ -11,6 +11,7 @@ import { requireUser } from '../../platform/auth.js';
 import { projectGuard } from '../../platform/permissions.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import type { ProjectsService } from '../projects/projects.service.js';
+import { registerStreamingJsonBody } from './backup.body.js';
 import { parseRestoreBody } from './backup.parse.js';
 import type { BackupService } from './backup.service.js';
 import type { ProjectCacheService } from './project-cache.service.js';
@@ -26,6 +27,8 @@ export function backupRoutes(
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const update = projectGuard(projects, Permission.updateProject);
+    // A restore body (up to RESTORE_BODY_LIMIT) is decoded as it arrives, not all at once at its end.
+    registerStreamingJsonBody(app, RESTORE_BODY_LIMIT);
 
     app.get(
       '/project/:projectId/backup',

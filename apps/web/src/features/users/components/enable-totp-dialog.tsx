@@ -13,14 +13,13 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '../../../components/form-error';
 import { ApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/error-text';
 import { useEnableTotp } from '../api/users-api';
 
-/** The server's refusal of the password, told apart by its code (shown at the field, in the user's language). */
-function passwordRefusal(error: unknown): 'required' | 'incorrect' | null {
-  if (!(error instanceof ApiError)) return null;
-  if (error.body?.code === ErrorCodes.currentPasswordRequired) return 'required';
-  if (error.body?.code === ErrorCodes.currentPasswordIncorrect) return 'incorrect';
-  return null;
+/** The server's refusal of the password itself (by its code): shown at the field, not atop the form. */
+function isPasswordRefusal(error: unknown): error is ApiError {
+  const code = error instanceof ApiError ? error.body?.code : undefined;
+  return code === ErrorCodes.currentPasswordRequired || code === ErrorCodes.currentPasswordIncorrect;
 }
 
 /**
@@ -48,19 +47,15 @@ export function EnableTotpDialog({
     const created = await enable.mutateAsync({ password }).catch(() => null);
     if (created) onEnabled(created);
   };
-  const refusal = passwordRefusal(enable.error);
-  const missing = (touched && !password) || refusal === 'required';
-  const helper = missing
-    ? t('users.totpPasswordRequired')
-    : refusal === 'incorrect'
-      ? t('users.currentPasswordIncorrect')
-      : ' ';
+  const refused = isPasswordRefusal(enable.error);
+  const missing = touched && !password;
+  const helper = missing ? t('users.totpPasswordRequired') : refused ? errorText(enable.error) : ' ';
   return (
     <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
       <DialogTitle>{t('users.totpEnableTitle')}</DialogTitle>
       <DialogContent>
         <Stack spacing={1} component="form" id="totp-enable-form" noValidate onSubmit={(e) => void submit(e)}>
-          {refusal ? null : <FormError error={enable.error} />}
+          {refused ? null : <FormError error={enable.error} />}
           <DialogContentText>{t('users.totpEnableText')}</DialogContentText>
           <TextField
             type="password"
@@ -73,7 +68,7 @@ export function EnableTotpDialog({
             autoComplete="current-password"
             autoFocus
             required
-            error={missing || refusal === 'incorrect'}
+            error={missing || refused}
             helperText={helper}
           />
         </Stack>

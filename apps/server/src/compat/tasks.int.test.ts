@@ -13,6 +13,8 @@ import { apiToken, semaphoreRequest } from './tasks-client.js';
 
 const markers = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-compat-'));
 afterAll(() => fs.rmSync(markers, { recursive: true, force: true }));
+// A root server's tasks run as an unprivileged user, who must be able to leave its markers here.
+fs.chmodSync(markers, 0o755);
 
 /** Touches a marker per host: in --check mode Ansible reports the change but makes none. */
 const markerPlaybook = (dir: string) => `
@@ -38,6 +40,7 @@ describe.each(engines)('Semaphore clients: tasks ($name)', (engine) => {
   const ansibleTemplate = async (admin: Caller, taskParams: Record<string, unknown>) => {
     const p = await createProject(admin);
     const dir = fs.mkdtempSync(path.join(markers, 'run-'));
+    fs.chmodSync(dir, 0o777);
     const key = (await admin.post(`/api/project/${p}/keys`, { name: 'none', type: 'none' })).json().id;
     const inv = (
       await admin.post(`/api/project/${p}/inventory`, {

@@ -36,7 +36,7 @@ export interface ExecutorDeps {
    * The sandbox the launcher applies; an unsandboxed run says so on its first log line. Its task
    * user owns the workspace; with its own network, the Terraform backend is relayed to the task.
    */
-  sandbox: Pick<TaskSandbox, 'warning'> & Partial<Pick<TaskSandbox, 'taskOwner' | 'isolatesNetwork'>>;
+  sandbox: Pick<TaskSandbox, 'warning'> & Partial<Pick<TaskSandbox, 'taskOwner' | 'isolatesNetwork' | 'active'>>;
   /** How this machine's task processes reach the Gantry server (for its Terraform HTTP state backend). */
   serverUrl?: () => string | null;
 }
@@ -254,7 +254,10 @@ export class TaskExecutor {
       templateArgs: [],
       taskArgs: ctx.args,
     });
-    await this.exec(exe, argv, repoDir, { ...env, ANSIBLE_FORCE_COLOR: '1', ANSIBLE_NOCOLOR: '0', PYTHONUNBUFFERED: '1', ANSIBLE_LOCAL_TEMP: ws.path('home', '.ansible-tmp') });
+    // Unsandboxed, a root server's task user has no home of its own (nobody's is /nonexistent),
+    // where a local connection puts its temp files: a /tmp path instead, as Ansible advises.
+    const homeless = this.d.sandbox.taskOwner && this.d.sandbox.active === false ? { ANSIBLE_REMOTE_TMP: '/tmp/.ansible-gantry-${USER}' } : {};
+    await this.exec(exe, argv, repoDir, { ...env, ...homeless, ANSIBLE_FORCE_COLOR: '1', ANSIBLE_NOCOLOR: '0', PYTHONUNBUFFERED: '1', ANSIBLE_LOCAL_TEMP: ws.path('home', '.ansible-tmp') });
   }
 
   private async runTerraform(ctx: RunContext, ws: Workspace, repoDir: string, env: Record<string, string>, exe: string): Promise<void> {

@@ -9,6 +9,8 @@ import { runTask, setupTemplate, taskLog, waitForTask } from '../test/tasks.js';
 
 // A recording stand-in for pwsh and pulumi: prints its argv, one argument a line.
 const binDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-rec-'));
+// Tools on PATH must be readable by the task user (a root server's tasks run unprivileged).
+fs.chmodSync(binDir, 0o755);
 for (const exe of ['pwsh', 'pulumi']) {
   fs.writeFileSync(path.join(binDir, exe), `#!/bin/sh\necho "exe=${exe} cwd=$(basename "$PWD")"\nfor a in "$@"; do echo "arg=$a"; done\n`, { mode: 0o755 });
 }
@@ -17,6 +19,7 @@ for (const exe of ['pwsh', 'pulumi']) {
 const flagDirs: string[] = [];
 const flagFile = () => {
   flagDirs.push(fs.mkdtempSync(path.join('/var/tmp', 'gantry-flag-')));
+  fs.chmodSync(flagDirs.at(-1)!, 0o755);
   return path.join(flagDirs.at(-1)!, 'go');
 };
 afterAll(() => {

@@ -260,7 +260,7 @@ export class TaskSandbox implements SpecWrapper {
     if (passwd) readOnly.push([passwd, '/etc/passwd']);
     const tmpfsRoots = ['/tmp', ...hiddenDirs];
     const layout: BwrapLayout = {
-      passable: owner ? passableFolders([...shownWritable, cwd], tmpfsRoots) : [],
+      passable: owner ? passableFolders([...shownWritable, cwd, ...readOnly.map(([, target]) => target)], tmpfsRoots) : [],
       unreachable: owner ? unreachableAncestors([...shownWritable, cwd], owner).filter((u) => !hiddenDirs.some((h) => under(h, u))) : [],
       hiddenDirs,
       hiddenFiles,

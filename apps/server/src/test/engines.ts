@@ -22,6 +22,9 @@ const mysqlBase = process.env.GANTRY_TEST_MYSQL_URL;
 /** A temp folder holding the data folder, so the task folder beside it (`data-tasks`) goes with it. */
 function testFolders(): { root: string; dataDir: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-test-'));
+  // Passable (not listable) like a real server's parent folder: a root server's unsandboxed tasks
+  // run as the task user, who must reach the task folder; the data folder stays 0700.
+  fs.chmodSync(root, 0o711);
   const dataDir = path.join(root, 'data');
   fs.mkdirSync(dataDir, { mode: 0o700 });
   return { root, dataDir };

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { withDeferredCheckpoint } from '../../db/sqlite-checkpoint.js';
 import type { Database } from '../../db/types.js';
 import type { EnvironmentsService } from '../environments/environments.service.js';
 import type { EventsService } from '../events/events.service.js';
@@ -45,5 +46,7 @@ export function restoreUnit(
   db: Kysely<Database>,
   build: (trx: Kysely<Database>, appExists: (appId: string) => boolean) => RestoreServices,
 ): RestoreUnit {
-  return (appExists, fn) => db.transaction().execute(async (trx) => fn(build(trx, appExists)));
+  // A restore writes megabytes at once: on SQLite its commit is not also the WAL checkpoint.
+  return (appExists, fn) =>
+    withDeferredCheckpoint(db, () => db.transaction().execute(async (trx) => fn(build(trx, appExists))));
 }

@@ -48,7 +48,8 @@ export default defineConfig({
       GANTRY_ADMIN_EMAIL: 'admin@example.com',
       GANTRY_ADMIN_NAME: E2E_ADMIN.name,
       GANTRY_LOG_LEVEL: 'warn',
-      GANTRY_ALLOWED_LOCAL_PATHS: E2E_REPOS,
+      // /srv: where the Semaphore backup fixture keeps its local repository (never cloned here).
+      GANTRY_ALLOWED_LOCAL_PATHS: `${E2E_REPOS},/srv`,
       // Two-factor sign-in is offered; users who do not enable it sign in as before.
       GANTRY_TOTP_ENABLED: 'true',
       // Discovery happens at the first external sign-in, after global-setup started the provider.

@@ -256,7 +256,7 @@ export class TaskExecutor {
     });
     // Unsandboxed, a root server's task user has no home of its own (nobody's is /nonexistent),
     // where a local connection puts its temp files: a /tmp path instead, as Ansible advises.
-    const homeless = this.d.sandbox.taskOwner && this.d.sandbox.active === false ? { ANSIBLE_REMOTE_TMP: '/tmp/.ansible-gantry-${USER}' } : {};
+    const homeless: Record<string, string> = this.d.sandbox.taskOwner && this.d.sandbox.active === false ? { ANSIBLE_REMOTE_TMP: '/tmp/.ansible-gantry-${USER}' } : {};
     await this.exec(exe, argv, repoDir, { ...env, ...homeless, ANSIBLE_FORCE_COLOR: '1', ANSIBLE_NOCOLOR: '0', PYTHONUNBUFFERED: '1', ANSIBLE_LOCAL_TEMP: ws.path('home', '.ansible-tmp') });
   }
 

@@ -123,6 +123,8 @@ describe('TaskSandbox', () => {
     fs.writeFileSync(keyFile, 'key');
     const s = new TaskSandbox({
       requested: 'auto',
+      // The layout alone (GANTRY_TASK_NETWORK=isolated puts unshare around bwrap: see the int tests).
+      network: 'host',
       hide: [tasks, data, keyFile, path.join(outside, 'not-there'), path.join(inTmp, 'x')],
       systemPath: '/usr/bin:/bin',
       probe: works,
@@ -154,7 +156,7 @@ describe('TaskSandbox', () => {
     const bin = path.join(inTmp, 'bin');
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, 'tool'), '#!/bin/sh\n', { mode: 0o755 });
-    const s = new TaskSandbox({ requested: 'auto', hide: [], systemPath: '/usr/bin', probe: works });
+    const s = new TaskSandbox({ requested: 'auto', network: 'host', hide: [], systemPath: '/usr/bin', probe: works });
     fs.symlinkSync('/bin/sh', path.join(bin, 'linked'));
     const wrapped = s.wrap({ command: 'tool', args: [], cwd: inTmp, env: { PATH: `${bin}:/usr/bin` } }, []);
     const a = wrapped.args;

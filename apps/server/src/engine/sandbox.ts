@@ -282,21 +282,23 @@ export class TaskSandbox implements SpecWrapper {
     }
     const runAs = this.o.runAs;
     const rootless = (runAs?.uid ?? currentUid()) !== 0;
+    // The network namespace is made by unshare(1) around bwrap, not by bwrap: bwrap's own
+    // loopback set-up now and then fails ("Failed RTM_NEWADDR"), and slirp4netns configures the
+    // loopback itself. Unprivileged, the namespace belongs to a user namespace this server owns,
+    // so slirp4netns (running as this user) may join it; bwrap then nests the task's own.
     const identity: BwrapIdentity = {
       dropTo: owner && d.setpriv ? { uid: owner.uid, gid: owner.gid, setpriv: d.setpriv } : null,
-      unshareNet: isolate && !(slirp && rootless),
-      userns: slirp && rootless ? { uid: runAs?.uid ?? currentUid() ?? 0, gid: runAs?.gid ?? process.getgid?.() ?? 0 } : null,
+      unshareNet: isolate && !d.unshare,
+      userns: isolate && d.unshare && rootless ? { uid: runAs?.uid ?? currentUid() ?? 0, gid: runAs?.gid ?? process.getgid?.() ?? 0 } : null,
       waitForNetwork: slirp !== null,
     };
     let wrappedCommand = d.bwrap;
     let wrappedArgs = bwrapArgv(layout, inner, innerArgs, identity);
-    if (slirp && rootless) {
-      // Unprivileged: the network namespace belongs to a user namespace this server owns, so
-      // slirp4netns (running as this user) may join it; bwrap then nests the task's own.
-      wrappedCommand = d.unshare ?? 'unshare';
-      wrappedArgs = ['--user', '--map-root-user', '--net', '--', d.bwrap, ...wrappedArgs];
+    if (isolate && d.unshare) {
+      wrappedCommand = d.unshare;
+      wrappedArgs = [...(rootless ? ['--user', '--map-root-user'] : []), '--net', '--', d.bwrap, ...wrappedArgs];
     }
-    const attach = slirp ? slirpAttach(slirp, rootless, runAs) : undefined;
+    const attach = slirp ? slirpAttach(slirp, rootless, !!d.unshare, runAs) : undefined;
     const as = runAs ? { uid: runAs.uid, gid: runAs.gid } : {};
     if (!passwd) return { ...spec, ...as, command: wrappedCommand, args: wrappedArgs, attach };
     const removePasswd = () => fs.rmSync(path.dirname(passwd), { recursive: true, force: true });
@@ -362,7 +364,7 @@ export class TaskSandbox implements SpecWrapper {
       bwrap: probe.bwrap,
       setpriv,
       slirp: isolated ? findExecutable('slirp4netns', this.o.systemPath) : null,
-      unshare: isolated ? findExecutable('unshare', this.o.systemPath) : null,
+      unshare: findExecutable('unshare', this.o.systemPath),
     };
     return this.decided;
   }
@@ -378,7 +380,7 @@ export class TaskSandbox implements SpecWrapper {
  * says it is ready and bwrap goes on. Without a working slirp4netns the task still runs, with its
  * own loopback only.
  */
-function slirpAttach(slirp: string, rootless: boolean, runAs?: { uid: number; gid: number }): NonNullable<ProcessSpec['attach']> {
+function slirpAttach(slirp: string, rootless: boolean, viaUnshare: boolean, runAs?: { uid: number; gid: number }): NonNullable<ProcessSpec['attach']> {
   return {
     pipes: 2,
     start(child) {
@@ -400,7 +402,8 @@ function slirpAttach(slirp: string, rootless: boolean, runAs?: { uid: number; gi
         text += chunk.toString('utf8');
         const m = /"child-pid":\s*(\d+)/.exec(text);
         if (!m || net || !child.pid) return;
-        const target = rootless ? child.pid : Number(m[1]);
+        // The namespace is unshare's (the process spawned), when unshare made it; else bwrap's sandbox.
+        const target = viaUnshare ? child.pid : Number(m[1]);
         const args = [
           ...(rootless ? [`--userns-path=/proc/${child.pid}/ns/user`] : []),
           '--configure',

@@ -17,7 +17,11 @@ const NOBODY = 65534;
  * uid[:gid]) or else `nobody`. A non-root server cannot change user, so its tasks run as itself
  * (null), still without any capability.
  */
-export function resolveTaskUser(setting: string | null, serverUid: number | null = currentUid(), passwdFile = '/etc/passwd'): TaskIdentity | null {
+export function resolveTaskUser(
+  setting: string | null,
+  serverUid: number | null = currentUid(),
+  passwdFile = '/etc/passwd',
+): TaskIdentity | null {
   if (serverUid !== 0) return null;
   const entries = readPasswd(passwdFile);
   if (setting === null) {
@@ -29,18 +33,31 @@ export function resolveTaskUser(setting: string | null, serverUid: number | null
   if (numeric) {
     const uid = Number(numeric[1]);
     const known = entries.find((e) => e.uid === uid);
-    identity = { uid, gid: numeric[2] !== undefined ? Number(numeric[2]) : (known?.gid ?? uid), name: known?.name ?? null };
+    identity = {
+      uid,
+      gid: numeric[2] !== undefined ? Number(numeric[2]) : (known?.gid ?? uid),
+      name: known?.name ?? null,
+    };
   } else {
     const known = entries.find((e) => e.name === setting);
-    if (!known) throw new ConfigError(`Invalid configuration: GANTRY_TASK_USER names "${setting}", which this machine does not know (create it, or give a uid:gid)`);
+    if (!known)
+      throw new ConfigError(
+        `Invalid configuration: GANTRY_TASK_USER names "${setting}", which this machine does not know (create it, or give a uid:gid)`,
+      );
     identity = known;
   }
-  if (identity.uid === 0 || identity.gid === 0) throw new ConfigError('Invalid configuration: GANTRY_TASK_USER must not be root (uid or gid 0)');
+  if (identity.uid === 0 || identity.gid === 0)
+    throw new ConfigError('Invalid configuration: GANTRY_TASK_USER must not be root (uid or gid 0)');
   return identity;
 }
 
 export function currentUid(): number | null {
   return typeof process.getuid === 'function' ? process.getuid() : null;
+}
+
+/** The name /etc/passwd gives `uid`, when it has one. */
+export function userName(uid: number, passwdFile = '/etc/passwd'): string | null {
+  return readPasswd(passwdFile).find((e) => e.uid === uid)?.name ?? null;
 }
 
 function readPasswd(file: string): TaskIdentity[] {

@@ -1,0 +1,177 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TaskIdentity } from './task-user.js';
+
+/** Path helpers of the task sandbox: what to hide, show and make passable, on real paths. */
+
+/**
+ * A copy of /etc/passwd in which the task user's entry names `home` (and exists at all: a uid
+ * without an entry breaks Python's getpass). Written to a private folder; removed with the process.
+ */
+export function passwdWithHome(owner: TaskIdentity, home: string): string {
+  let lines: string[] = [];
+  try {
+    lines = fs.readFileSync('/etc/passwd', 'utf8').split('\n').filter(Boolean);
+  } catch {
+    // No passwd file: the entry below is all there is.
+  }
+  const mine = lines.findIndex((l) => l.split(':')[2] === String(owner.uid));
+  const name = owner.name ?? (mine >= 0 ? lines[mine]!.split(':')[0] : 'gantry-task');
+  const entry = `${name}:x:${owner.uid}:${owner.gid}:Gantry task:${home}:/bin/sh`;
+  if (mine >= 0) lines[mine] = entry;
+  else lines.push(entry);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-passwd-'));
+  const file = path.join(dir, 'passwd');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o644 });
+  fs.chmodSync(file, 0o644);
+  return file;
+}
+
+/** Folders strictly between a tmpfs root and each path: bwrap creates them for the bind. */
+export function passableFolders(paths: string[], roots: string[]): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const root = roots.filter((r) => under(r, p) && r !== p).sort((a, b) => b.length - a.length)[0];
+    if (!root) continue;
+    for (let d = path.dirname(p); d !== root && under(root, d); d = path.dirname(d)) out.add(d);
+  }
+  return [...out].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+}
+
+/**
+ * Ancestors of the shown paths that `owner` may not enter (no search permission): a tmpfs takes
+ * their place inside the sandbox so the workspace below is reachable. Their content was out of
+ * the task user's reach anyway.
+ */
+export function unreachableAncestors(paths: string[], owner: TaskIdentity): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    let dir = path.dirname(p);
+    const chain: string[] = [];
+    while (dir !== '/' && dir !== '.') {
+      chain.unshift(dir);
+      dir = path.dirname(dir);
+    }
+    for (const d of chain) {
+      if (under('/tmp', d)) break;
+      try {
+        const st = fs.statSync(d);
+        const x = st.uid === owner.uid ? st.mode & 0o100 : st.gid === owner.gid ? st.mode & 0o010 : st.mode & 0o001;
+        if (!x) {
+          out.add(d);
+          break;
+        }
+      } catch {
+        break;
+      }
+    }
+  }
+  return topmost([...out]);
+}
+
+/**
+ * A folder in the server user's home, for both HOME and the passwd entry: ssh reads the passwd
+ * home's ~/.ssh whatever HOME says, and ansible's local connection makes its temp files in
+ * ~<user>/.ansible/tmp. Hidden, ~/.ssh shows empty; ~/.ansible/tmp becomes a private, writable tmpfs
+ * (collections installed in ~/.ansible stay visible).
+ */
+export function homeFolders(name: string): string[] {
+  const homes = new Set([os.homedir()]);
+  try {
+    homes.add(os.userInfo().homedir);
+  } catch {
+    // No passwd entry for this uid (some containers): HOME is all there is.
+  }
+  return [...homes].map((h) => path.join(h, name));
+}
+
+/** Creates the folders that are missing (0700), so the sandbox can mount over them. */
+export function ensureDirs(dirs: string[]): string[] {
+  for (const d of dirs) {
+    try {
+      fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+    } catch {
+      // A read-only home: ansible's local connection will say what it misses.
+    }
+  }
+  return dirs;
+}
+
+/** An executable's absolute path: a path is taken as it is, a name is looked up on `searchPath`. */
+export function findExecutable(name: string, searchPath: string): string | null {
+  const candidates = name.includes('/')
+    ? [path.resolve(name)]
+    : searchPath
+        .split(path.delimiter)
+        .filter((d) => path.isAbsolute(d))
+        .map((d) => path.join(d, name));
+  for (const c of candidates) {
+    try {
+      fs.accessSync(c, fs.constants.X_OK);
+      if (fs.statSync(c).isFile()) return c;
+    } catch {
+      // Not here: the next folder.
+    }
+  }
+  return null;
+}
+
+/**
+ * Binds that show `paths` (PATH folders, then the program) again when they lie under /tmp, by
+ * their own or their real path: [real path, path seen]. Skips what an earlier bind already shows
+ * and what lies in a hidden folder.
+ */
+export function underTmp(paths: string[], hiddenDirs: string[]): Array<[string, string]> {
+  const binds: Array<[string, string]> = [];
+  for (const p of paths) {
+    const r = existing([p])[0];
+    if (!r || hiddenDirs.some((d) => under(d, r))) continue;
+    for (const target of new Set([r, p])) {
+      if (under('/tmp', target) && !binds.some(([, shown]) => under(shown, target))) binds.push([r, target]);
+    }
+  }
+  return binds;
+}
+
+/** Real paths of the entries that exist (bwrap mounts on real paths; a missing one would fail it). */
+export function existing(paths: string[]): string[] {
+  return [
+    ...new Set(
+      paths.flatMap((p) => {
+        try {
+          return [fs.realpathSync(p)];
+        } catch {
+          return [];
+        }
+      }),
+    ),
+  ];
+}
+
+export function real(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+export function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `p` is `dir` or inside it. */
+export function under(dir: string, p: string): boolean {
+  const r = path.relative(dir, p);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
+/** Drops folders inside another listed folder, parents first. */
+export function topmost(dirs: string[]): string[] {
+  return dirs.filter((d) => !dirs.some((o) => o !== d && under(o, d))).sort();
+}

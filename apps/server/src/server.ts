@@ -46,6 +46,8 @@ export async function startServer(): Promise<void> {
         : 'Install bubblewrap (Debian/Ubuntu package "bubblewrap")';
     process.stdout.write(`\n  WARNING: ${sandbox.warning}.\n  ${hint} to sandbox tasks.\n\n`);
   }
+  if (config.metrics.enabled && !config.metrics.token)
+    app.log.warn('GET /metrics is public: anyone who reaches this server reads its metrics (set GANTRY_METRICS_TOKEN to require a token)');
   // X-Forwarded-For is believed only from the proxy's own address, never from one a task can use.
   for (const line of trustProxyWarnings(config.trustProxy, { tasksIsolated: sandbox.isolatesNetwork, hostAddresses: hostAddresses() })) app.log.warn(line);
   if (process.getuid?.() === 0) {

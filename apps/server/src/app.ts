@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { AuthMethods } from '@gantry/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { totpRoutes } from './modules/auth/totp.routes.js';
 import { oidcRoutes } from './modules/auth/oidc.routes.js';
@@ -47,6 +47,7 @@ import { resourceRoutes } from './platform/resource-routes.js';
 import { environmentInputSchema, environmentSchema, inventoryInputSchema, inventorySchema, keyCreateSchema, keySchema, keyUpdateSchema, repositoryInputSchema, repositorySchema, scheduleInputSchema, scheduleSchema, templateInputSchema, templateSchema, viewInputSchema, viewSchema } from '@gantry/contracts';
 import { registerAuth, type Authenticator } from './platform/auth.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
+import { nullTolerantValidatorCompiler } from './platform/null-tolerant-validator.js';
 import { registerJsonBody } from './platform/json-body.js';
 import { RequestLogController, loggerOptions } from './ops/logging.js';
 import { registerOps } from './ops/ops.js';
@@ -69,7 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     // Behind a reverse proxy, request.ip is the client's address only from proxies trusted here.
     trustProxy: config.trustProxy,
   });
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(nullTolerantValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerJsonBody(app);

@@ -202,6 +202,14 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     keys,
     box,
     localPaths,
+    // What a run is told of its task (semaphore_vars, SEMAPHORE_TASK_*): its author and its link.
+    authors: {
+      get: async (projectId: number, userId: number) => {
+        const user = await users.findById(userId);
+        return user ? { username: user.username, admin: user.admin === 1, role: (await projects.membership(projectId, userId)).role } : null;
+      },
+    },
+    webHost: config.webHost,
     tasks: tasksRepo,
     bus,
     clock,

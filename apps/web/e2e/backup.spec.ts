@@ -126,7 +126,7 @@ test('a Semaphore backup restores through the console, listing what it could not
     '4 empty keys added; please update access keys before running tasks.',
   );
   const unmapped = dialog.getByTestId('restore-unmapped');
-  await expect(unmapped).toContainText('items from the Semaphore backup could not be carried over:');
+  await expect(unmapped).toContainText('items from the backup could not be carried over:');
   await expect(unmapped.getByRole('listitem')).toHaveCount(21);
   await expect(unmapped).toContainText('Key "API token": type "string" is not supported; left out');
   await expect(unmapped).toContainText(

@@ -212,3 +212,49 @@ test('a task runner sees integrations but cannot change them', async ({ page, br
   await expect(runner.getByRole('button', { name: /^Delete alias/ })).toHaveCount(0);
   await other.close();
 });
+
+test('an integration saved by Semaphore\'s console with auth "None" ("") edits as None, with no header or secret field', async ({
+  page,
+}) => {
+  await signIn(page);
+  const p = await createProject(page, unique('Hooks none'));
+  const tpl = await bashTemplate(page, p, 'Open hook');
+  const key = await (
+    await page.request.post(`/api/project/${p}/keys`, {
+      data: { name: 'hook secret', type: 'login_password', login_password: { login: 'hook', password: 's3cret' } },
+      headers: H,
+    })
+  ).json();
+  // Semaphore's form: a token integration, then None picked; the header and key stay in its body.
+  const created = await page.request.post(`/api/project/${p}/integrations`, {
+    data: {
+      template_id: tpl.id,
+      task_params: {},
+      name: 'Semaphore hook',
+      auth_method: 'token',
+      auth_secret_id: key.id,
+      project_id: p,
+    },
+    headers: H,
+  });
+  expect(created.status()).toBe(201);
+  const item = await created.json();
+  const put = await page.request.put(`/api/project/${p}/integrations/${item.id}`, {
+    data: { ...item, auth_method: '', auth_header: 'X-Token', auth_secret_id: key.id, project_id: p },
+    headers: H,
+  });
+  expect(put.status()).toBe(204);
+
+  await page.goto(`/project/${p}/integrations/${item.id}`);
+  await expect(page.getByRole('heading', { name: 'Semaphore hook', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Edit integration' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('combobox', { name: 'Authentication' })).toHaveText('None');
+  await expect(dialog.getByRole('textbox', { name: 'Auth header' })).toHaveCount(0);
+  await expect(dialog.getByLabel('Secret key')).toHaveCount(0);
+  // Saved from Gantry's console it stays none.
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+  const saved = await (await page.request.get(`/api/project/${p}/integrations/${item.id}`)).json();
+  expect(saved).toMatchObject({ auth_method: 'none', auth_header: null, auth_secret_id: null });
+});

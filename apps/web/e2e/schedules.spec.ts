@@ -18,7 +18,9 @@ test('create a schedule with the cron builder, toggle it, then delete it', async
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel('Cron (UTC)')).toHaveValue('* * * * *');
   await dialog.getByRole('button', { name: 'Create' }).click();
-  await expect(dialog.getByText('Name is required')).toBeVisible();
+  // The name is optional (a schedule without one is named after its cron); the template is not.
+  await expect(dialog.getByText('Template is required')).toBeVisible();
+  await expect(dialog.getByRole('textbox', { name: 'Name' })).toHaveAttribute('placeholder', '* * * * *');
   await dialog.getByRole('textbox', { name: 'Name' }).fill('Weekly report');
   await dialog.getByLabel('Template').click();
   await page.getByRole('option', { name: 'Nightly job' }).click();

@@ -180,16 +180,23 @@ export const restoreResultSchema = z.object({
   /** Keys restored without their secret: they must be filled in before tasks use them. */
   emptyKeys: z.number().int(),
   /**
-   * Only for a Semaphore UI backup: what it held that could not be carried over (a reference
-   * naming nothing, a name Gantry's rules refuse, a section Gantry has no counterpart for).
+   * What the backup held that could not be carried over, one line each: a reference naming
+   * nothing restored or of the wrong kind (left out), an object Gantry's rules refuse (not
+   * restored), a name Gantry's rules refuse, a Semaphore section Gantry has no counterpart for.
+   * Empty when everything was restored.
    */
   unmapped: z.array(z.string()).optional(),
 });
 export type RestoreResult = z.infer<typeof restoreResultSchema>;
 
-/** `GET /project/{id}/backup?format=`: Gantry's own document, or Semaphore UI's for moving back. */
-export const BACKUP_EXPORT_FORMATS = ['gantry', 'semaphore'] as const;
+/**
+ * `GET /project/{id}/backup?format=`: `combined` (the default, what Semaphore UI's console asks
+ * for): Semaphore UI's format, which both products restore, with Gantry's extra data in a
+ * top-level `gantry` member that Semaphore ignores; `gantry`: Gantry's own document (what Gantry's
+ * console asks for, and older clients); `semaphore`: Semaphore UI's format alone.
+ */
+export const BACKUP_EXPORT_FORMATS = ['combined', 'gantry', 'semaphore'] as const;
 export type BackupExportFormat = (typeof BACKUP_EXPORT_FORMATS)[number];
 export const backupExportQuerySchema = z.object({
-  format: z.enum(BACKUP_EXPORT_FORMATS, { error: 'format must be gantry or semaphore' }).default('gantry'),
+  format: z.enum(BACKUP_EXPORT_FORMATS, { error: 'format must be combined, gantry or semaphore' }).default('combined'),
 });

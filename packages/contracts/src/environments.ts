@@ -16,6 +16,8 @@ export const environmentSchema = z.object({
   name: z.string(),
   json: z.string(),
   env: z.string(),
+  /** Semaphore's (long unused) vault password of a variable group: always null here. */
+  password: z.null(),
   secrets: z.array(environmentSecretSchema),
 });
 export type Environment = z.infer<typeof environmentSchema>;

@@ -17,6 +17,8 @@ export const Messages = {
   incorrectLogin: 'Incorrect login or password',
   incorrectCurrentPassword: 'Current password is incorrect',
   currentPasswordRequired: 'Current password is required',
+  /** One's own password without the current one: only from a session signed in a few minutes ago. */
+  recentSignInRequired: 'Sign in again to change your password',
   tooManyAttempts: 'Too many failed sign-in attempts, try again later',
   notAuthenticated: 'Not authenticated',
   /** A 401 with this error: the password was right, the second sign-in step is still to do. */
@@ -62,5 +64,7 @@ export const ErrorCodes = {
   currentPasswordRequired: 'current_password_required',
   /** The current password given to confirm a change to one's own account is wrong. */
   currentPasswordIncorrect: 'current_password_incorrect',
+  /** One's own password changed without the current one, from an API token or a session not signed in recently. */
+  recentSignInRequired: 'recent_sign_in_required',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -58,7 +58,11 @@ export const integrationInputSchema = z
   .object({
     name: requiredName('Name'),
     template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
-    auth_method: integrationAuthMethodSchema.default('none'),
+    // Semaphore's value for none is "" (its console's None); null, "" and no value are all none.
+    auth_method: z
+      .enum([...INTEGRATION_AUTH_METHODS, ''], { error: `Auth method must be one of ${INTEGRATION_AUTH_METHODS.join(', ')}` })
+      .nullish()
+      .transform((v): IntegrationAuthMethod => v || 'none'),
     auth_header: z.string().trim().max(200).nullish(),
     auth_secret_id: optionalId,
     searchable: z.boolean().default(false),

@@ -34,23 +34,23 @@ export const inventorySchema = z.object({
   become_key_id: z.number().int().nullable(),
   repository_id: z.number().int().nullable(),
   template_id: z.number().int().nullable(),
+  /** Semaphore's name for the template that holds the inventory (a workspace's template), else null. */
+  holder_id: z.number().int().nullable(),
 });
 export type Inventory = z.infer<typeof inventorySchema>;
 
-const optionalId = z.preprocess(
-  (v) => (v === '' || v === 0 || v === undefined ? null : v),
-  z.coerce.number().int().positive().nullable(),
-);
+/** An optional link: empty, 0 or null is none (`null` declared, so a PUT with `null` clears it). */
+const optionalId = z
+  .preprocess((v) => (v === '' || v === 0 || v === undefined ? null : v), z.coerce.number().int().positive().nullable())
+  .nullable();
 
 export const inventoryInputSchema = z
   .object({
     name: requiredName('Name'),
     type: inventoryTypeSchema,
     inventory: multiLine('Inventory', INVENTORY_MAX).trim().default(''),
-    ssh_key_id: z.coerce
-      .number({ error: 'User credentials are required' })
-      .int({ error: 'User credentials are required' })
-      .positive({ error: 'User credentials are required' }),
+    // Optional, as in Semaphore: an inventory without credentials connects with none.
+    ssh_key_id: optionalId.default(null),
     become_key_id: optionalId.default(null),
     repository_id: optionalId.default(null),
   })

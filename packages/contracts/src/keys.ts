@@ -15,7 +15,8 @@ export const keySchema = z.object({
   project_id: z.number().int(),
   name: z.string(),
   type: keyTypeSchema,
-  empty: z.boolean(),
+  /** Present (true) only when no material is stored; left out otherwise, as Semaphore's `omitempty`. */
+  empty: z.literal(true).optional(),
   string: z.literal(''),
   login_password: z.object({ login: z.string(), password: z.literal('') }),
   ssh: z.object({ login: z.string(), passphrase: z.literal(''), private_key: z.literal('') }),

@@ -20,18 +20,28 @@ export const scheduleSchema = z.object({
   cron_format: z.string(),
   repository_id: z.number().int().nullable(),
   active: z.boolean(),
+  /** Semaphore's schedule kind: '' is a cron schedule, the only kind here. */
+  type: z.literal(''),
+  /** Semaphore's flag for one-off schedules: always false here. */
+  delete_after_run: z.literal(false),
   tpl_name: z.string(),
   last_commit_hash: z.string().nullable(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 
-export const scheduleInputSchema = z.object({
-  name: requiredName('Name'),
-  template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
-  cron_format: requiredString('Cron', 100),
-  repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),
-  active: z.boolean().default(true),
-});
+/** A schedule's body; without a name (Semaphore's is optional), the cron expression names it. */
+export const scheduleInputSchema = z
+  .object({
+    name: z.preprocess(
+      (v) => (v == null || (typeof v === 'string' && !v.trim()) ? undefined : v),
+      requiredName('Name').optional(),
+    ),
+    template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
+    cron_format: requiredString('Cron', 100),
+    repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),
+    active: z.boolean().default(true),
+  })
+  .transform((s) => ({ ...s, name: s.name ?? s.cron_format }));
 export type ScheduleInput = z.input<typeof scheduleInputSchema>;
 
 export const cronValidateSchema = z.object({ cron_format: z.string() });

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 
 /**
- * An API token as listed. `id` is the token's public identifier (its first characters), never
- * the secret: tokens are stored hashed, so the value exists only in the creation answer.
+ * An API token as listed. `id` is the token's public identifier (its first 8 characters, as
+ * Semaphore lists its tokens), never the secret: tokens are stored hashed, so the value exists
+ * only in the creation answer. `user_id` is the owner's, as in Semaphore.
  */
 export const apiTokenSchema = z.object({
   id: z.string(),
   token_id: z.string(),
+  user_id: z.number().int(),
   created: z.string(),
   /** True once deleted (expired by hand), revoked, or past `expires`: the token no longer signs in. */
   expired: z.boolean(),

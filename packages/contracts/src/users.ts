@@ -63,7 +63,8 @@ export const userCreateFormSchema = userCreateSchema.superRefine((u, ctx) => {
 
 /**
  * PUT /api/users/{id}. A non-empty `password` sets it (Semaphore clients send it here): admins
- * for other users; users for themselves only with `current_password`.
+ * for other users; users for themselves with `current_password`, or without it from a session
+ * signed in during the last few minutes (as `passwordChangeSchema`).
  */
 export const userUpdateSchema = z.object({
   name: requiredString('Name'),
@@ -79,7 +80,10 @@ export type UserUpdate = z.input<typeof userUpdateSchema>;
 
 export const passwordChangeSchema = z.object({
   password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }),
-  /** Required when users change their own password. */
+  /**
+   * Users changing their own password give it, unless they do so from a session signed in during
+   * the last few minutes (Semaphore's console sends `{password}` alone); an API token always needs it.
+   */
   current_password: z.string().optional(),
 });
 export type PasswordChange = z.infer<typeof passwordChangeSchema>;

@@ -58,6 +58,8 @@ const DENIED_ENV_PREFIXES = [
   'RUBY',
   'TF_CLI_ARGS',
   'GANTRY_',
+  // Set by the engine for build and deploy tasks (Semaphore's names): the server's, never a user's.
+  'SEMAPHORE_TASK_',
 ];
 
 /**
@@ -137,6 +139,9 @@ const MAGIC_VARS = new Set([
   'namespace',
 ]);
 
+/** Extra variables the engine gives every Ansible run itself (Semaphore's `semaphore_vars`: the task's details). */
+const ENGINE_VARS = new Set(['semaphore_vars']);
+
 /** Why a variable name is refused, with the stable code the API answers beside the message. */
 export interface VariableIssue {
   code: 'variable_name_invalid' | 'variable_reserved';
@@ -176,7 +181,7 @@ export function envNameProblem(name: string, source: VariableSource): string | n
 /** Why `name` may not be an extra variable given by task input, or null when it may. */
 export function extraVarNameProblem(name: string): string | null {
   if (!IDENTIFIER.test(name)) return invalidName(name).message;
-  if (name.toLowerCase().startsWith('ansible_') || MAGIC_VARS.has(name)) return reserved(name).message;
+  if (name.toLowerCase().startsWith('ansible_') || MAGIC_VARS.has(name) || ENGINE_VARS.has(name)) return reserved(name).message;
   return null;
 }
 

@@ -145,8 +145,8 @@ async function projectCommand(sub: string, args: string[]): Promise<void> {
         const { doc, unmapped } = await parseRestoreBody(raw);
         const result = await backup.restore({ id: owner!.id, admin: true }, doc, unmapped);
         process.stdout.write(`Project ${result.projectName} restored (id ${result.id}, owner ${owner!.username}, ${result.emptyKeys} empty keys)\n`);
-        // A Semaphore backup may hold what Gantry cannot carry over: say what was left out.
-        for (const item of unmapped ?? []) process.stdout.write(`  not restored: ${item}\n`);
+        // What the file held that Gantry could not carry over (the importer's and the restore's).
+        for (const item of result.unmapped ?? []) process.stdout.write(`  not restored: ${item}\n`);
         return;
       }
       default:

@@ -98,7 +98,7 @@ describe.each(engines)('compat: apps as Semaphore clients manage them ($name)', 
     });
     const badBody = await admin.send('POST', '/api/apps/other-tool', { ...body, path: '../sh' });
     expect(badBody.statusCode).toBe(400);
-    expect(badBody.json()).toEqual({ error: 'Path must be an executable name or an absolute path' });
+    expect(badBody.json()).toEqual({ error: 'Path must be an executable name or an absolute path', field: 'path' });
     expect((await user.send('POST', '/api/apps/user-tool', body)).statusCode).toBe(403);
     expect((await user.send('PUT', '/api/apps/python', body)).statusCode).toBe(403);
     const ids = (await admin.send('GET', '/api/apps')).json().map((a: { id: string }) => a.id);

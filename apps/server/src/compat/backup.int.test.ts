@@ -95,7 +95,7 @@ describe.each(engines)('Semaphore project backups ($name)', (engine) => {
       max_parallel_tasks: 2,
     });
     const keys = await list('keys');
-    expect(keys.map((k: { name: string; type: string; empty: boolean }) => [k.name, k.type, k.empty])).toEqual([
+    expect(keys.map((k: { name: string; type: string; empty?: boolean }) => [k.name, k.type, !!k.empty])).toEqual([
       ['Become', 'login_password', true],
       ['None', 'none', false],
       ['Vault password', 'login_password', true],
@@ -242,14 +242,9 @@ describe.each(engines)('Semaphore project backups ($name)', (engine) => {
     await bad({ meta: { name: 'x' }, templates: 'lots' }, /^Invalid Semaphore backup: templates: /);
     await bad({ meta: { name: 'x' }, keys: [{ name: 7 }] }, /^Invalid Semaphore backup: keys\[0\]\.name: /);
     await bad({ meta: { name: '' }, templates: [] }, 'Invalid backup: meta.name: Project name is required');
-    const doc = fixture();
-    // Gantry's own rules still apply as they do to its own backups: an unknown app refuses the restore.
     await bad(
-      {
-        ...doc,
-        templates: [{ name: 'odd', app: 'cobol', playbook: 'x', repository: 'infra', environment: 'Staging' }],
-      },
-      /^Template "odd": /,
+      { meta: { name: 'x' }, inventories: [{ name: 'web', become_key: 5 }] },
+      /^Invalid Semaphore backup: inventories\[0\]\.become_key: /,
     );
     expect((await admin.get('/api/projects')).json()).toHaveLength(before);
   });
@@ -329,7 +324,7 @@ describe.each(engines)('Semaphore project backups ($name)', (engine) => {
 
     // Compared through Gantry's own backup of both: equal but for key material (so the ssh
     // login) and schedules, which a restore leaves inactive.
-    const gantry = async (p: number) => JSON.parse((await backupOf(admin, p)).body) as ProjectBackup;
+    const gantry = async (p: number) => JSON.parse((await backupOf(admin, p, 'gantry')).body) as ProjectBackup;
     const comparable = (b: ProjectBackup) => ({
       ...b,
       meta: { ...b.meta, exported: '' },

@@ -165,7 +165,7 @@ describe.each(engines)('Semaphore clients: integrations ($name)', (engine) => {
       variable: 'A',
       variable_type: 'secret',
     });
-    expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'Variable type must be environment or task' }]);
+    expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'Variable type must be environment or task', field: 'variable_type' }]);
     expect((await api.get(values)).json()).toHaveLength(1);
     // The name rules for environment variables still apply to the defaulted type.
     const reserved = await api.post(values, { name: 'p', value_source: 'header', key: 'X-P', variable: 'LD_PRELOAD' });

@@ -37,23 +37,21 @@ describe.each(engines)('compat: keys as Semaphore clients read and edit them ($n
       project_id: p,
       name: 'a-ssh',
       type: 'ssh',
-      empty: false,
       ...blank({ sshLogin: 'deploy' }),
     });
 
     const list = await api.send('GET', `/api/project/${p}/keys`);
     expect(list.statusCode).toBe(200);
     expect(list.json()).toEqual([
-      { id: ssh.json().id, project_id: p, name: 'a-ssh', type: 'ssh', empty: false, ...blank({ sshLogin: 'deploy' }) },
+      { id: ssh.json().id, project_id: p, name: 'a-ssh', type: 'ssh', ...blank({ sshLogin: 'deploy' }) },
       {
         id: lp.json().id,
         project_id: p,
         name: 'b-lp',
         type: 'login_password',
-        empty: false,
         ...blank({ lpLogin: 'svc' }),
       },
-      { id: none.json().id, project_id: p, name: 'c-none', type: 'none', empty: false, ...blank() },
+      { id: none.json().id, project_id: p, name: 'c-none', type: 'none', ...blank() },
     ]);
     for (const [id, login] of [
       [ssh.json().id, 'deploy'],
@@ -85,7 +83,6 @@ describe.each(engines)('compat: keys as Semaphore clients read and edit them ($n
     expect(saved.statusCode).toBe(204);
     expect((await api.send('GET', `/api/project/${p}/keys/${id}`)).json()).toMatchObject({
       name: 'db renamed',
-      empty: false,
       login_password: { login: 'svc', password: '' },
     });
     expect(await t().app.services.keys.secretOf(p, id)).toEqual({

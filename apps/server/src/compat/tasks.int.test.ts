@@ -140,7 +140,8 @@ describe.each(engines)('Semaphore clients: tasks ($name)', (engine) => {
     ]);
     expect((await admin.get(`/api/project/${open.p}/tasks`)).json()).toEqual([]);
 
-    // The template does not allow a limit or debug: dropped, as params.limit is.
+    // The template does not allow a limit: dropped, as params.limit is. Debug is kept as asked
+    // (an admin may always debug; the run decides, see compat/debug.int.test.ts).
     const dropped = await post(strict.p, {
       template_id: strict.templateId,
       limit: 'web1',
@@ -149,7 +150,7 @@ describe.each(engines)('Semaphore clients: tasks ($name)', (engine) => {
       params: {},
     });
     expect(dropped.statusCode).toBe(201);
-    expect(dropped.json()).toMatchObject({ limit: '', debug: false, dry_run: true });
+    expect(dropped.json()).toMatchObject({ limit: '', debug: true, dry_run: true });
     ids.push([strict.p, dropped.json().id]);
 
     // Both given: params win (Semaphore reads the top-level limit only when params has none).

@@ -1,5 +1,6 @@
-import { Messages, SESSION_COOKIE } from '@gantry/contracts';
+import { ErrorCodes, Messages, SESSION_COOKIE } from '@gantry/contracts';
 import { describe, expect, it } from 'vitest';
+import { sha256 } from '../platform/crypto.js';
 import { engines, signedInUser, uniq, useTestApp, type TestContext } from '../test/harness.js';
 import { scriptClient } from './script-client.js';
 
@@ -40,12 +41,14 @@ describe.each(engines)('compat: users as Semaphore clients manage them ($name)',
     expect((await login(t(), other.username, 'new-pass-1')).statusCode).toBe(204);
   });
 
-  it("refuses a password change of one's own without the current password, with a clear 400, changing nothing", async () => {
+  it("refuses a password change of one's own without the current password from a session not signed in recently, with a clear 400, changing nothing", async () => {
     const me = await signedInUser(t());
     const body = { name: 'Me renamed', username: me.username, email: `${me.username}@example.com`, password: 'mine-2' };
+    const earlier = new Date(Date.now() - 11 * 60_000).toISOString();
+    await t().db.db.updateTable('session').set({ signed_in: earlier }).where('id', '=', sha256(me.cookie)).execute();
     const without = await me.put(`/api/users/${me.id}`, body);
     expect(without.statusCode).toBe(400);
-    expect(without.json()).toEqual({ error: Messages.currentPasswordRequired });
+    expect(without.json()).toEqual({ error: Messages.recentSignInRequired, code: ErrorCodes.recentSignInRequired });
     const wrong = await me.put(`/api/users/${me.id}`, { ...body, current_password: 'not-it' });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toEqual({ error: Messages.incorrectCurrentPassword });

@@ -18,6 +18,7 @@ import { MysqlSchemaPlugin } from './migrations/mysql-schema.js';
 import * as m016 from './migrations/016-nodes.js';
 import * as m017 from './migrations/017-terraform-backend.js';
 import * as m018 from './migrations/018-webhook-delivery-bodies.js';
+import * as m019 from './migrations/019-session-signed-in.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '016-nodes': m016,
   '017-terraform-backend': m017,
   '018-webhook-delivery-bodies': m018,
+  '019-session-signed-in': m019,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

@@ -26,6 +26,8 @@ export interface SessionTable {
   user_agent: string;
   /** 0 while the session waits for the second sign-in step (TOTP), else 1. */
   verified: number;
+  /** When its sign-in was completed (ISO): the password, or the code after it; null while waiting for the code. */
+  signed_in: string | null;
 }
 
 export interface UserTotpTable {

@@ -13,7 +13,9 @@ import type { ProcessLauncher, RunningProcess } from './process.js';
 import type { RepoWithKey, RunContext } from './run-context.js';
 import { realDirInside, safeWriteFile } from './safe-fs.js';
 import type { TaskSandbox } from './sandbox.js';
+import { isDir } from './sandbox-paths.js';
 import { prepareSsh, type SshAccess } from './ssh.js';
+import { semaphoreVars, taskDetailsEnv } from './task-details.js';
 import { checkUntrustedVars, scalarEnv, userEnvironment } from './task-env.js';
 import type { TaskIdentity } from './task-user.js';
 import type { WorkspaceState } from './terraform-state.js';
@@ -80,6 +82,8 @@ export class TaskExecutor {
   private readonly cleanups: Array<() => void> = [];
   /** What the run's processes may write in the sandbox: its workspace only. */
   private writable: string[] = [];
+  /** What they may read outside it: an absolute file inventory and the variables beside it. */
+  private readable: string[] = [];
   private ws: Workspace | null = null;
   /** The task's own relay to its Terraform HTTP backend (its own network cannot reach the server). */
   private forward: { socket: string; port: number } | undefined;
@@ -136,6 +140,7 @@ export class TaskExecutor {
     // Checked again here whatever was checked on input: a refused name fails the run before it starts.
     const userEnv = userEnvironment(ctx);
     checkUntrustedVars(ctx.untrustedVars);
+    for (const n of ctx.notices ?? []) this.note(n);
     const ws = new Workspace(this.d.workRoot, ctx.task.id, this.d.sandbox.taskOwner ?? null);
     this.ws = ws;
     this.cleanups.push(() => ws.dispose());
@@ -158,6 +163,7 @@ export class TaskExecutor {
       ...userEnv,
       PATH: this.d.systemPath,
       HOME: ws.home,
+      ...taskDetailsEnv(ctx.taskDetails),
       GANTRY_TASK_ID: String(ctx.task.id),
       GANTRY_PROJECT_ID: String(ctx.task.project_id),
       GANTRY_TEMPLATE_ID: String(ctx.task.template_id),
@@ -208,6 +214,7 @@ export class TaskExecutor {
       }
       // An absolute path was checked against GANTRY_ALLOWED_LOCAL_PATHS when the run was loaded.
       inventoryFile = path.isAbsolute(inv.inventory) ? inv.inventory : inside(base, inv.inventory);
+      if (path.isAbsolute(inv.inventory)) this.readable = localInventoryPaths(inv.inventory);
     }
     const extra: Record<string, unknown> = { ...ctx.trustedVars };
     let login: string | null = null;
@@ -241,15 +248,15 @@ export class TaskExecutor {
       privateKeyFile,
       becomePasswordFile,
       vaults,
-      // Debug only when the template allows it, whatever an older task row says.
-      verbosity: p.debug && tp.allow_debug ? (p.debug_level ?? DEBUG_LEVEL_DEFAULT) : null,
+      // Whether the task may debug was decided when its run was loaded (template, author's role).
+      verbosity: p.debug ? (p.debug_level ?? DEBUG_LEVEL_DEFAULT) : null,
       check: !!p.dry_run,
       diff: !!p.diff,
       limit: p.limit?.length ? p.limit : tp.limit,
       tags: p.tags?.length ? p.tags : tp.tags,
       skipTags: p.skip_tags?.length ? p.skip_tags : tp.skip_tags,
       extraVarsFile: Object.keys(extra).length ? ws.writeSecretFile('extra-vars.json', JSON.stringify(extra)) : null,
-      untrustedVarsFile: Object.keys(ctx.untrustedVars).length ? ws.writeSecretFile('task-vars.yml', unsafeExtraVarsYaml(ctx.untrustedVars)) : null,
+      untrustedVarsFile: ws.writeSecretFile('task-vars.yml', unsafeExtraVarsYaml({ ...ctx.untrustedVars, ...semaphoreVars(ctx.taskDetails) })),
       sshCommonArgs,
       templateArgs: [],
       taskArgs: ctx.args,
@@ -355,7 +362,7 @@ export class TaskExecutor {
     // Every app process runs sandboxed; git and ssh-agent (run by the server itself) do not.
     // Checkouts and earlier steps made files the task user must own; no link is followed.
     this.ws?.handOver();
-    this.current = this.d.launcher.start({ command, args, cwd, env, sandbox: { writable: this.writable, forward: this.forward } }, (l) => this.host.log(l), this.host.flow);
+    this.current = this.d.launcher.start({ command, args, cwd, env, sandbox: { writable: this.writable, readable: this.readable, forward: this.forward } }, (l) => this.host.log(l), this.host.flow);
     if (this.stopRequested) this.current.kill(this.killRequested ? 'SIGKILL' : 'SIGTERM');
     const r = await this.current.done;
     this.current = null;
@@ -375,6 +382,16 @@ export function inside(base: string, rel: string): string {
   const r = path.relative(base, full);
   if (r.startsWith('..') || path.isAbsolute(r)) throw new Error('Path leaves the repository');
   return full;
+}
+
+/**
+ * What ansible reads of an inventory on this machine's disk: the file (or folder) itself and, for a
+ * file, the group_vars and host_vars folders beside it.
+ */
+function localInventoryPaths(inventory: string): string[] {
+  if (isDir(inventory)) return [inventory];
+  const dir = path.dirname(inventory);
+  return [inventory, ...['group_vars', 'host_vars'].map((d) => path.join(dir, d)).filter(isDir)];
 }
 
 /** Where the local backend keeps a workspace's state (relative to its folder); the default workspace's is at the top. */

@@ -1,4 +1,4 @@
-import type { TaskParams, TemplateTaskParams } from '@gantry/contracts';
+import type { ProjectRole, TaskParams, TemplateTaskParams } from '@gantry/contracts';
 import type { Selectable } from 'kysely';
 import type { EnvironmentTable, InventoryTable, RepositoryTable, ScheduleTable, TaskTable, TemplateTable, TemplateVaultTable } from '../db/types.js';
 import type { SecretBox } from '../platform/crypto.js';
@@ -61,7 +61,7 @@ export interface SecretSource {
 
 export type TemplateSource = Pick<
   Selectable<TemplateTable>,
-  'id' | 'app' | 'playbook' | 'repository_id' | 'inventory_id' | 'environment_id' | 'task_params' | 'arguments' | 'git_branch'
+  'id' | 'type' | 'app' | 'playbook' | 'repository_id' | 'inventory_id' | 'environment_id' | 'task_params' | 'arguments' | 'git_branch'
 > & { vaults: Array<Pick<Selectable<TemplateVaultTable>, 'name' | 'type' | 'vault_key_id' | 'script'>> };
 export type RepositorySource = Pick<Selectable<RepositoryTable>, 'id' | 'git_url' | 'git_branch' | 'ssh_key_id'>;
 export type InventorySource = Pick<Selectable<InventoryTable>, 'id' | 'type' | 'inventory' | 'repository_id' | 'ssh_key_id' | 'become_key_id'>;
@@ -81,6 +81,13 @@ export interface TerraformBackendPort {
   openSession(task: { id: number; project_id: number }, inventoryId: number): Promise<TerraformBackendSession | null>;
 }
 
+/** Who started a task, as its run needs them: their login, and their standing in the task's project. */
+export interface TaskAuthor {
+  username: string;
+  admin: boolean;
+  role: ProjectRole | null;
+}
+
 /** The project resources a run is made of, each read by id within its project. */
 export interface RunSources {
   templates: { get(projectId: number, id: number): Promise<TemplateSource> };
@@ -95,6 +102,10 @@ export interface RunSources {
   terraformBackend?: TerraformBackendPort;
   /** GANTRY_ALLOWED_LOCAL_PATHS, checked again when each run starts (rows may predate it). */
   localPaths: LocalPathCheck;
+  /** A task's author by user id (null when the user is gone). */
+  authors?: { get(projectId: number, userId: number): Promise<TaskAuthor | null> };
+  /** The console's public address (GANTRY_WEB_HOST) without a trailing slash; '' when not set. */
+  webHost?: string;
 }
 
 /** A task's repository and the key to clone it with. */
@@ -133,6 +144,30 @@ export interface RunContext {
   secrets: string[];
   /** Set when a terraform/tofu run keeps its workspace's state in Gantry's HTTP backend. */
   terraformBackend?: TerraformBackendSession | null;
+  /** What the server knows of the task (Semaphore's `semaphore_vars.task_details`); absent in a job from an older server. */
+  taskDetails?: TaskDetails;
+  /** Gantry's own lines for the top of the run's log (why an option asked for was not applied). */
+  notices?: string[];
+}
+
+/**
+ * The task as its run is told about it, computed by the server from the task row, never from
+ * task input (Semaphore's `task_details`). Text fields are user-written: data, never templates.
+ */
+export interface TaskDetails {
+  id: number;
+  /** The author's login; '' when a schedule, an integration or an autorun started the task. */
+  username: string;
+  /** The task in the console; null when GANTRY_WEB_HOST is not set. */
+  url: string | null;
+  /** Only when the task has one. */
+  message?: string;
+  /** Only for build and deploy templates. */
+  type?: 'build' | 'deploy';
+  /** A build's version. */
+  target_version?: string | null;
+  /** The version of the build a deploy deploys. */
+  incoming_version?: string;
 }
 
 /** The task folders a work root holds, for removing the ones crashed runs left behind. */

@@ -15,6 +15,11 @@ export interface ProcessSpec {
    */
   sandbox?: {
     writable: string[];
+    /**
+     * Paths outside the workspace the process reads (an absolute file inventory an admin allowed):
+     * shown read-only even under /tmp; never one in or holding a hidden path.
+     */
+    readable?: string[];
     /** False: no network at all is set up (ssh-agent needs none). */
     network?: boolean;
     /** The task's own relay to its Terraform HTTP backend: a host socket shown on 127.0.0.1:port inside. */

@@ -1,5 +1,6 @@
-import { parseArgumentList, taskParamsSchema, templateTaskParamsSchema } from '@gantry/contracts';
-import type { KeySecret, RepoWithKey, RunContext, RunSources, TaskRecord } from './ports.js';
+import { Permission, can, parseArgumentList, permissionsFor, taskParamsSchema, templateTaskParamsSchema, type TaskParams, type TemplateTaskParams } from '@gantry/contracts';
+import type { KeySecret, RepoWithKey, RunContext, RunSources, TaskAuthor, TaskRecord } from './ports.js';
+import { taskDetails } from './task-details.js';
 
 export type { RepoWithKey, RunContext };
 
@@ -17,6 +18,20 @@ const parseObject = (text: string | null | undefined): Record<string, unknown> =
 
 function refuseLocalPath(problem: string | null): void {
   if (problem) throw new Error(problem);
+}
+
+/** The first line of the log of a task whose debug request was not applied. */
+export const DEBUG_REFUSED = 'Debug was not enabled: the template does not allow it for your role';
+
+/**
+ * A task's debug request, applied when its template allows debug or its author may edit the
+ * project's templates (managers, owners, admins); otherwise the task runs without it and its log
+ * says why. Decided here, for every run, whatever the stored row asks.
+ */
+function applyDebug(params: TaskParams, tp: TemplateTaskParams, author: TaskAuthor | null): { params: TaskParams; notices: string[] } {
+  if (!params.debug || tp.allow_debug) return { params, notices: [] };
+  if (author && can(permissionsFor(author.role, author.admin), Permission.manageProjectResources)) return { params, notices: [] };
+  return { params: { ...params, debug: false }, notices: [DEBUG_REFUSED] };
 }
 
 export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promise<RunContext> {
@@ -78,11 +93,15 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
       : null;
   if (terraformBackend) secrets.push(terraformBackend.password);
 
+  const author = task.user_id && d.authors ? await d.authors.get(p, task.user_id) : null;
+  const templateParams = templateTaskParamsSchema.parse(JSON.parse(template.task_params || '{}'));
+  const debug = applyDebug(taskParamsSchema.parse(JSON.parse(task.params || '{}')), templateParams, author);
+
   return {
     task: { id: task.id, project_id: task.project_id, template_id: task.template_id, commit_hash: task.commit_hash },
     template: { id: template.id, app: template.app, playbook: template.playbook },
-    params: taskParamsSchema.parse(JSON.parse(task.params || '{}')),
-    templateParams: templateTaskParamsSchema.parse(JSON.parse(template.task_params || '{}')),
+    params: debug.params,
+    templateParams,
     repository,
     inventory: inventory ? { id: inventory.id, type: inventory.type, inventory: inventory.inventory } : null,
     inventoryRepository,
@@ -97,5 +116,7 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
     branch: task.git_branch || template.git_branch || repoRow.git_branch || null,
     secrets: secrets.filter(Boolean),
     terraformBackend,
+    taskDetails: taskDetails(task, template.type, author, d.webHost ?? ''),
+    notices: debug.notices,
   };
 }

@@ -134,6 +134,23 @@ export function underTmp(paths: string[], hiddenDirs: string[]): Array<[string, 
   return binds;
 }
 
+/**
+ * Binds that show paths a task reads outside its workspace (an allowed absolute inventory) where
+ * the sandbox would not (/tmp is the task's own): [real path, path seen]. A path in a hidden one,
+ * or holding one (the data and task folders, keys, Gantry's settings), is never shown.
+ */
+export function readableBinds(paths: string[], hidden: string[]): Array<[string, string]> {
+  const binds: Array<[string, string]> = [];
+  for (const p of paths) {
+    const r = existing([p])[0];
+    if (!r || hidden.some((h) => under(h, r) || under(r, h))) continue;
+    for (const target of new Set([r, p])) {
+      if (under('/tmp', target) && !binds.some(([, shown]) => under(shown, target))) binds.push([r, target]);
+    }
+  }
+  return binds;
+}
+
 /** Real paths of the entries that exist (bwrap mounts on real paths; a missing one would fail it). */
 export function existing(paths: string[]): string[] {
   return [

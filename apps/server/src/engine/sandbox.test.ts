@@ -175,4 +175,24 @@ describe('TaskSandbox', () => {
       'spawn no-such-tool-here ENOENT',
     );
   });
+
+  it('shows readable paths under /tmp read-only, never one in or holding a hidden path', () => {
+    const inv = path.join(inTmp, 'inventories');
+    const data = path.join(inTmp, 'holds-data', 'data');
+    fs.mkdirSync(inv);
+    fs.mkdirSync(data, { recursive: true });
+    fs.writeFileSync(path.join(inv, 'hosts.ini'), 'localhost\n');
+    fs.writeFileSync(path.join(data, 'gantry.sqlite'), '');
+    const s = new TaskSandbox({ requested: 'auto', network: 'host', hide: [data], systemPath: '/usr/bin', probe: works });
+    const readable = [
+      path.join(inv, 'hosts.ini'),
+      path.join(inv, 'missing.ini'),
+      path.join(data, 'gantry.sqlite'),
+      path.dirname(data),
+    ];
+    const a = s.wrap({ command: 'bash', args: [], cwd: inTmp, env: { PATH: '/usr/bin' }, sandbox: { writable: [], readable } }, []).args;
+    const roBinds = a.flatMap((x, i) => (x === '--ro-bind' ? [[a[i + 1], a[i + 2]]] : []));
+    expect(roBinds).toContainEqual([path.join(inv, 'hosts.ini'), path.join(inv, 'hosts.ini')]);
+    expect(roBinds.flat().some((p) => p?.startsWith(path.dirname(data)) || p?.includes('missing'))).toBe(false);
+  });
 });

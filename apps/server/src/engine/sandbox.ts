@@ -17,6 +17,7 @@ import {
   isDir,
   passableFolders,
   passwdWithHome,
+  readableBinds,
   real,
   topmost,
   under,
@@ -169,6 +170,7 @@ export class TaskSandbox implements SpecWrapper {
     const isolate = this.isolatesNetwork || !wantsNetwork;
     const slirp = isolate && wantsNetwork ? d.slirp : null;
     const resolv = slirp ? this.sandboxResolvConf() : null;
+    readOnly.push(...readableBinds(spec.sandbox?.readable ?? [], hidden));
     if (resolv) readOnly.push(resolv);
     const resolvTarget = real('/etc/resolv.conf');
     if (!resolv && hiddenDirs.some((h) => under(h, resolvTarget)) && resolvTarget !== '/etc/resolv.conf')

@@ -21,12 +21,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
       const path = first?.instancePath.split('/').filter(Boolean) ?? [];
-      return reply.status(400).send({ error: first?.message ?? 'Invalid request', ...codeOf(first?.params.params, path) });
+      return reply.status(400).send({ error: namingField(first?.message, path), ...codeOf(first?.params.params, path) });
     }
     if (err instanceof ZodError) {
       const first = err.issues[0];
       const params = first && 'params' in first ? first.params : undefined;
-      return reply.status(400).send({ error: first?.message ?? 'Invalid request', ...codeOf(params, first?.path ?? []) });
+      return reply.status(400).send({ error: namingField(first?.message, first?.path ?? []), ...codeOf(params, first?.path ?? []) });
     }
     const status = (err as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
@@ -59,9 +59,22 @@ export function registerNotFound(app: FastifyInstance, serveConsole: boolean): v
  */
 function codeOf(params: unknown, path: ReadonlyArray<PropertyKey>): Record<string, string> {
   const p = (params ?? {}) as Record<string, unknown>;
-  if (typeof p.code !== 'string') return {};
+  const field: Record<string, string> = path.length ? { field: path.map(String).join('.') } : {};
+  if (typeof p.code !== 'string') return field;
   const texts = Object.fromEntries(Object.entries(p).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  return path.length ? { ...texts, field: path.map(String).join('.') } : texts;
+  return { ...texts, ...field };
+}
+
+/**
+ * A 400 always names the field: the contracts' own messages do ("Project name is required"),
+ * zod's generic ones ("Invalid input: expected string, received null") get the field in front.
+ */
+function namingField(message: string | undefined, path: ReadonlyArray<PropertyKey>): string {
+  const text = message ?? 'Invalid request';
+  if (!path.length) return text;
+  const field = path.map(String).join('.');
+  const generic = /^(Invalid|Too (big|small)|Unrecognized|Expected|Required)/.test(text);
+  return generic && !text.includes(field) ? `${field}: ${text}` : text;
 }
 
 /** MySQL/MariaDB's unique and foreign-key violations (PostgreSQL's are 23505 and 23503). */

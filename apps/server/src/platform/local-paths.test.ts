@@ -107,6 +107,9 @@ describe('LocalPathPolicy', () => {
     expect(some.inventoryProblem(path.join(allowed, 'app', 'hosts.ini'))).toBeNull();
     expect(some.inventoryProblem(path.join(allowed, 'out', 'hosts.ini'))).toBe(LOCAL_INVENTORY_REFUSED);
     expect(some.inventoryProblem(path.join(dataDir, 'gantry.sqlite'))).toBe(LOCAL_INVENTORY_REFUSED);
+    // Nor a folder holding them: ansible reads an inventory folder whole.
+    expect(some.inventoryProblem(allowed)).toBe(LOCAL_INVENTORY_REFUSED);
+    expect(some.inventoryProblem(path.join(allowed, 'app'))).toBeNull();
     // The demo exception is for its repository only.
     expect(none.inventoryProblem(path.join(dataDir, 'demo', 'project_3'))).toBe(LOCAL_INVENTORY_REFUSED);
   });

@@ -96,7 +96,19 @@ export class LocalPathPolicy implements LocalPathCheck {
   inventoryProblem(inventoryPath: string): string | null {
     const p = inventoryPath.trim();
     if (!path.isAbsolute(p)) return null;
-    return this.allows(p) ? null : LOCAL_INVENTORY_REFUSED;
+    return this.allows(p) && !this.holdsRefused(p) ? null : LOCAL_INVENTORY_REFUSED;
+  }
+
+  /** Whether a folder (an inventory folder ansible reads whole) holds the data or the task folder. */
+  private holdsRefused(p: string): boolean {
+    const real = this.real(p);
+    return (
+      real === null ||
+      [this.o.dataDir, this.o.taskDir].some((d) => {
+        const r = this.real(d);
+        return r !== null && within(real, r);
+      })
+    );
   }
 
   private allows(p: string): boolean {

@@ -3,6 +3,7 @@ import { Permission, idParamSchema, referencesSchema } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z, type ZodType } from 'zod';
 import { requireUser } from './auth.js';
+import { keepStoredFields } from './partial-update.js';
 import { projectGuard, type ProjectMembership } from './permissions.js';
 
 /** Who changes something, for permission decisions and the activity log. */
@@ -32,6 +33,8 @@ export interface ResourceRoutesOptions<Row, Out, CreateIn, UpdateIn> {
   createSchema: ZodType<CreateIn>;
   updateSchema: ZodType<UpdateIn>;
   querySchema?: ZodType<Record<string, string | undefined>>;
+  /** For partial updates: fields kept from the stored object only while the named field is unchanged. */
+  boundFields?: Record<string, string>;
   /** The permission bit for create/update/delete; manageProjectResources unless the spec says otherwise. */
   changePermission?: number;
 }
@@ -56,6 +59,10 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
     // Erased to ZodType: the generic Out defeats the type provider's reply inference, while the
     // schema itself still shapes and checks every answer at run time.
     const item = o.itemSchema as ZodType;
+    const storedItem = async (params: unknown) => {
+      const p = itemParams.safeParse(params);
+      return p.success ? o.present(await o.service.get(p.data.projectId, p.data.id)) : null;
+    };
 
     app.get(
       base,
@@ -83,7 +90,11 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
 
     app.put(
       `${base}/:id`,
-      { preValidation: manage, schema: { tags, params: itemParams, body: o.updateSchema } },
+      {
+        // A field left out keeps its stored value, as Semaphore's handlers do.
+        preValidation: [manage, keepStoredFields(o.updateSchema, (request) => storedItem(request.params), o.boundFields)],
+        schema: { tags, params: itemParams, body: o.updateSchema },
+      },
       async (request, reply) => {
         await o.service.update(actor(requireUser(request)), request.params.projectId, request.params.id, request.body as UpdateIn);
         return reply.status(204).send();

@@ -95,7 +95,7 @@ describe.each(engines)('apps ($name)', (engine) => {
     const admin = await signedInUser(t(), { admin: true });
     const res = await admin.post('/api/apps', { id: 'checked', title: 'Checked', path: '/bin/sh', ...over });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
     expect(await findApp(admin, 'checked')).toBeUndefined();
   });
 
@@ -193,6 +193,7 @@ describe.each(engines)('apps ($name)', (engine) => {
 
     expect((await admin.post('/api/apps/bash/active', { active: 'no' })).json()).toEqual({
       error: 'Active must be true or false',
+      field: 'active',
     });
     expect((await admin.post('/api/apps/bash/active', { active: false })).statusCode).toBe(204);
     expect(await findApp(admin, 'bash')).toMatchObject({

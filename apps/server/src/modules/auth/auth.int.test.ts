@@ -34,9 +34,9 @@ describe.each(engines)('auth ($name)', (engine) => {
   it('validates the login body', async () => {
     const res = await t().app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: '', password: 'x' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Username is required' });
+    expect(res.json()).toEqual({ error: 'Username is required', field: 'auth' });
     const res2 = await t().app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: 'a' } });
-    expect(res2.json()).toEqual({ error: 'Password is required' });
+    expect(res2.json()).toEqual({ error: 'Password is required', field: 'password' });
   });
 
   it('slows then refuses repeated failures for one account, and a success resets it', async () => {

@@ -83,6 +83,8 @@ export class AuthService {
       ip: client.ip,
       user_agent: client.userAgent.slice(0, 300),
       verified: verified ? 1 : 0,
+      // A session that waits for the code is signed in when the code is given.
+      signed_in: verified ? now : null,
     });
     return value;
   }
@@ -145,6 +147,6 @@ export class AuthService {
     if (session.verified) return;
     const keys = [throttleKeys.secondFactor(session.user), throttleKeys.address(client.ip)];
     if (!(await this.throttle.attempt(keys, () => check(session.user)))) throw new UnauthorizedError(wrong);
-    await this.sessions.markVerified(sessionIdOf(value));
+    await this.sessions.markVerified(sessionIdOf(value), this.clock.now().toISOString());
   }
 }

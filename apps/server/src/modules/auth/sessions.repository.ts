@@ -16,8 +16,9 @@ export class SessionsRepository {
     await this.db.updateTable('session').set({ last_active: at }).where('id', '=', idHash).execute();
   }
 
-  async markVerified(idHash: string): Promise<void> {
-    await this.db.updateTable('session').set({ verified: 1 }).where('id', '=', idHash).execute();
+  /** The second sign-in step is done: the session is signed in from `at`. */
+  async markVerified(idHash: string, at: string): Promise<void> {
+    await this.db.updateTable('session').set({ verified: 1, signed_in: at }).where('id', '=', idHash).execute();
   }
 
   async delete(idHash: string): Promise<void> {

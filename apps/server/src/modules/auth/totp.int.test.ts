@@ -270,6 +270,7 @@ describe.each(engines)('two-factor sign-in ($name)', (engine) => {
     expect(wrong.json()).toEqual({ error: 'Incorrect recovery code.' });
     expect((await pending.post('/api/auth/recovery', { recovery_code: '' })).json()).toEqual({
       error: 'Recovery code is required',
+      field: 'recovery_code',
     });
 
     expect(

@@ -1,4 +1,6 @@
 import {
+  BACKUP_FORMAT,
+  BACKUP_VERSION,
   backupEnvironmentSchema,
   backupIntegrationSchema,
   backupInventorySchema,
@@ -12,6 +14,13 @@ import {
 } from '@gantry/contracts';
 import type { z } from 'zod';
 import { ValidationError } from '../../platform/errors.js';
+import {
+  GANTRY_MEMBER,
+  GANTRY_MEMBER_LISTS,
+  gantryMemberSchema,
+  withGantryMember,
+  type GantryMember,
+} from './backup.combined.js';
 import { checkRestoreSize, Pacer } from './backup.limits.js';
 import {
   looksLikeSemaphoreBackup,
@@ -116,8 +125,9 @@ export interface ParsedRestore {
 }
 
 /**
- * Gantry's backup as it is; Semaphore UI's (no `meta.format`) converted to Gantry's first. A body
- * over the size limits (RESTORE_SECTION_MAX) is refused before anything else is looked at.
+ * Gantry's backup as it is; Semaphore UI's (no `meta.format`) converted to Gantry's first, with
+ * what a combined file's `gantry` member adds (see backup.combined.ts). A body over the size
+ * limits (RESTORE_SECTION_MAX) is refused before anything else is looked at.
  */
 export async function parseRestoreBody(body: unknown): Promise<ParsedRestore> {
   await checkRestoreSize(body);
@@ -125,5 +135,29 @@ export async function parseRestoreBody(body: unknown): Promise<ParsedRestore> {
   const parsed = await validate(semaphoreBackupSchema, SEMAPHORE_LISTS, body);
   if (!parsed.ok) throw new ValidationError(`Invalid Semaphore backup: ${parsed.problem}`);
   const { backup, unmapped } = fromSemaphore(parsed.data);
-  return { doc: await parseBackup(backup), unmapped };
+  const member = await gantryMember((body as Record<string, unknown>)[GANTRY_MEMBER], unmapped);
+  return { doc: await parseBackup(member ? withGantryMember(backup, member) : backup), unmapped };
+}
+
+/**
+ * A combined file's `gantry` member, or null when there is none. One this server does not read
+ * (another format or version) is skipped and noted: the Semaphore part still restores. One that
+ * claims to be this server's but is malformed is the file's fault (400).
+ */
+async function gantryMember(value: unknown, notes: string[]): Promise<GantryMember | null> {
+  if (value === undefined || value === null) return null;
+  const head = value as { format?: unknown; version?: unknown };
+  if (typeof value !== 'object' || Array.isArray(value) || head.format !== BACKUP_FORMAT) {
+    notes.push(`The "${GANTRY_MEMBER}" member is not Gantry's backup data; ignored`);
+    return null;
+  }
+  if (head.version !== BACKUP_VERSION) {
+    notes.push(
+      `The "${GANTRY_MEMBER}" member is of version ${String(head.version)} (this server reads version ${BACKUP_VERSION}); ignored`,
+    );
+    return null;
+  }
+  const parsed = await validate(gantryMemberSchema, GANTRY_MEMBER_LISTS, value);
+  if (!parsed.ok) throw new ValidationError(`Invalid backup: ${GANTRY_MEMBER}.${parsed.problem}`);
+  return parsed.data;
 }

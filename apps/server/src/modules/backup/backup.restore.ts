@@ -8,49 +8,42 @@ import {
   scheduleInputSchema,
   templateInputSchema,
   viewInputSchema,
+  WORKSPACE_INVENTORY_TYPES,
   type ProjectBackup,
   type RestoreResult,
 } from '@gantry/contracts';
-import { ZodError } from 'zod';
-import { AppError, ValidationError } from '../../platform/errors.js';
+import { ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import { Pacer } from './backup.limits.js';
+import { loginKey, Restored, RestoreNotes } from './backup.restore-refs.js';
 import { templateFields } from './backup.template-fields.js';
 import type { RestoreServices } from './backup.transaction.js';
 
 type BackupTemplate = ProjectBackup['templates'][number];
 
-/** Backup ids of one kind mapped to the ids of the rows just created. */
-class IdMap {
-  private readonly ids = new Map<number, number>();
-  constructor(private readonly kind: string) {}
-
-  set(backupId: number, id: number): void {
-    this.ids.set(backupId, id);
-  }
-
-  /** The new id; a reference to something the backup does not hold is the backup's fault (400). */
-  get(backupId: number): number {
-    const id = this.ids.get(backupId);
-    if (id === undefined) throw new ValidationError(`refers to ${this.kind} #${backupId}, which is not in the backup`);
-    return id;
-  }
-
-  opt(backupId: number | null): number | null {
-    return backupId === null ? null : this.get(backupId);
-  }
+/** The restored objects of each kind a reference may name. */
+interface Kinds {
+  keys: Restored;
+  repos: Restored;
+  invs: Restored;
+  envs: Restored;
+  views: Restored;
+  tpls: Restored;
 }
 
 /**
  * Recreates a backup as a new project owned by `actor`, through the services' own create
  * methods (so every check the API makes applies). Keys come back without material. Restored
  * schedules start inactive: with empty keys they could only fail, and a copy of a project must
- * not start running the original's jobs on its own. Runs inside the caller's transaction, letting
- * the event loop run every few objects (on SQLite each write holds it; see RESTORE_YIELD_EVERY).
+ * not start running the original's jobs on its own. An object Gantry's rules refuse, or a
+ * reference that does not fit, does not fail the restore: it is left out and listed in the
+ * answer's `unmapped` (see RestoreNotes). Runs inside the caller's transaction, letting the event
+ * loop run every few objects (on SQLite each write holds it; see RESTORE_YIELD_EVERY).
  */
 export async function restoreProject(s: RestoreServices, actor: Actor, doc: ProjectBackup): Promise<RestoreResult> {
   checkUniqueIds(doc);
   const pacer = new Pacer();
+  const notes = new RestoreNotes();
   const { meta } = doc;
   const project = await s.projects.create(actor, {
     name: meta.name,
@@ -61,58 +54,93 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     demo: false,
   });
   const p = project.id;
-  const keys = new IdMap('key');
-  const repos = new IdMap('repository');
-  const invs = new IdMap('inventory');
-  const envs = new IdMap('variable group');
-  const views = new IdMap('view');
-  const tpls = new IdMap('template');
+  const k: Kinds = {
+    keys: new Restored(doc.keys),
+    repos: new Restored(doc.repositories),
+    invs: new Restored(doc.inventories),
+    envs: new Restored(doc.environments),
+    views: new Restored(doc.views.map((v) => ({ id: v.id, name: v.title }))),
+    tpls: new Restored(doc.templates),
+  };
 
-  for (const k of doc.keys) {
+  let emptyKeys = 0;
+  let noneKey: number | null = null;
+  for (const key of doc.keys) {
     await pacer.tick();
-    keys.set(k.id, (await s.keys.createEmpty(actor, p, { name: k.name, type: k.type })).id);
+    const row = await s.keys.createEmpty(actor, p, { name: key.name, type: key.type });
+    k.keys.set(key.id, row.id);
+    if (key.type === 'none') noneKey ??= row.id;
+    else emptyKeys += 1;
   }
+  // A repository and an inventory need a key: one that is not restored is replaced by a "none" key.
+  const keyOrNone = async (what: string, role: string, backupId: number | null): Promise<number> => {
+    const found = backupId === null ? { problem: `no ${role}` } : k.keys.lookup(role, backupId);
+    if (!('problem' in found)) return found.id;
+    if (noneKey === null) noneKey = (await s.keys.createEmpty(actor, p, { name: ADDED_NONE_KEY, type: 'none' })).id;
+    notes.later(what, `${found.problem}; uses the "none" key instead`);
+    return noneKey;
+  };
+
   for (const r of doc.repositories) {
     await pacer.tick();
-    await about(`Repository "${r.name}"`, async () => {
+    const what = `Repository "${r.name}"`;
+    const sshKeyId = await keyOrNone(what, 'access key', r.ssh_key_id);
+    await notes.attempt(what, async () => {
       const input = repositoryInputSchema.parse({
         name: r.name,
         git_url: r.git_url,
         git_branch: r.git_branch,
-        ssh_key_id: keys.get(r.ssh_key_id),
+        ssh_key_id: sshKeyId,
       });
-      repos.set(r.id, (await s.repositories.create(actor, p, input)).id);
+      k.repos.set(r.id, (await s.repositories.create(actor, p, input)).id);
     });
   }
   for (const i of doc.inventories) {
     await pacer.tick();
-    await about(`Inventory "${i.name}"`, async () => {
+    const what = `Inventory "${i.name}"`;
+    const sshKeyId = await keyOrNone(what, 'user credentials key', i.ssh_key_id);
+    const workspace = WORKSPACE_INVENTORY_TYPES.includes(i.type);
+    const becomeKeyId = notes.optional(what, 'become key', k.keys, i.become_key_id, (found) =>
+      workspace ? `become key "${found.name}" is not for a workspace` : loginKey('become key')(found),
+    );
+    const repositoryId = notes.optional(what, 'repository', k.repos, i.repository_id);
+    await notes.attempt(what, async () => {
       const input = inventoryInputSchema.parse({
         name: i.name,
         type: i.type,
         inventory: i.inventory,
-        ssh_key_id: keys.opt(i.ssh_key_id),
-        become_key_id: keys.opt(i.become_key_id),
-        repository_id: repos.opt(i.repository_id),
+        ssh_key_id: sshKeyId,
+        become_key_id: becomeKeyId,
+        repository_id: repositoryId,
       });
-      invs.set(i.id, (await s.inventories.create(actor, p, input)).id);
+      k.invs.set(i.id, (await s.inventories.create(actor, p, input)).id);
     });
   }
   for (const e of doc.environments) {
     await pacer.tick();
-    await about(`Variable group "${e.name}"`, async () => {
+    await notes.attempt(`Variable group "${e.name}"`, async () => {
       const secrets = e.secrets.map((x) => ({ name: x.name, type: x.type, secret: '', operation: 'create' as const }));
       const input = environmentInputSchema.parse({ name: e.name, json: e.json, env: e.env, secrets });
-      envs.set(e.id, (await s.environments.create(actor, p, input)).id);
+      k.envs.set(e.id, (await s.environments.create(actor, p, input)).id);
     });
   }
+  // A template needs a variable group: one that is not restored is replaced by an empty one.
+  let emptyEnv: number | null = null;
+  const envOrEmpty = async (what: string, backupId: number): Promise<number> => {
+    const found = k.envs.lookup('variable group', backupId);
+    if (!('problem' in found)) return found.id;
+    if (emptyEnv === null) {
+      const input = environmentInputSchema.parse({ name: ADDED_EMPTY_ENV, json: '{}', env: '{}' });
+      emptyEnv = (await s.environments.create(actor, p, input)).id;
+    }
+    notes.later(what, `${found.problem}; uses an empty variable group instead`);
+    return emptyEnv;
+  };
   for (const v of doc.views) {
     await pacer.tick();
-    await about(`View "${v.title}"`, async () => {
-      views.set(
-        v.id,
-        (await s.views.create(actor, p, viewInputSchema.parse({ title: v.title, position: v.position }))).id,
-      );
+    await notes.attempt(`View "${v.title}"`, async () => {
+      const input = viewInputSchema.parse({ title: v.title, position: v.position });
+      k.views.set(v.id, (await s.views.create(actor, p, input)).id);
     });
   }
   // Builds before deploys: a deploy names its build template, which must exist by then.
@@ -122,21 +150,25 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
   ];
   for (const t of ordered) {
     await pacer.tick();
-    await about(`Template "${t.name}"`, async () => {
-      tpls.set(
-        t.id,
-        (await s.templates.create(actor, p, templateInput(t, { keys, repos, invs, envs, views, tpls }))).id,
-      );
+    const what = `Template "${t.name}"`;
+    const input = await templateInput(t, what, k, notes, envOrEmpty);
+    if (!input) continue;
+    await notes.attempt(what, async () => {
+      k.tpls.set(t.id, (await s.templates.create(actor, p, templateInputSchema.parse(input))).id);
     });
   }
   for (const sc of doc.schedules) {
     await pacer.tick();
-    await about(`Schedule "${sc.name}"`, async () => {
+    const what = `Schedule "${sc.name}"`;
+    const templateId = notes.required(what, 'template', k.tpls, sc.template_id);
+    if (templateId === null) continue;
+    const repositoryId = notes.optional(what, 'repository', k.repos, sc.repository_id);
+    await notes.attempt(what, async () => {
       const input = scheduleInputSchema.parse({
         name: sc.name,
-        template_id: tpls.get(sc.template_id),
+        template_id: templateId,
         cron_format: sc.cron_format,
-        repository_id: repos.opt(sc.repository_id),
+        repository_id: repositoryId,
         active: false,
       });
       await s.schedules.create(actor, p, input);
@@ -144,29 +176,40 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
   }
   for (const ig of doc.integrations) {
     await pacer.tick();
-    await about(`Integration "${ig.name}"`, async () => {
+    const what = `Integration "${ig.name}"`;
+    const templateId = notes.required(what, 'template', k.tpls, ig.template_id);
+    if (templateId === null) continue;
+    // Without an authentication method the secret means nothing (the service drops it too).
+    const secretId =
+      ig.auth_method === 'none' ? null : notes.required(what, 'secret', k.keys, ig.auth_secret_id, loginKey('secret'));
+    if (ig.auth_method !== 'none' && secretId === null) continue;
+    const integrationId = await notes.attempt(what, async () => {
       const input = integrationInputSchema.parse({
         name: ig.name,
-        template_id: tpls.get(ig.template_id),
+        template_id: templateId,
         auth_method: ig.auth_method,
         auth_header: ig.auth_header,
-        auth_secret_id: keys.opt(ig.auth_secret_id),
+        auth_secret_id: secretId,
         searchable: ig.searchable,
         task_params: ig.task_params,
       });
-      const created = await s.integrations.create(actor, p, input);
-      for (const m of ig.matchers) {
-        await pacer.tick();
-        await s.integrationRules.createMatcher(actor, p, created.id, matcherInputSchema.parse(m));
-      }
-      for (const v of ig.extract_values) {
-        await pacer.tick();
-        await s.integrationRules.createValue(actor, p, created.id, extractValueInputSchema.parse(v));
-      }
+      return (await s.integrations.create(actor, p, input)).id;
     });
+    if (integrationId === undefined) continue;
+    for (const m of ig.matchers) {
+      await pacer.tick();
+      await notes.attempt(`${what}, matcher "${m.name}"`, async () => {
+        await s.integrationRules.createMatcher(actor, p, integrationId, matcherInputSchema.parse(m));
+      });
+    }
+    for (const v of ig.extract_values) {
+      await pacer.tick();
+      await notes.attempt(`${what}, value "${v.name}"`, async () => {
+        await s.integrationRules.createValue(actor, p, integrationId, extractValueInputSchema.parse(v));
+      });
+    }
   }
 
-  const emptyKeys = doc.keys.filter((k) => k.type !== 'none').length;
   await s.events.record({
     projectId: p,
     userId: actor.id,
@@ -174,24 +217,61 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     objectId: p,
     description: `Project ${project.name} restored from a backup${emptyKeys ? ` (${emptyKeys} empty keys)` : ''}`,
   });
-  return { id: p, projectName: project.name, emptyKeys };
+  return { id: p, projectName: project.name, emptyKeys, unmapped: notes.lines };
 }
 
-function templateInput(
+/** Names of what a restore adds when a reference it must have names nothing restored. */
+const ADDED_NONE_KEY = 'None (added on restore)';
+const ADDED_EMPTY_ENV = 'Empty (added on restore)';
+
+/**
+ * A template's fields with its references resolved, or null (noted) when it cannot exist without
+ * one that names nothing restored: its repository, an Ansible template's inventory, a deploy's
+ * build template. A view or another inventory that does not fit is left out; so is a password
+ * vault whose key does not fit, with its key. A variable group that is not restored is replaced.
+ */
+async function templateInput(
   t: BackupTemplate,
-  m: { keys: IdMap; repos: IdMap; invs: IdMap; envs: IdMap; views: IdMap; tpls: IdMap },
-) {
-  return templateInputSchema.parse(
-    templateFields(t, {
-      key: (id) => m.keys.opt(id),
-      repository: (id) => m.repos.get(id),
-      environment: (id) => m.envs.get(id),
-      inventory: (id) => m.invs.opt(id),
-      view: (id) => m.views.opt(id),
-      // Only a deploy refers to a build template; elsewhere a stale reference is dropped.
-      buildTemplate: (id) => (t.type === 'deploy' ? m.tpls.opt(id) : null),
-    }),
-  );
+  what: string,
+  k: Kinds,
+  notes: RestoreNotes,
+  envOrEmpty: (what: string, backupId: number) => Promise<number>,
+): Promise<Omit<BackupTemplate, 'id'> | null> {
+  const repositoryId = notes.required(what, 'repository', k.repos, t.repository_id);
+  if (repositoryId === null) return null;
+  let inventoryId: number | null = null;
+  if (t.app === 'ansible') {
+    inventoryId = notes.required(what, 'inventory', k.invs, t.inventory_id);
+    if (inventoryId === null) return null;
+  } else inventoryId = notes.optional(what, 'inventory', k.invs, t.inventory_id);
+  let buildTemplateId: number | null = null;
+  if (t.type === 'deploy') {
+    buildTemplateId = notes.required(what, 'build template', k.tpls, t.build_template_id, ({ name, type }) =>
+      type === 'build' ? null : `build template "${name}" is not a build template`,
+    );
+    if (buildTemplateId === null) return null;
+  }
+  const viewId = notes.optional(what, 'view', k.views, t.view_id);
+  const environmentId = await envOrEmpty(what, t.environment_id);
+  const vaults = t.vaults.flatMap((v): BackupTemplate['vaults'] => {
+    if (v.type !== 'password') return [{ ...v, vault_key_id: null }];
+    const keyId =
+      v.vault_key_id === null
+        ? 'no vault password key'
+        : notes.resolve('vault password key', k.keys, v.vault_key_id, loginKey('vault password key'));
+    if (typeof keyId === 'number') return [{ ...v, vault_key_id: keyId }];
+    notes.later(what, `${keyId}; vault ${v.name ? `"${v.name}" ` : ''}left out`);
+    return [];
+  });
+  const fields = templateFields(t, {
+    key: (id) => id,
+    repository: () => repositoryId,
+    environment: () => environmentId,
+    inventory: () => inventoryId,
+    view: () => viewId,
+    buildTemplate: () => buildTemplateId,
+  });
+  return { ...fields, vaults };
 }
 
 /** Each kind's backup ids must be unique, or references would be ambiguous. */
@@ -210,17 +290,5 @@ function checkUniqueIds(doc: ProjectBackup): void {
       if (seen.has(id)) throw new ValidationError(`Invalid backup: ${kind} id ${id} is used twice`);
       seen.add(id);
     }
-  }
-}
-
-/** Names the object a failure is about: "Template "Deploy": Inventory is required". */
-async function about(what: string, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } catch (err) {
-    if (err instanceof ZodError) throw new ValidationError(`${what}: ${err.issues[0]?.message ?? 'invalid'}`);
-    if (err instanceof ValidationError) throw new ValidationError(`${what}: ${err.message}`);
-    if (err instanceof AppError && err.statusCode === 404) throw new ValidationError(`${what}: ${err.message}`);
-    throw err;
   }
 }

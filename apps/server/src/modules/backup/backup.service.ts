@@ -9,6 +9,7 @@ import { presentProject } from '../projects/projects.presenter.js';
 import { presentRepository } from '../repositories/repositories.presenter.js';
 import { presentSchedule } from '../schedules/schedules.presenter.js';
 import { presentTemplate } from '../templates/templates.presenter.js';
+import { toCombined, type CombinedExport } from './backup.combined.js';
 import { backupFileName, presentBackup } from './backup.presenter.js';
 import { restoreProject } from './backup.restore.js';
 import type { RestoreServices, RestoreUnit } from './backup.transaction.js';
@@ -67,23 +68,33 @@ export class BackupService {
     return { fileName: backupFileName(projectId, project.name), backup };
   }
 
-  /** The export in the chosen format: Gantry's own, or Semaphore UI's (for a team moving back). */
+  /**
+   * The export in the chosen format: the combined file (Semaphore UI's format with Gantry's extra
+   * data in its `gantry` member; both products restore it), Gantry's own, or Semaphore UI's alone.
+   */
   async exportAs(
     actor: Actor | null,
     projectId: number,
     format: BackupExportFormat,
-  ): Promise<{ fileName: string; backup: ProjectBackup | SemaphoreExport }> {
+  ): Promise<{ fileName: string; backup: ProjectBackup | SemaphoreExport | CombinedExport }> {
     const done = await this.export(actor, projectId);
-    if (format === 'gantry') return done;
-    return { fileName: done.fileName.replace(/^gantry-/, 'semaphore-'), backup: toSemaphore(done.backup) };
+    switch (format) {
+      case 'gantry':
+        return done;
+      case 'semaphore':
+        return { fileName: done.fileName.replace(/^gantry-/, 'semaphore-'), backup: toSemaphore(done.backup) };
+      case 'combined':
+        return { fileName: done.fileName.replace(/^gantry-/, ''), backup: toCombined(done.backup) };
+    }
   }
 
   /**
    * Creates a new project from a backup, owned by `actor`, in one transaction. Apps are looked
-   * up first: the transaction may hold the database's only connection. `unmapped` (a Semaphore
-   * backup's leftovers) is passed through to the answer.
+   * up first: the transaction may hold the database's only connection. `unmapped` (what a
+   * Semaphore backup held that its conversion left out) comes first in the answer's list, then
+   * what the restore itself left out.
    */
-  async restore(actor: Actor, doc: ProjectBackup, unmapped?: string[]): Promise<RestoreResult> {
+  async restore(actor: Actor, doc: ProjectBackup, unmapped: string[] = []): Promise<RestoreResult> {
     this.read.projects.assertCanCreate(actor);
     const known = new Set<string>();
     for (const app of new Set(doc.templates.map((t) => t.app))) {
@@ -93,6 +104,6 @@ export class BackupService {
       (app) => known.has(app),
       (s) => restoreProject(s, actor, doc),
     );
-    return unmapped ? { ...result, unmapped } : result;
+    return { ...result, unmapped: [...unmapped, ...(result.unmapped ?? [])] };
   }
 }

@@ -119,9 +119,13 @@ export const semaphoreScheduleSchema = z.object({
   name,
   cron_format: name,
   active: flag,
+  /** "" (cron) or, in newer versions, "run_at" (once, at `run_at`). */
+  type: text,
   template: name,
   checkable_repository: text,
   repository_id: z.number().nullish(),
+  /** Newer versions: the run's options (an inventory by name, a limit...); Gantry's schedules have none. */
+  task_params: record,
 });
 
 export const semaphoreMatcherSchema = z.object({

@@ -181,8 +181,13 @@ export function fromSemaphore(src: SemaphoreBackup): SemaphoreImport {
 
   for (const s of src.schedules) {
     const what = `Schedule "${s.name}"`;
+    if (s.type) {
+      note(what, `type "${s.type}" is not supported (Gantry's schedules are cron only); left out`);
+      continue;
+    }
     const templateId = template(what, s.template);
     if (templateId === null) continue;
+    if (Object.values(s.task_params).some(meaningful)) note(what, 'task parameters are not supported; ignored');
     let repositoryId: number | null = null;
     if (s.checkable_repository !== null) {
       repositoryId = repos.find(s.checkable_repository);
@@ -237,4 +242,11 @@ export function fromSemaphore(src: SemaphoreBackup): SemaphoreImport {
     },
     unmapped: notes,
   };
+}
+
+/** Whether a value says something: not null, false, 0, "" or an empty list or object. */
+function meaningful(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(meaningful);
+  if (v && typeof v === 'object') return Object.values(v).some(meaningful);
+  return v !== null && v !== undefined && v !== false && v !== 0 && v !== '';
 }

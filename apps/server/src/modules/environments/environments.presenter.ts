@@ -9,6 +9,7 @@ export function presentEnvironment(row: EnvironmentWithSecrets): Environment {
     name: row.name,
     json: row.json,
     env: row.env,
+    password: null,
     secrets: row.secrets.map((s) => ({ id: s.id, name: s.name, type: s.type === 'env' ? 'env' : 'var' })),
   };
 }

@@ -24,7 +24,7 @@ describe.each(engines)('integrations ($name)', (engine) => {
     const bad = async (body: object, message: string) => {
       const r = await admin.post(url, { ...valid, ...body });
       expect(r.statusCode).toBe(400);
-      expect(r.json()).toEqual({ error: message });
+      expect(r.json()).toEqual({ error: message, field: expect.any(String) });
     };
     await bad({ name: '' }, 'Name is required');
     await bad({ name: undefined }, 'Name is required');

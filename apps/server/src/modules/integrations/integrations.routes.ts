@@ -56,6 +56,8 @@ export function integrationsRoutes(o: IntegrationsRoutesOptions): FastifyPluginA
         itemSchema: integrationSchema,
         createSchema: integrationInputSchema,
         updateSchema: integrationInputSchema,
+        // A new auth method brings its own default header (Authorization, X-Hub-Signature-256).
+        boundFields: { auth_header: 'auth_method' },
         changePermission: Permission.updateProject,
       }),
     );

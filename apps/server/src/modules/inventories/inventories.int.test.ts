@@ -30,7 +30,6 @@ describe.each(engines)('inventories ($name)', (engine) => {
   it.each([
     [{ name: '' }, 'Name is required'],
     [{ type: undefined }, 'Type is required'],
-    [{ ssh_key_id: undefined }, 'User credentials are required'],
     [{ type: 'file', inventory: '' }, 'Path is required'],
     [{ type: 'file', inventory: '../../etc/passwd' }, 'Path must stay inside the repository'],
     [{ type: 'file', inventory: 'a/../../b' }, 'Path must stay inside the repository'],
@@ -41,10 +40,18 @@ describe.each(engines)('inventories ($name)', (engine) => {
     const { admin, p, key } = await setup();
     const res = await admin.post(`/api/project/${p}/inventory`, { name: 'i', type: 'static', inventory: '', ssh_key_id: key, ...over });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toMatchObject({ error: message });
     expect((await admin.get(`/api/project/${p}/inventory`)).json()).toEqual([]);
   });
 
+  it('takes an inventory without credentials (null, as Semaphore stores it)', async () => {
+    const { admin, p } = await setup();
+    for (const body of [{}, { ssh_key_id: null }, { ssh_key_id: '' }, { ssh_key_id: 0 }]) {
+      const res = await admin.post(`/api/project/${p}/inventory`, { name: 'bare', type: 'static', inventory: 'localhost', ...body });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({ ssh_key_id: null, become_key_id: null });
+    }
+  });
   it('only takes a login-with-password key for become, and only this project\'s keys and repositories', async () => {
     const { admin, p, key } = await setup();
     const other = await createProject(admin);

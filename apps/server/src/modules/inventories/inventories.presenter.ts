@@ -12,5 +12,6 @@ export function presentInventory(row: InventoryRow): Inventory {
     become_key_id: row.become_key_id,
     repository_id: row.repository_id,
     template_id: row.template_id,
+    holder_id: row.template_id,
   };
 }

@@ -96,7 +96,7 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
   private async checkLinks(projectId: number, input: Input): Promise<void> {
     const problem = input.type === 'file' ? this.localPaths.inventoryProblem(input.inventory) : null;
     if (problem) throw new ValidationError(problem, { code: LOCAL_PATH_NOT_ALLOWED, field: 'inventory' });
-    await this.keys.typeInProject(projectId, input.ssh_key_id, 'User credentials');
+    if (input.ssh_key_id !== null) await this.keys.typeInProject(projectId, input.ssh_key_id, 'User credentials');
     if (input.become_key_id !== null) {
       const type = await this.keys.typeInProject(projectId, input.become_key_id, 'Become key');
       if (type !== 'login_password') throw new ValidationError('The become key must be a login with password');

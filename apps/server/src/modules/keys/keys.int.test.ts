@@ -18,7 +18,6 @@ describe.each(engines)('keys ($name)', (engine) => {
       project_id: p,
       name: 'deploy',
       type: 'ssh',
-      empty: false,
       string: '',
       login_password: { login: '', password: '' },
       ssh: { login: 'root', passphrase: '', private_key: '' },
@@ -33,9 +32,11 @@ describe.each(engines)('keys ($name)', (engine) => {
     });
     expect(withPass.statusCode).toBe(201);
     const lp = await admin.post(`/api/project/${p}/keys`, { name: 'vault', type: 'login_password', login_password: { login: 'u', password: 'p' } });
-    expect(lp.json()).toMatchObject({ type: 'login_password', empty: false });
+    expect(lp.json()).toMatchObject({ type: 'login_password' });
+    expect(lp.json()).not.toHaveProperty('empty');
     const none = await admin.post(`/api/project/${p}/keys`, { name: 'none', type: 'none' });
-    expect(none.json()).toMatchObject({ type: 'none', empty: false });
+    expect(none.json()).toMatchObject({ type: 'none' });
+    expect(none.json()).not.toHaveProperty('empty');
     const list = (await admin.get(`/api/project/${p}/keys`)).json();
     expect(list.map((k: { name: string }) => k.name)).toEqual(['deploy', 'none', 'openssh', 'openssh-pass', 'vault']);
   });
@@ -52,7 +53,7 @@ describe.each(engines)('keys ($name)', (engine) => {
     const p = await createProject(admin);
     const res = await admin.post(`/api/project/${p}/keys`, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
     expect((await admin.get(`/api/project/${p}/keys`)).json()).toEqual([]);
   });
 
@@ -83,7 +84,7 @@ describe.each(engines)('keys ($name)', (engine) => {
     expect(rename.statusCode).toBe(204);
     expect(await ctx.app.services.keys.secretOf(p, id)).toEqual({ type: 'login_password', login: 'a', password: 'first' });
     const missing = await admin.put(`/api/project/${p}/keys/${id}`, { name: 'renamed', type: 'login_password', override_secret: true, login_password: { login: 'b' } });
-    expect(missing.json()).toEqual({ error: 'Password is required' });
+    expect(missing.json()).toEqual({ error: 'Password is required', field: 'login_password.password' });
     await admin.put(`/api/project/${p}/keys/${id}`, { name: 'renamed', type: 'login_password', override_secret: true, login_password: { login: 'b', password: 'second' } });
     expect(await ctx.app.services.keys.secretOf(p, id)).toEqual({ type: 'login_password', login: 'b', password: 'second' });
     const typeChange = await admin.put(`/api/project/${p}/keys/${id}`, { name: 'renamed', type: 'ssh' });

@@ -5,7 +5,8 @@ import type { KeyRow } from './keys.repository.js';
 export type KeyView = KeyRow & { login?: string };
 
 /**
- * The API shape of a key: the sealed material is dropped, only `empty` tells whether it exists.
+ * The API shape of a key: the sealed material is dropped, only `empty` (sent only when true, as
+ * Semaphore's `omitempty` does) tells whether it exists.
  * The secret fields Semaphore clients expect are present and blank; the login (not a secret)
  * appears only in the object of the key's own type.
  */
@@ -17,7 +18,7 @@ export function presentKey(row: KeyView): AccessKey {
     project_id: row.project_id,
     name: row.name,
     type,
-    empty: row.type !== 'none' && !row.secret,
+    ...(row.type !== 'none' && !row.secret ? { empty: true as const } : {}),
     string: '',
     login_password: { login: type === 'login_password' ? login : '', password: '' },
     ssh: { login: type === 'ssh' ? login : '', passphrase: '', private_key: '' },

@@ -32,7 +32,7 @@ describe.each(engines)('projects ($name)', (engine) => {
     const before = (await admin.get('/api/projects')).json().length;
     const res = await admin.post('/api/projects', body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
     expect((await admin.get('/api/projects')).json()).toHaveLength(before);
   });
 
@@ -43,7 +43,7 @@ describe.each(engines)('projects ($name)', (engine) => {
     expect(put.statusCode).toBe(204);
     expect((await admin.get(`/api/project/${id}`)).json()).toMatchObject({ name: 'Renamed', alert: true, alert_chat: 'chat-1', max_parallel_tasks: 3 });
     const bad = await admin.put(`/api/project/${id}`, { name: '', max_parallel_tasks: 1 });
-    expect(bad.json()).toEqual({ error: 'Project name is required' });
+    expect(bad.json()).toEqual({ error: 'Project name is required', field: 'name' });
     expect((await admin.get(`/api/project/${id}`)).json().name).toBe('Renamed');
   });
 

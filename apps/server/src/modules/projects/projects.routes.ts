@@ -6,9 +6,11 @@ import {
   projectSchema,
   projectUpdateSchema,
 } from '@gantry/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
+import { keepStoredFields } from '../../platform/partial-update.js';
 import { projectGuard, projectOf } from '../../platform/permissions.js';
 import { presentProject } from './projects.presenter.js';
 import type { ProjectsService } from './projects.service.js';
@@ -19,6 +21,10 @@ export function projectsRoutes(projects: ProjectsService): FastifyPluginAsyncZod
   return async (app) => {
     const read = projectGuard(projects, 0);
     const update = projectGuard(projects, Permission.updateProject);
+    const storedProject = async (request: FastifyRequest) => {
+      const id = idParamSchema.safeParse((request.params as { projectId?: unknown }).projectId);
+      return id.success ? presentProject(await projects.get(id.data), projectOf(request).role) : null;
+    };
 
     app.get('/projects', { schema: { tags: ['projects'], response: { 200: z.array(projectSchema) } } }, async (request) => {
       const user = requireUser(request);
@@ -44,7 +50,11 @@ export function projectsRoutes(projects: ProjectsService): FastifyPluginAsyncZod
 
     app.put(
       '/project/:projectId',
-      { preValidation: update, schema: { tags: ['projects'], params, body: projectUpdateSchema } },
+      {
+        // A field left out keeps its stored value, as Semaphore's handler does.
+        preValidation: [update, keepStoredFields(projectUpdateSchema, (request) => storedProject(request))],
+        schema: { tags: ['projects'], params, body: projectUpdateSchema },
+      },
       async (request, reply) => {
         await projects.update(requireUser(request).id, request.params.projectId, request.body);
         return reply.status(204).send();

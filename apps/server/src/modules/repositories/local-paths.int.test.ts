@@ -89,7 +89,7 @@ describe.each(engines)('local paths with GANTRY_ALLOWED_LOCAL_PATHS unset ($name
       expect(
         (await manager.post(`/api/project/${p}/repositories`, { name: 'r', git_url, ssh_key_id: key })).json(),
         git_url,
-      ).toEqual({ error: 'Incorrect URL' });
+      ).toEqual({ error: 'Incorrect URL', field: 'git_url' });
     }
     const id = (
       await manager.post(`/api/project/${p}/repositories`, {
@@ -209,8 +209,11 @@ describe.each(engines)('local paths with GANTRY_ALLOWED_LOCAL_PATHS unset ($name
         { id: 1, name: 'r', git_url: path.join(t().config.taskDir, 'task_12', 'repository'), ssh_key_id: 1 },
       ],
     };
+    // The rest of the backup is restored; the repository is left out and listed, nothing clones that path.
     const res = await admin.post('/api/projects/restore', doc);
-    expect([res.statusCode, res.json().error]).toEqual([400, `Repository "r": ${LOCAL_REPOSITORY_REFUSED}`]);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().unmapped).toEqual([`Repository "r": git_url: ${LOCAL_REPOSITORY_REFUSED}; not restored`]);
+    expect((await admin.get(`/api/project/${res.json().id}/repositories`)).json()).toEqual([]);
   });
 
   it('the demo project still runs, its repository being in the data folder', async () => {

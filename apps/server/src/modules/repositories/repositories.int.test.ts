@@ -47,7 +47,7 @@ describe.each(engines)('repositories ($name)', (engine) => {
     const key = await createKey(admin, p);
     const res = await admin.post(`/api/project/${p}/repositories`, { name: 'r', git_url: 'https://h/r.git', git_branch: 'main', ssh_key_id: key, ...over });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
     expect((await admin.get(`/api/project/${p}/repositories`)).json()).toEqual([]);
   });
 

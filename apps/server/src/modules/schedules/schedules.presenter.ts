@@ -10,6 +10,8 @@ export function presentSchedule(r: ScheduleWithTemplate): Schedule {
     cron_format: r.cron_format,
     repository_id: r.repository_id,
     active: r.active === 1,
+    type: '',
+    delete_after_run: false,
     tpl_name: r.tpl_name,
     last_commit_hash: r.last_commit_hash,
   };

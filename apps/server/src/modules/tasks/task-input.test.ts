@@ -38,12 +38,13 @@ describe('limit, tags and skip tags of a task', () => {
 });
 
 describe('debug of a task', () => {
-  it('is kept only when the template allows debug', () => {
-    expect(allowedParams({ debug: true, debug_level: 4 }, tp())).toEqual({});
+  it('is kept as asked (the run decides whether it applies, by template and author)', () => {
+    expect(allowedParams({ debug: true, debug_level: 4 }, tp())).toEqual({ debug: true, debug_level: 4 });
     expect(allowedParams({ debug: true, debug_level: 4 }, tp({ allow_debug: true }))).toEqual({
       debug: true,
       debug_level: 4,
     });
+    expect(allowedParams({ debug: false, debug_level: 4 }, tp({ allow_debug: true }))).toEqual({ debug: false });
   });
 });
 

@@ -40,12 +40,14 @@ export function checkSurvey(vars: SurveyVar[], answers: Record<string, unknown>,
 
 /**
  * What a task may override is what its template allows; anything else is dropped so a re-run of
- * an old task cannot widen what the template permits.
+ * an old task cannot widen what the template permits. Debug is kept as asked (as Semaphore keeps
+ * it): whether it applies depends on who asked, and is decided when the run is loaded, which
+ * says so in the task's log when it does not.
  */
 export function allowedParams(p: TaskParams, t: TemplateTaskParams): TaskParams {
   const out: TaskParams = {
-    debug: t.allow_debug ? p.debug : undefined,
-    debug_level: t.allow_debug ? p.debug_level : undefined,
+    debug: p.debug,
+    debug_level: p.debug ? p.debug_level : undefined,
     dry_run: p.dry_run,
     diff: p.diff,
     plan: p.plan,

@@ -167,6 +167,19 @@ export class TasksRepository implements TaskStore {
     return this.db.selectFrom('task').select(['id', 'project_id', 'template_id', 'status']).where('node_id', '=', nodeId).where('status', 'in', statuses).execute();
   }
 
+  /** The ids of a template's waiting and running tasks (to stop them all). */
+  async unfinishedOfTemplate(projectId: number, templateId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('task')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('template_id', '=', templateId)
+      .where('status', 'in', ['waiting', ...ACTIVE_STATUSES])
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Waiting and running tasks across projects, for the admin's active tasks page. */
   active() {
     return this.db

@@ -94,6 +94,12 @@ export function tasksRoutes(tasks: TasksService, output: TaskOutputService, memb
       return reply.status(204).send();
     });
 
+    // Semaphore's: every waiting or running task of the template, with the permission to stop one.
+    app.post('/project/:projectId/templates/:id/stop_all_tasks', { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.nullish() } }, async (request, reply) => {
+      await tasks.stopAll(request.params.projectId, request.params.id, request.body?.force ?? false);
+      return reply.status(204).send();
+    });
+
     app.post('/project/:projectId/tasks/:id/confirm', { preValidation: run, schema: { tags, params: taskParams } }, async (request, reply) => {
       await tasks.confirm(request.params.projectId, request.params.id);
       return reply.status(204).send();

@@ -2,6 +2,7 @@ import {
   ACTIVE_STATUSES,
   FINISHED_STATUSES,
   STOPPABLE_STATUSES,
+  isFinished,
   taskParamsSchema,
   templateTaskParamsSchema,
   type ActiveTask,
@@ -172,11 +173,12 @@ export class TasksService {
 
   /**
    * Stop: a waiting task ends at once; a running one goes to `stopping` and its process group
-   * gets SIGTERM; `force` (offered in stopping) sends SIGKILL.
+   * gets SIGTERM; `force` (offered in stopping) sends SIGKILL. A task that has already ended is
+   * left as it is, without an error (as Semaphore: the caller may be a poll behind).
    */
   async stop(projectId: number, id: number, force: boolean): Promise<void> {
     const task = await this.get(projectId, id);
-    if (!STOPPABLE_STATUSES.includes(task.status as never)) throw new ConflictError('The task is not running');
+    if (isFinished(task.status) || !STOPPABLE_STATUSES.includes(task.status as never)) return;
     const now = this.clock.now().toISOString();
     if (await this.repo.transition(id, ['waiting'], 'stopped', { end: now })) {
       this.publish({ ...task, status: 'stopped', end: now });
@@ -188,6 +190,12 @@ export class TasksService {
     // Stored before anyone is told: a remote runner reads it when it polls, another node when the bus wakes it.
     if (force) await this.repo.update(id, { stop_force: 1 });
     this.bus.control({ taskId: id, action: force ? 'kill' : 'stop' });
+  }
+
+  /** Stops every waiting and running task of a template (Semaphore's `stop_all_tasks`). */
+  async stopAll(projectId: number, templateId: number, force: boolean): Promise<void> {
+    await this.templates.get(projectId, templateId);
+    for (const id of await this.repo.unfinishedOfTemplate(projectId, templateId)) await this.stop(projectId, id, force);
   }
 
   async confirm(projectId: number, id: number): Promise<void> {
@@ -235,10 +243,7 @@ export class TasksService {
    */
   async stopAny(id: number): Promise<void> {
     const task = await this.getAny(id);
-    if (!STOPPABLE_STATUSES.includes(task.status as never)) return;
-    await this.stop(task.project_id, id, false).catch((e: unknown) => {
-      if (!(e instanceof ConflictError)) throw e;
-    });
+    await this.stop(task.project_id, id, false);
   }
 
   /** At start-up: what this node was running when it stopped cannot go on. */

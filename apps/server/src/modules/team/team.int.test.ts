@@ -33,7 +33,7 @@ describe.each(engines)('team ($name)', (engine) => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);
     const res = await admin.post(`/api/project/${p}/users`, body);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
   });
 
   it('only manageProjectUsers changes the team; others read it', async () => {

@@ -101,7 +101,7 @@ describe.each(engines)('templates ($name)', (engine) => {
       ...over,
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
     expect((await admin.get(`/api/project/${p}/templates`)).json()).toEqual([]);
   });
 
@@ -121,7 +121,7 @@ describe.each(engines)('templates ($name)', (engine) => {
     const r = await resources(admin, p);
     const v1 = (await admin.post(`/api/project/${p}/views`, { title: 'Deploys', position: 0 })).json();
     const v2 = (await admin.post(`/api/project/${p}/views`, { title: 'Ops', position: 1 })).json();
-    expect((await admin.post(`/api/project/${p}/views`, { title: ' ' })).json()).toEqual({ error: 'Title is required' });
+    expect((await admin.post(`/api/project/${p}/views`, { title: ' ' })).json()).toEqual({ error: 'Title is required', field: 'title' });
     const tpl = (await admin.post(`/api/project/${p}/templates`, { name: 'in view', app: 'bash', playbook: 'a.sh', repository_id: r.repository_id, environment_id: r.environment_id, view_id: v1.id })).json();
     expect((await admin.get(`/api/project/${p}/views/${v1.id}/templates`)).json().map((x: { id: number }) => x.id)).toEqual([tpl.id]);
     expect((await admin.get(`/api/project/${p}/views/${v2.id}/templates`)).json()).toEqual([]);

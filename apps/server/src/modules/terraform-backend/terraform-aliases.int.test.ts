@@ -111,7 +111,7 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
     expect((await admin.get(`${base}/${alias.id}`)).json()).toEqual(alias);
 
     // Bad input: 400 with the reason; unknown aliases 404.
-    expect((await admin.post(base, {})).json()).toEqual({ error: 'Auth key is required' });
+    expect((await admin.post(base, {})).json()).toEqual({ error: 'Auth key is required', field: 'auth_key_id' });
     const none = await createKey(admin, p);
     expect((await admin.post(base, { auth_key_id: none })).json()).toEqual({
       error: 'The auth key must be a login/password key',

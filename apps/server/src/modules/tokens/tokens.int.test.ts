@@ -15,7 +15,7 @@ describe.each(engines)('API tokens ($name)', (engine) => {
     expect(expired).toBe(false);
 
     const list = await u.get('/api/user/tokens');
-    expect(list.json()).toEqual([{ id: token_id, token_id, created: expect.any(String), expired: false, expires: null }]);
+    expect(list.json()).toEqual([{ id: token_id, token_id, user_id: u.id, created: expect.any(String), expired: false, expires: null }]);
     expect(list.body).not.toContain(value);
 
     const rows = await t().db.db.selectFrom('api_token').selectAll().where('user_id', '=', u.id).execute();
@@ -66,7 +66,7 @@ describe.each(engines)('API tokens ($name)', (engine) => {
     const lifetime = Date.parse(expires) - before;
     expect(lifetime).toBeGreaterThanOrEqual(days * 86_400_000);
     expect(lifetime).toBeLessThan(days * 86_400_000 + 60_000);
-    expect((await u.get('/api/user/tokens')).json()).toEqual([{ id: token_id, token_id, created: expect.any(String), expired: false, expires }]);
+    expect((await u.get('/api/user/tokens')).json()).toEqual([{ id: token_id, token_id, user_id: u.id, created: expect.any(String), expired: false, expires }]);
     expect((await bearer(value)).statusCode).toBe(200);
   });
 
@@ -97,7 +97,7 @@ describe.each(engines)('API tokens ($name)', (engine) => {
       const u = await signedInUser(t());
       const res = await u.post('/api/user/tokens', body);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: 'expires_in_days must be one of 30, 90, 365, or empty for never' });
+      expect(res.json()).toEqual({ error: 'expires_in_days must be one of 30, 90, 365, or empty for never', field: 'expires_in_days' });
       expect((await u.get('/api/user/tokens')).json()).toEqual([]);
     },
   );

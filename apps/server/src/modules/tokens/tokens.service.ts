@@ -17,7 +17,14 @@ function isExpired(row: ApiTokenRow, now: Date): boolean {
 
 /** The API shape; `now` decides whether a token's lifetime has run out. */
 export function presentToken(row: ApiTokenRow, now: Date): ApiToken {
-  return { id: row.token_id, token_id: row.token_id, created: row.created, expired: isExpired(row, now), expires: row.expires };
+  return {
+    id: row.token_id,
+    token_id: row.token_id,
+    user_id: row.user_id,
+    created: row.created,
+    expired: isExpired(row, now),
+    expires: row.expires,
+  };
 }
 
 /**

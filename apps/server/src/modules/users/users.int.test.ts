@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectRole } from '@gantry/contracts';
+import { sha256 } from '../../platform/crypto.js';
 import { addMember, createProject, engines, signedInUser, uniq, useTestApp } from '../../test/harness.js';
 
 const newUser = (over: Record<string, unknown> = {}) => {
@@ -55,7 +56,7 @@ describe.each(engines)('users ($name)', (engine) => {
     const before = (await admin.get('/api/users')).json().length;
     const res = await admin.post('/api/users', newUser(over));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message });
+    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
     expect((await admin.get('/api/users')).json()).toHaveLength(before);
   });
 
@@ -122,16 +123,18 @@ describe.each(engines)('users ($name)', (engine) => {
     }
   });
 
-  it('requires the current password to change your own, not for an admin resetting another', async () => {
+  it('requires the current password to change your own (or a recent sign-in), not for an admin resetting another', async () => {
     const ctx = t();
     const me = await signedInUser(ctx);
+    const earlier = new Date(Date.now() - 11 * 60_000).toISOString();
+    await ctx.db.db.updateTable('session').set({ signed_in: earlier }).where('id', '=', sha256(me.cookie)).execute();
     const missing = await me.post(`/api/users/${me.id}/password`, { password: 'new-one-1' });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ error: 'Current password is required' });
+    expect(missing.json()).toEqual({ error: 'Sign in again to change your password', code: 'recent_sign_in_required' });
     const wrong = await me.post(`/api/users/${me.id}/password`, { password: 'new-one-1', current_password: 'bad' });
     expect(wrong.json()).toEqual({ error: 'Current password is incorrect' });
     const empty = await me.post(`/api/users/${me.id}/password`, { password: '', current_password: me.password });
-    expect(empty.json()).toEqual({ error: 'Password is required' });
+    expect(empty.json()).toEqual({ error: 'Password is required', field: 'password' });
     const ok = await me.post(`/api/users/${me.id}/password`, { password: 'new-one-1', current_password: me.password });
     expect(ok.statusCode).toBe(204);
     const login = (password: string) =>

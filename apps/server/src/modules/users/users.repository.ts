@@ -28,7 +28,10 @@ export interface Revocation {
 /** `password` is a hash, never the password itself. */
 type UserPatch = Partial<{ username: string; name: string; email: string; admin: boolean; external: boolean; alert: boolean; password: string }>;
 
-/** The only SQL about users (and about revoking their sessions and tokens with a change). */
+/**
+ * The only SQL about users (and about their sessions and tokens where a change to the user needs
+ * them: revoking them, or how recently the caller's session signed in).
+ */
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -106,6 +109,20 @@ export class UsersRepository {
       await trx.updateTable('user').set({ password: hash }).where('id', '=', id).execute();
       await revokeIn(trx, id, revoke);
     });
+  }
+
+  /**
+   * When the session stored under `sessionId` (of user `userId`) completed its sign-in, or null
+   * (unknown session, or one still waiting for the code).
+   */
+  async sessionSignedIn(sessionId: string, userId: number): Promise<string | null> {
+    const row = await this.db
+      .selectFrom('session')
+      .select('signed_in')
+      .where('id', '=', sessionId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.signed_in ?? null;
   }
 
   /** Whether the user is owner or manager of at least one project (and so adds team members). */

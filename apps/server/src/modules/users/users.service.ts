@@ -1,4 +1,4 @@
-import { Messages, type PasswordChange, type userCreateSchema, type userUpdateSchema } from '@gantry/contracts';
+import { ErrorCodes, Messages, type PasswordChange, type userCreateSchema, type userUpdateSchema } from '@gantry/contracts';
 import type { z } from 'zod';
 import { newSessionValue, sessionIdOf } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
@@ -18,6 +18,13 @@ export interface Actor {
 
 /** The cookie value of the session making the request, when it is one (not a bearer token). */
 export type CallerSession = string | undefined;
+
+/**
+ * How long after signing in (password, and the code when asked) a session may change its user's
+ * password without the current one, like other products' "sudo mode". Counted from the sign-in,
+ * never from the last activity; an API token never counts.
+ */
+export const RECENT_SIGN_IN_MS = 10 * 60_000;
 
 export class UsersService {
   constructor(
@@ -83,7 +90,9 @@ export class UsersService {
    */
   async update(actor: Actor, id: number, input: UpdateInput, session?: CallerSession): Promise<string | null> {
     const row = await this.get(actor, id);
-    const password = input.password ? await this.checkPasswordChange(actor, row, input.password, input.current_password) : null;
+    const password = input.password
+      ? await this.checkPasswordChange(actor, row, input.password, input.current_password, session)
+      : null;
     if (!actor.admin && (input.admin !== undefined && input.admin !== (row.admin === 1))) {
       throw new ForbiddenError('Only administrators can change the admin flag');
     }
@@ -131,26 +140,41 @@ export class UsersService {
   }
 
   /**
-   * Changing one's own password needs the current one; an admin may reset anyone else's. Either
-   * way the user is signed out everywhere but in the caller's own session, which gets a new
-   * value: answered here, for the route to set as the cookie.
+   * Changing one's own password needs the current one, or a session signed in during the last
+   * RECENT_SIGN_IN_MS; an admin may reset anyone else's. Either way the user is signed out
+   * everywhere but in the caller's own session, which gets a new value: answered here, for the
+   * route to set as the cookie.
    */
   async changePassword(actor: Actor, id: number, input: PasswordChange, session?: CallerSession): Promise<string | null> {
     const row = await this.get(actor, id);
-    const hash = await this.checkPasswordChange(actor, row, input.password, input.current_password);
+    const hash = await this.checkPasswordChange(actor, row, input.password, input.current_password, session);
     const { revocation, newSession } = this.revocation(actor, id, session);
     await this.repo.setPassword(id, hash, revocation);
     this.bus.userChanged(id);
     return newSession;
   }
 
-  /** Whether `actor` may give `row` this password (their own needs the current one); its hash. */
-  private async checkPasswordChange(actor: Actor, row: UserRow, password: string, current: string | undefined): Promise<string> {
+  /**
+   * Whether `actor` may give `row` this password; its hash. Their own takes the current password
+   * (a wrong one is refused even from a fresh session) or, without one, a session that signed in
+   * recently: Semaphore's console sends the new password alone, and a session left open or an API
+   * token that leaked must not be enough.
+   */
+  private async checkPasswordChange(
+    actor: Actor,
+    row: UserRow,
+    password: string,
+    current: string | undefined,
+    session: CallerSession,
+  ): Promise<string> {
     if (row.external === 1) throw new ValidationError('External users have no password here');
     if (actor.id === row.id) {
-      if (!current) throw new ValidationError(Messages.currentPasswordRequired);
-      if (!row.password || !(await verifyPassword(current, row.password))) {
-        throw new ValidationError(Messages.incorrectCurrentPassword);
+      if (current) {
+        if (!row.password || !(await verifyPassword(current, row.password))) {
+          throw new ValidationError(Messages.incorrectCurrentPassword);
+        }
+      } else if (!(await this.signedInRecently(row.id, session))) {
+        throw new ValidationError(Messages.recentSignInRequired, { code: ErrorCodes.recentSignInRequired });
       }
     } else if (!actor.admin) {
       throw new ForbiddenError();
@@ -176,6 +200,15 @@ export class UsersService {
 
   async setAdminFields(id: number, patch: { name?: string; email?: string; admin?: boolean }): Promise<void> {
     await this.repo.update(id, patch);
+  }
+
+  /** Whether the caller's session (never a token) completed its sign-in at most RECENT_SIGN_IN_MS ago. */
+  private async signedInRecently(userId: number, session: CallerSession): Promise<boolean> {
+    if (!session) return false;
+    const signedIn = await this.repo.sessionSignedIn(sessionIdOf(session), userId);
+    if (!signedIn) return false;
+    // Another node's clock may run a little ahead: a sign-in "in the future" is a recent one.
+    return this.clock.now().getTime() - Date.parse(signedIn) <= RECENT_SIGN_IN_MS;
   }
 
   /** Everything of user `id` goes, except the caller's own session, which gets a new value. */

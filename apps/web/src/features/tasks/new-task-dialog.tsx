@@ -35,7 +35,9 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
   const [branch, setBranch] = useState('');
   const [args, setArgs] = useState('');
   // Argument overrides are for managers and owners; the server refuses them from other roles.
-  const canOverrideArgs = useProjectAccess(projectId).canManage;
+  // Those who may edit templates may also always ask for debug output.
+  const canManage = useProjectAccess(projectId).canManage;
+  const canOverrideArgs = canManage;
   const [inventoryId, setInventoryId] = useState<number | ''>('');
   const [buildId, setBuildId] = useState<number | ''>('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -60,6 +62,7 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
   }
 
   if (!template) return null;
+  const mayDebug = template.task_params.allow_debug || canManage;
   const submit = async () => {
     const errs = checkSurvey(template.survey_vars, answers, t);
     if (template.type === 'deploy' && !buildId) errs.build = t('tasks.buildRequired');
@@ -74,7 +77,8 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
         message,
         environment: pick(false),
         secret: pick(true),
-        params,
+        // A re-run of someone else's debug task does not ask for what this user may not have.
+        params: mayDebug ? params : { ...params, debug: undefined },
         git_branch: branch || null,
         arguments: (canOverrideArgs && args) || null,
         inventory_id: inventoryId || null,
@@ -116,7 +120,7 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
           ) : null}
           <TextField label={t('tasks.message')} value={message} onChange={(e) => setMessage(e.target.value)} />
           <SurveyFields vars={template.survey_vars} values={answers} errors={errors} onChange={(n, v) => setAnswers({ ...answers, [n]: v })} />
-          <TaskOptions template={template} params={params} inventories={inventories} inventoryId={inventoryId} onParams={setParams} onInventory={setInventoryId} />
+          <TaskOptions template={template} params={params} inventories={inventories} inventoryId={inventoryId} mayDebug={mayDebug} onParams={setParams} onInventory={setInventoryId} />
           {template.allow_override_branch_in_task ? <TextField label={t('tasks.branch')} value={branch} onChange={(e) => setBranch(e.target.value)} placeholder={template.git_branch ?? ''} /> : null}
           {template.allow_override_args_in_task && canOverrideArgs ? (
             <TextField label={t('tasks.arguments')} value={args} onChange={(e) => setArgs(e.target.value)} placeholder='["--verbose"]' error={!!errors.args} helperText={errors.args ?? t('tasks.argumentsHelp')} />

@@ -13,9 +13,9 @@ export function useRestoreProject() {
 }
 
 /**
- * Reads a chosen file as a backup document: JSON with a `meta` object (Gantry's backups and
- * Semaphore UI's both have one; the server tells them apart and checks the rest). Null when the
- * file cannot be one.
+ * Reads a chosen file as a backup document: JSON with a `meta` object (Gantry's backups, Semaphore
+ * UI's and the combined file of both have one; the server tells them apart and checks the rest).
+ * Null when the file cannot be one.
  */
 export async function readBackupFile(file: File): Promise<ProjectBackupInput | null> {
   try {

@@ -19,8 +19,8 @@ export interface RestoreResultDialogProps {
 }
 
 /**
- * After a restore: which project was made, how many keys wait for their secrets, and (for a
- * Semaphore backup) each thing that could not be carried over.
+ * After a restore: which project was made, how many keys wait for their secrets, and each thing
+ * the backup held that could not be carried over (a reference or an object left out).
  */
 export function RestoreResultDialog({ result, onOpen }: RestoreResultDialogProps) {
   const { t } = useTranslation();

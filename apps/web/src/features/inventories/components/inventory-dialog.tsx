@@ -22,7 +22,7 @@ interface Values {
 const toBody = (v: Values) => ({
   ...v,
   type: v.type || undefined,
-  ssh_key_id: v.ssh_key_id || undefined,
+  ssh_key_id: v.ssh_key_id || null,
   become_key_id: v.become_key_id || null,
   repository_id: v.repository_id || null,
 });
@@ -92,7 +92,7 @@ export function InventoryDialog({
           <Controller
             name="ssh_key_id"
             control={form.control}
-            render={({ field }) => <KeySelect {...field} keys={keys} label={t('inventories.credentials')} required error={!!e.ssh_key_id} helperText={e.ssh_key_id?.message ?? t('inventories.credentialsHelp')} />}
+            render={({ field }) => <KeySelect {...field} keys={keys} allowNone={t('inventories.noCredentials')} label={t('inventories.credentials')} error={!!e.ssh_key_id} helperText={e.ssh_key_id?.message ?? t('inventories.credentialsHelp')} />}
           />
           {!workspace ? (
             <Controller

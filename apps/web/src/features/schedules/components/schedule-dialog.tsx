@@ -58,7 +58,8 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
       <DialogContent>
         <Stack spacing={1.5} component="form" ref={focusFirstField} id="schedule-form" noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }} sx={{ pt: 1 }}>
           <FormError error={save.error} />
-          <TextField label={t('common.name')} required value={name} onChange={(e) => { setName(e.target.value); clear('name'); }} error={!!errors.name} helperText={errors.name ?? ' '} />
+          {/* Optional, as in Semaphore: a schedule without a name is named after its cron expression. */}
+          <TextField label={t('common.name')} value={name} placeholder={cron} onChange={(e) => { setName(e.target.value); clear('name'); }} error={!!errors.name} helperText={errors.name ?? ' '} />
           <TextField select label={t('schedules.template')} required value={template} onChange={(e) => { setTemplate(Number(e.target.value)); clear('template_id'); }} error={!!errors.template_id} helperText={errors.template_id ?? ' '}>
             {templates.map((x) => (
               <MenuItem key={x.id} value={x.id}>

@@ -4,8 +4,11 @@ import { useTranslation } from 'react-i18next';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
 
-/** Per-app run options, shown only where the template allows them. */
-export function TaskOptions({ template, params, inventories, inventoryId, onParams, onInventory }: { template: Template; params: TaskParams; inventories: Inventory[]; inventoryId: number | ''; onParams(p: TaskParams): void; onInventory(id: number | ''): void }) {
+/**
+ * Per-app run options, shown only where the template allows them. `mayDebug`: the template allows
+ * debug, or the user may edit the template (who may always ask for debug output).
+ */
+export function TaskOptions({ template, params, inventories, inventoryId, mayDebug, onParams, onInventory }: { template: Template; params: TaskParams; inventories: Inventory[]; inventoryId: number | ''; mayDebug: boolean; onParams(p: TaskParams): void; onInventory(id: number | ''): void }) {
   const { t } = useTranslation();
   const tp = template.task_params;
   const check = (key: keyof TaskParams, label: string) => (
@@ -26,8 +29,8 @@ export function TaskOptions({ template, params, inventories, inventoryId, onPara
   return (
     <Stack spacing={1}>
       <Stack direction="row" sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
-        {tp.allow_debug ? check('debug', t('tasks.debug')) : null}
-        {tp.allow_debug && params.debug ? (
+        {mayDebug ? check('debug', t('tasks.debug')) : null}
+        {mayDebug && params.debug ? (
           <TextField select size="small" label={t('tasks.debugLevel')} value={params.debug_level ?? 4} onChange={(e) => onParams({ ...params, debug_level: Number(e.target.value) })} sx={{ width: 140, mr: 2 }}>
             {Array.from({ length: DEBUG_LEVEL_MAX - DEBUG_LEVEL_MIN + 1 }, (_x, i) => i + DEBUG_LEVEL_MIN).map((l) => (
               <MenuItem key={l} value={l}>

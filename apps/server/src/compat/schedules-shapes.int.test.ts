@@ -1,0 +1,75 @@
+import { scheduleSchema } from '@gantry/contracts';
+import { describe, expect, it } from 'vitest';
+import { gitRepo } from '../test/git-fixture.js';
+import { createProject, engines, signedInUser, useTestApp } from '../test/harness.js';
+import { setupTemplate } from '../test/tasks.js';
+import { scriptClient } from './script-client.js';
+
+describe.each(engines)('Semaphore clients: schedules ($name)', (engine) => {
+  const t = useTestApp(engine);
+
+  const project = async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const api = await scriptClient(t(), admin);
+    const p = await createProject(admin);
+    const s = await setupTemplate(admin, p, gitRepo({ 'ok.sh': 'echo ok\n' }), { app: 'bash', playbook: 'ok.sh' });
+    return { api, p, templateId: s.templateId };
+  };
+
+  it('names a schedule sent without a name (optional in Semaphore) after its cron expression', async () => {
+    const { api, p, templateId } = await project();
+    const bodies = [
+      { project_id: p, template_id: templateId, cron_format: '*/5 * * * *', active: true },
+      { project_id: p, template_id: templateId, cron_format: ' 0 3 * * 1 ', name: '' },
+      { project_id: p, template_id: templateId, cron_format: '0 4 * * *', name: '   ' },
+    ];
+    const names = [];
+    for (const body of bodies) {
+      const res = await api.send('POST', `/api/project/${p}/schedules`, body);
+      expect(res.statusCode, res.body).toBe(201);
+      names.push(res.json().name);
+    }
+    expect(names).toEqual(['*/5 * * * *', '0 3 * * 1', '0 4 * * *']);
+    // A name given stays the name; the checks that protect data stay: a bad cron is refused.
+    const named = await api.send('POST', `/api/project/${p}/schedules`, {
+      template_id: templateId,
+      cron_format: '0 5 * * *',
+      name: 'nightly',
+    });
+    expect(named.json().name).toBe('nightly');
+    const bad = await api.send('POST', `/api/project/${p}/schedules`, {
+      template_id: templateId,
+      cron_format: '61 * * * *',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect((await api.send('GET', `/api/project/${p}/schedules`)).json()).toHaveLength(4);
+  });
+
+  it("answers with Semaphore's schedule fields (`type` '' for cron, `delete_after_run` false) and `tpl_name`", async () => {
+    const { api, p, templateId } = await project();
+    const created = await api.send('POST', `/api/project/${p}/schedules`, {
+      template_id: templateId,
+      cron_format: '0 3 * * *',
+      name: 'nightly',
+    });
+    const id = created.json().id as number;
+    const expected = {
+      id,
+      project_id: p,
+      template_id: templateId,
+      name: 'nightly',
+      cron_format: '0 3 * * *',
+      repository_id: null,
+      active: true,
+      type: '',
+      delete_after_run: false,
+      tpl_name: 'tpl',
+      last_commit_hash: null,
+    };
+    expect(created.json()).toEqual(expected);
+    expect((await api.send('GET', `/api/project/${p}/schedules/${id}`)).json()).toEqual(expected);
+    expect((await api.send('GET', `/api/project/${p}/schedules`)).json()).toEqual([expected]);
+    expect((await api.send('GET', `/api/project/${p}/templates/${templateId}/schedules`)).json()).toEqual([expected]);
+    expect(scheduleSchema.parse(expected)).toEqual(expected);
+  });
+});

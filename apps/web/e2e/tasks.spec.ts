@@ -125,3 +125,29 @@ test('views: add, rename and remove template tabs', async ({ page }) => {
   const views = await (await page.request.get(`/api/project/${p}/views`)).json();
   expect(views.map((v: { title: string }) => v.title)).toEqual(['Ops']);
 });
+
+test('a manager may run a template with debug even when the template does not allow it', async ({ page }) => {
+  const p = await createProject(page, unique('Debug'));
+  const repo = gitRepo({ 'site.yml': '- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg="hello"\n' });
+  const r = await resources(page.request, p, repo);
+  const inv = await (await page.request.post(`/api/project/${p}/inventory`, { data: { name: 'local', type: 'static', inventory: 'localhost ansible_connection=local' }, headers: H })).json();
+  // As Semaphore's console makes templates: allow_debug is not set.
+  const tpl = await (
+    await page.request.post(`/api/project/${p}/templates`, {
+      data: { name: 'Verbose', app: 'ansible', playbook: 'site.yml', repository_id: r.repositoryId, environment_id: r.environmentId, inventory_id: inv.id },
+      headers: H,
+    })
+  ).json();
+  expect(tpl.task_params.allow_debug ?? false).toBe(false);
+  await page.goto(`/project/${p}/templates/${tpl.id}/tasks`);
+  await page.getByRole('button', { name: 'Run' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('checkbox', { name: 'Debug' }).check();
+  await dialog.getByRole('button', { name: 'Run' }).click();
+  await expect(page).toHaveURL(/\?t=\d+/);
+  const log = page.getByTestId('task-log');
+  await expect(page.getByRole('dialog').getByTestId('task-status')).toHaveAttribute('data-status', 'success', { timeout: 60_000 });
+  // -vvvv: Ansible says which configuration file it read, which it does not at normal verbosity.
+  await expect(log).toContainText('config file');
+  await expect(log).not.toContainText('Debug was not enabled');
+});

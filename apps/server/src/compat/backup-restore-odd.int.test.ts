@@ -208,7 +208,7 @@ describe.each(engines)('restore with odd objects ($name)', (engine) => {
       // ...and by the restore (references of the wrong kind, objects Gantry's rules refuse).
       'Inventory "ws": become key "login" is not for a workspace; left out',
       'Template "Task": vault password key "deploy" is of type ssh, not a login with password; vault "ssh" left out',
-      'Template "Odd app": App not found; not restored',
+      'Template "Odd app": app: App not found; not restored',
       'Template "Deploy": build template "Task" is not a build template; not restored',
       'Schedule "nightly": template "Deploy" was left out; not restored',
       'Integration "signed": secret "None" is of type none, not a login with password; not restored',

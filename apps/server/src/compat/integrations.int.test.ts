@@ -169,7 +169,7 @@ describe.each(engines)('Semaphore clients: integrations ($name)', (engine) => {
     expect((await api.get(values)).json()).toHaveLength(1);
     // The name rules for environment variables still apply to the defaulted type.
     const reserved = await api.post(values, { name: 'p', value_source: 'header', key: 'X-P', variable: 'LD_PRELOAD' });
-    expect([reserved.statusCode, reserved.json()]).toEqual([400, { error: 'Variable LD_PRELOAD is reserved' }]);
+    expect([reserved.statusCode, reserved.json()]).toEqual([400, { error: 'Variable LD_PRELOAD is reserved', field: 'variable' }]);
 
     expect(
       (await deliver(t(), hook.alias, '{}', { 'content-type': 'application/json', 'x-ref': 'v1.2' })).statusCode,

@@ -52,6 +52,26 @@ describe.each(engines)('compat: partial updates keep what they leave out ($name)
     expect((await api.send('GET', `/api/project/${p}`)).json()).toMatchObject({ name: 'Again', alert: true, alert_chat: 'ops', max_parallel_tasks: 4 });
   });
 
+  it('renames a user with a body holding only the name, keeping the rest', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const other = await signedInUser(t());
+    const api = await scriptClient(t(), admin);
+    expect((await api.send('PUT', `/api/users/${other.id}`, { name: other.username, username: other.username, email: `${other.username}@example.com`, alert: true, admin: false })).statusCode).toBe(204);
+    const stored = (await api.send('GET', `/api/users/${other.id}`)).json();
+    const res = await api.send('PUT', `/api/users/${other.id}`, { name: 'Renamed Person' });
+    expect(res.statusCode, res.body).toBe(204);
+    expect((await api.send('GET', `/api/users/${other.id}`)).json()).toEqual({ ...stored, name: 'Renamed Person' });
+    // Oneself, with the session: the same.
+    const self = await other.put(`/api/users/${other.id}`, { email: 'moved@example.com' });
+    expect(self.statusCode, self.body).toBe(204);
+    expect((await other.get(`/api/users/${other.id}`)).json()).toMatchObject({ name: 'Renamed Person', alert: true, email: 'moved@example.com' });
+    // Another user's record stays out of reach: the merge reads nothing the caller may not.
+    const hijack = await other.put(`/api/users/${admin.id}`, { name: 'Hijack', username: admin.username, email: `${admin.username}@example.com` });
+    expect(hijack.statusCode).toBe(404);
+    expect((await other.put(`/api/users/${admin.id}`, { name: 'Hijack' })).statusCode).toBe(400);
+    expect((await api.send('GET', `/api/users/${admin.id}`)).json().name).not.toBe('Hijack');
+  });
+
   it('still refuses a partial update that breaks a rule, and changes nothing', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const { p } = await fullProject(admin);

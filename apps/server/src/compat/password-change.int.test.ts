@@ -15,7 +15,7 @@ async function signedInAgo(ctx: TestContext, who: Caller, ms: number): Promise<v
   await ctx.db.db.updateTable('session').set({ signed_in: at }).where('id', '=', sha256(who.cookie)).execute();
 }
 
-const refused = { error: Messages.recentSignInRequired, code: ErrorCodes.recentSignInRequired };
+const refused = { error: Messages.recentSignInRequired, code: ErrorCodes.recentSignInRequired, field: 'current_password' };
 
 describe.each(engines)("compat: changing one's own password from Semaphore's console ($name)", (engine) => {
   const t = useTestApp(engine);
@@ -111,7 +111,7 @@ describe.each(engines)("compat: changing one's own password from Semaphore's con
       password: 'wrong-pass-1',
       current_password: 'not-it',
     });
-    expect([res.statusCode, res.json()]).toEqual([400, { error: Messages.incorrectCurrentPassword }]);
+    expect([res.statusCode, res.json()]).toEqual([400, { error: Messages.incorrectCurrentPassword, field: 'current_password' }]);
     expect((await login(t(), me.username, me.password)).statusCode).toBe(204);
   });
 

@@ -39,12 +39,12 @@ describe.each(engines)('Semaphore clients: schedule cron validation ($name)', (e
       expect([bad.statusCode, bad.headers['content-type'], bad.json()]).toEqual([
         400,
         expect.stringMatching(/^application\/json/),
-        { error },
+        { error, field: 'cron_format' },
       ]);
     }
     const letters = await post(url, { cron_format: 'nope * * * *' });
     expect(letters.statusCode).toBe(400);
-    expect(letters.json()).toEqual({ error: expect.stringMatching(/^Cron: .*nope/) });
+    expect(letters.json()).toEqual({ error: expect.stringMatching(/^Cron: .*nope/), field: 'cron_format' });
   });
 
   it('lets every member validate and hides the project from others', async () => {

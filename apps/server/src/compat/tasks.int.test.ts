@@ -129,14 +129,14 @@ describe.each(engines)('Semaphore clients: tasks ($name)', (engine) => {
     for (const bad of ['@/etc/passwd', 'web1,-x', 'web1;rm']) {
       const res = await post(open.p, { template_id: open.templateId, limit: bad, params: {} });
       expect(res.statusCode, bad).toBe(400);
-      expect(res.json().error).toMatch(/^Limit item /);
+      expect(res.json()).toEqual({ error: expect.stringMatching(/^Limit item /), field: 'limit' });
     }
     const wrongType = await post(open.p, { template_id: open.templateId, limit: ['web1'] });
     expect([wrongType.statusCode, wrongType.json().error]).toEqual([400, expect.stringMatching(/limit/i)]);
     const otherPlaybook = await post(open.p, { template_id: open.templateId, playbook: 'other.yml' });
     expect([otherPlaybook.statusCode, otherPlaybook.json()]).toEqual([
       400,
-      { error: 'Playbook cannot be overridden by a task; leave it empty to run the template playbook' },
+      { error: 'Playbook cannot be overridden by a task; leave it empty to run the template playbook', field: 'playbook' },
     ]);
     expect((await admin.get(`/api/project/${open.p}/tasks`)).json()).toEqual([]);
 

@@ -48,10 +48,10 @@ describe.each(engines)('compat: users as Semaphore clients manage them ($name)',
     await t().db.db.updateTable('session').set({ signed_in: earlier }).where('id', '=', sha256(me.cookie)).execute();
     const without = await me.put(`/api/users/${me.id}`, body);
     expect(without.statusCode).toBe(400);
-    expect(without.json()).toEqual({ error: Messages.recentSignInRequired, code: ErrorCodes.recentSignInRequired });
+    expect(without.json()).toEqual({ error: Messages.recentSignInRequired, code: ErrorCodes.recentSignInRequired, field: 'current_password' });
     const wrong = await me.put(`/api/users/${me.id}`, { ...body, current_password: 'not-it' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ error: Messages.incorrectCurrentPassword });
+    expect(wrong.json()).toEqual({ error: Messages.incorrectCurrentPassword, field: 'current_password' });
     expect((await me.get(`/api/users/${me.id}`)).json().name).toBe(`Name ${me.username}`);
     expect((await login(t(), me.username, me.password)).statusCode).toBe(204);
 

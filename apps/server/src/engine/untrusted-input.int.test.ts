@@ -158,7 +158,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
       runner,
       p,
       { template_id: closed.templateId, environment: '{"colour": "red"}' },
-      'Variable colour is not a survey variable of this template',
+      { error: 'Variable colour is not a survey variable of this template', field: 'environment', variable: 'colour' },
     );
     const id = await runTask(runner, p, {
       template_id: open.templateId,
@@ -179,7 +179,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
         runner,
         p,
         { template_id: s.templateId, params: { limit } },
-        `Limit item ${JSON.stringify(limit[0])} is not a plain host pattern or tag`,
+        { error: `Limit item ${JSON.stringify(limit[0])} is not a plain host pattern or tag`, field: 'params.limit' },
       );
     }
     const id = await runTask(runner, p, { template_id: s.templateId, params: { limit: ['local*'] } });
@@ -205,14 +205,14 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
       for (const variable_type of ['environment', 'task']) {
         const value = { name: 'v', value_source: 'header', key: 'X-A', variable_type, variable: name };
         const res = await admin.post(`${base}/${hook}/values`, value);
-        expect([res.statusCode, res.json()]).toEqual([400, error]);
+        expect([res.statusCode, res.json()]).toEqual([400, { ...error, field: 'variable' }]);
       }
       for (const group of [
         { env: JSON.stringify({ [name]: 'x' }) },
         { secrets: [{ name, type: 'env', secret: 'x' }] },
       ]) {
         const res = await admin.post(`/api/project/${p}/environment`, { name: `g-${name}`, ...group });
-        expect([res.statusCode, res.json()]).toEqual([400, error]);
+        expect([res.statusCode, res.json()]).toEqual([400, { ...error, field: Object.keys(group)[0] }]);
       }
     }
     expect((await admin.get(`${base}/${hook}/values`)).json()).toEqual([]);
@@ -283,7 +283,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
     for (const variable_type of ['environment', 'task']) {
       const value = { name: 'v', value_source: 'header', key: 'X-Proxy', variable_type, variable: 'HTTPS_PROXY' };
       const res = await admin.post(`${base}/${hook}/values`, value);
-      expect([res.statusCode, res.json()]).toEqual([400, { error: 'Variable HTTPS_PROXY is reserved' }]);
+      expect([res.statusCode, res.json()]).toEqual([400, { error: 'Variable HTTPS_PROXY is reserved', field: 'variable' }]);
     }
     const value = {
       name: 'v',
@@ -338,7 +338,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
     const p = await createProject(admin);
     const s = await ansibleTemplate(admin, p, { allow_override_branch_in_task: true });
     for (const branch of ['a..b', '../x', '@{-1}', 'main;id'])
-      await bad(admin, p, { template_id: s.templateId, git_branch: branch }, 'Incorrect branch');
+      await bad(admin, p, { template_id: s.templateId, git_branch: branch }, { error: 'Incorrect branch', field: 'git_branch' });
     expect(
       (
         await admin.post(`/api/project/${p}/templates`, {
@@ -352,6 +352,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
       ).json(),
     ).toEqual({
       error: 'Incorrect branch',
+      field: 'git_branch',
     });
   });
 
@@ -400,7 +401,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
         manager,
         p,
         { template_id: s.templateId, arguments: JSON.stringify(args) },
-        `Argument ${args[0]} is not allowed`,
+        { error: `Argument ${args[0]} is not allowed`, field: 'arguments' },
       );
     }
     const id = await runTask(manager, p, { template_id: s.templateId, arguments: '["--forks","2"]' });

@@ -255,7 +255,7 @@ describe.each(engines)('apps ($name)', (engine) => {
       repository_id: 1,
       environment_id: 1,
     });
-    expect(unknown.json()).toEqual({ error: 'App not found' });
+    expect(unknown.json()).toEqual({ error: 'App not found', field: 'app' });
 
     const sh = await setupTemplate(
       admin,
@@ -306,7 +306,7 @@ describe.each(engines)('apps ($name)', (engine) => {
     expect(await taskLog(admin, p, before.id as number)).toContain("real python ['--flag']");
 
     const bad = await admin.post('/api/apps/ansible', { title: 'Ansible', path: 'ansible-playbook', args: ['-v'] });
-    expect(bad.json()).toEqual({ error: 'Only script apps take extra arguments' });
+    expect(bad.json()).toEqual({ error: 'Only script apps take extra arguments', field: 'args' });
     const changed = await admin.post('/api/apps/python', {
       title: 'Recorded Python',
       path: recorder,

@@ -116,7 +116,7 @@ export class AppsService {
   }
 
   private values(id: string, input: AppUpdateInput): Omit<AppValues, 'active'> {
-    if (input.args.length && !appTakesArgs(id)) throw new ValidationError('Only script apps take extra arguments');
+    if (input.args.length && !appTakesArgs(id)) throw new ValidationError('Only script apps take extra arguments', { field: 'args' });
     return {
       title: input.title,
       icon: input.icon,

@@ -376,7 +376,7 @@ describe.each(engines)('two-factor sign-in ($name)', (engine) => {
     });
     const wrongCode = await removeOwn(ctx, u, id, { passcode: app.wrong() });
     expect(wrongCode.statusCode).toBe(400);
-    expect(wrongCode.json()).toEqual({ error: 'Incorrect verification code.' });
+    expect(wrongCode.json()).toEqual({ error: 'Incorrect verification code.', field: 'passcode' });
     // Not in the query string either (logs keep it).
     const query = await ctx.app.inject({
       method: 'DELETE',

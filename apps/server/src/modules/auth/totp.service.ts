@@ -162,7 +162,7 @@ export class TotpService {
     if (passcode) {
       const keys = [throttleKeys.secondFactor(user), throttleKeys.address(proof.ip)];
       if (!(await this.throttle.attempt(keys, () => this.checkCode(user.id, passcode.trim())))) {
-        throw new ValidationError(Messages.incorrectVerificationCode);
+        throw new ValidationError(Messages.incorrectVerificationCode, { field: 'passcode' });
       }
       return;
     }

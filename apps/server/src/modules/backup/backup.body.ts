@@ -13,9 +13,10 @@ import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
  */
 export function registerStreamingJsonBody(app: FastifyInstance, limit: number): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  // Whatever the content type, as the API's parser (platform/json-body.ts): `curl -d @backup.json`.
+  app.removeContentTypeParser(['application/json', '*']);
   app.addContentTypeParser(
-    'application/json',
+    ['application/json', '*'],
     { bodyLimit: limit },
     (request: FastifyRequest, payload: IncomingMessage) => {
       return new Promise<unknown>((resolve, reject) => {

@@ -218,7 +218,7 @@ describe.each(engines)('project backup and restore ($name)', (engine) => {
       unmapped: [
         'Repository "app repo": git_url: Incorrect URL; not restored',
         'Template "Build": view #99 is not in the backup; left out',
-        'Template "Infra": App not found; not restored',
+        'Template "Infra": app: App not found; not restored',
         'Template "Playbook": repository "app repo" was left out; not restored',
         'Template "Deploy": build template #77 is not in the backup; not restored',
         'Schedule "nightly": template "Playbook" was left out; not restored',

@@ -47,7 +47,7 @@ export class EnvironmentsService implements ProjectResourceService<EnvironmentWi
   async update(actor: Actor, projectId: number, id: number, input: Input): Promise<void> {
     await this.get(projectId, id);
     await this.repo.update(projectId, id, { name: input.name, json: input.json, env: input.env });
-    for (const s of input.secrets) {
+    for (const [i, s] of input.secrets.entries()) {
       if (s.id === undefined || s.operation === 'create') {
         if (s.operation === 'delete') continue;
         await this.repo.insertSecret(projectId, id, { name: s.name, type: s.type, secret: this.box.seal(s.secret) });
@@ -59,7 +59,7 @@ export class EnvironmentsService implements ProjectResourceService<EnvironmentWi
           type: s.type,
           ...(s.secret ? { secret: this.box.seal(s.secret) } : {}),
         });
-        if (changed === 0) throw new ValidationError('Secret not found in this variable group');
+        if (changed === 0) throw new ValidationError('Secret not found in this variable group', { field: `secrets.${i}.id` });
       }
     }
     await this.log(actor, projectId, id, `Variable group ${input.name} updated`);

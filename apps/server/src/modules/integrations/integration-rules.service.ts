@@ -124,7 +124,7 @@ export class IntegrationRulesService {
   ): Promise<IntegrationWithTemplate> {
     const owner = await this.integrations.get(projectId, integrationId);
     if (bodyId !== undefined && bodyId !== integrationId)
-      throw new ValidationError('Integration id does not match the path');
+      throw new ValidationError('Integration id does not match the path', { field: 'integration_id' });
     return owner;
   }
 
@@ -152,7 +152,7 @@ function matcherValues(i: MatcherInput): MatcherValues {
 
 function extractValues(i: ExtractValueInput): ExtractValueValues {
   const problem = extractedVariableProblem(i.variable_type, i.variable);
-  if (problem) throw new ValidationError(problem);
+  if (problem) throw new ValidationError(problem, { field: 'variable' });
   return {
     name: i.name,
     value_source: i.value_source,

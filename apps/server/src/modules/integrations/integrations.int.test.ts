@@ -68,13 +68,13 @@ describe.each(engines)('integrations ($name)', (engine) => {
 
     expect((await admin.put(`${url}/${item.id}`, { ...valid, name: '' })).statusCode).toBe(400);
     expect((await admin.put(`${url}/${item.id}`, { ...valid, auth_method: 'none' })).statusCode).toBe(204);
-    // "none" needs no secret, so the key is no longer held.
+    // "none" needs no secret, so the key is no longer held; what the update left out is kept.
     expect((await admin.get(`${url}/${item.id}`)).json()).toMatchObject({
       name: 'push',
       auth_method: 'none',
       auth_secret_id: null,
-      searchable: false,
-      task_params: {},
+      searchable: true,
+      task_params: item.task_params,
     });
     expect(
       (await admin.put(`${url}/${item.id}`, { ...valid, auth_method: 'token', auth_header: 'X-Token' })).statusCode,

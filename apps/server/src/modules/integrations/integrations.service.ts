@@ -103,12 +103,12 @@ export class IntegrationsService implements ProjectResourceService<
 
   private async values(projectId: number, input: IntegrationInput) {
     await this.templates.get(projectId, input.template_id).catch(() => {
-      throw new ValidationError('Template not found in this project');
+      throw new ValidationError('Template not found in this project', { field: 'template_id' });
     });
     const secretId = input.auth_method === 'none' ? null : (input.auth_secret_id ?? null);
     if (secretId !== null) {
-      const type = await this.keys.typeInProject(projectId, secretId, 'Secret');
-      if (type !== 'login_password') throw new ValidationError('The secret must be a login with password key');
+      const type = await this.keys.typeInProject(projectId, secretId, 'Secret', 'auth_secret_id');
+      if (type !== 'login_password') throw new ValidationError('The secret must be a login with password key', { field: 'auth_secret_id' });
     }
     return {
       name: input.name,

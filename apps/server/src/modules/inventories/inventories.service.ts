@@ -96,14 +96,14 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
   private async checkLinks(projectId: number, input: Input): Promise<void> {
     const problem = input.type === 'file' ? this.localPaths.inventoryProblem(input.inventory) : null;
     if (problem) throw new ValidationError(problem, { code: LOCAL_PATH_NOT_ALLOWED, field: 'inventory' });
-    if (input.ssh_key_id !== null) await this.keys.typeInProject(projectId, input.ssh_key_id, 'User credentials');
+    if (input.ssh_key_id !== null) await this.keys.typeInProject(projectId, input.ssh_key_id, 'User credentials', 'ssh_key_id');
     if (input.become_key_id !== null) {
-      const type = await this.keys.typeInProject(projectId, input.become_key_id, 'Become key');
-      if (type !== 'login_password') throw new ValidationError('The become key must be a login with password');
+      const type = await this.keys.typeInProject(projectId, input.become_key_id, 'Become key', 'become_key_id');
+      if (type !== 'login_password') throw new ValidationError('The become key must be a login with password', { field: 'become_key_id' });
     }
-    if (input.repository_id !== null) await this.repositories.assertInProject(projectId, input.repository_id);
+    if (input.repository_id !== null) await this.repositories.assertInProject(projectId, input.repository_id, 'repository_id');
     if (WORKSPACE_INVENTORY_TYPES.includes(input.type) && input.become_key_id !== null) {
-      throw new ValidationError('A workspace has no become key');
+      throw new ValidationError('A workspace has no become key', { field: 'become_key_id' });
     }
   }
 

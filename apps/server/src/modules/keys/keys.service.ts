@@ -35,10 +35,13 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
     return this.withLogin(await this.row(projectId, id));
   }
 
-  /** For other modules: the key's type when it belongs to the project, else a 400. */
-  async typeInProject(projectId: number, id: number, what: string): Promise<KeyType> {
+  /**
+   * For other modules: the key's type when it belongs to the project, else a 400 about `field`
+   * (the caller's request field that holds the id, e.g. `ssh_key_id`).
+   */
+  async typeInProject(projectId: number, id: number, what: string, field: string): Promise<KeyType> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new ValidationError(`${what} not found in this project`);
+    if (!row) throw new ValidationError(`${what} not found in this project`, { field });
     return row.type as KeyType;
   }
 
@@ -111,8 +114,8 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
   }
 
   private requireMaterial(input: KeyInput): void {
-    if (input.type === 'ssh' && !input.ssh?.private_key.trim()) throw new ValidationError('Private key is required');
-    if (input.type === 'login_password' && !input.login_password?.password) throw new ValidationError('Password is required');
+    if (input.type === 'ssh' && !input.ssh?.private_key.trim()) throw new ValidationError('Private key is required', { field: 'ssh.private_key' });
+    if (input.type === 'login_password' && !input.login_password?.password) throw new ValidationError('Password is required', { field: 'login_password.password' });
   }
 
   private sealInput(input: KeyInput): string | null {
@@ -122,7 +125,7 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
       case 'ssh': {
         const ssh = input.ssh!;
         const problem = privateKeyProblem(ssh.private_key, ssh.passphrase);
-        if (problem) throw new ValidationError(problem);
+        if (problem) throw new ValidationError(problem, { field: problem.startsWith('Passphrase') ? 'ssh.passphrase' : 'ssh.private_key' });
         return this.box.seal(JSON.stringify({ login: ssh.login, passphrase: ssh.passphrase, private_key: ssh.private_key.trim() + '\n' }));
       }
       case 'login_password': {

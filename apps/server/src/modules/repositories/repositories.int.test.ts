@@ -58,7 +58,7 @@ describe.each(engines)('repositories ($name)', (engine) => {
     const keyB = await createKey(admin, b);
     const res = await admin.post(`/api/project/${a}/repositories`, { name: 'r', git_url: 'https://h/r.git', git_branch: 'main', ssh_key_id: keyB });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Access key not found in this project' });
+    expect(res.json()).toEqual({ error: 'Access key not found in this project', field: 'ssh_key_id' });
   });
 
   it('updates and deletes', async () => {

@@ -31,14 +31,14 @@ export class RepositoriesService implements ProjectResourceService<RepositoryRow
     return row;
   }
 
-  /** For other modules: a 400 unless the repository belongs to the project. */
-  async assertInProject(projectId: number, id: number): Promise<void> {
-    if (!(await this.repo.find(projectId, id))) throw new ValidationError('Repository not found in this project');
+  /** For other modules: a 400 about `field` (the caller's request field) unless the repository belongs to the project. */
+  async assertInProject(projectId: number, id: number, field: string): Promise<void> {
+    if (!(await this.repo.find(projectId, id))) throw new ValidationError('Repository not found in this project', { field });
   }
 
   async create(actor: Actor, projectId: number, input: Input): Promise<RepositoryRow> {
     this.checkLocalPath(input.git_url);
-    await this.keys.typeInProject(projectId, input.ssh_key_id, 'Access key');
+    await this.keys.typeInProject(projectId, input.ssh_key_id, 'Access key', 'ssh_key_id');
     const row = await this.repo.insert(projectId, input, this.clock.now().toISOString());
     await this.log(actor, projectId, row.id, `Repository ${row.name} created`);
     return row;
@@ -47,7 +47,7 @@ export class RepositoriesService implements ProjectResourceService<RepositoryRow
   async update(actor: Actor, projectId: number, id: number, input: Input): Promise<void> {
     await this.get(projectId, id);
     this.checkLocalPath(input.git_url);
-    await this.keys.typeInProject(projectId, input.ssh_key_id, 'Access key');
+    await this.keys.typeInProject(projectId, input.ssh_key_id, 'Access key', 'ssh_key_id');
     await this.repo.update(projectId, id, input);
     await this.log(actor, projectId, id, `Repository ${input.name} updated`);
   }

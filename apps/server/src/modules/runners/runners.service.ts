@@ -98,7 +98,7 @@ export class RunnersService {
 
   private check(projectId: number | null, input: RunnerInputValues): void {
     // A project runner without a tag would take every untagged task of the project.
-    if (projectId !== null && !input.tag) throw new ValidationError('Tag is required');
+    if (projectId !== null && !input.tag) throw new ValidationError('Tag is required', { field: 'tag' });
   }
 
   private log(actor: Actor, row: RunnerRow, description: string): Promise<void> {

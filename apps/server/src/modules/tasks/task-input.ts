@@ -14,27 +14,32 @@ import {
 import { ForbiddenError, ValidationError } from '../../platform/errors.js';
 import { forbiddenAnsibleArgument } from './ansible-arguments.js';
 
-export function parseJsonObject(text: string, what: string): Record<string, unknown> {
+/** `field`: the request field the text came in (`environment`, `secret`). */
+export function parseJsonObject(text: string, what: string, field: string): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(text || '{}');
     if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
   } catch {
     // reported below
   }
-  throw new ValidationError(`${what} must be a JSON object`);
+  throw new ValidationError(`${what} must be a JSON object`, { field });
 }
 
-/** Survey answers: required ones present, integers digits only, enums one of their values. */
+/**
+ * Survey answers: required ones present, integers digits only, enums one of their values. A
+ * refusal names the answer's field: `environment.<name>`, or `secret.<name>` for a secret one.
+ */
 export function checkSurvey(vars: SurveyVar[], answers: Record<string, unknown>, secrets: Record<string, unknown>): void {
   for (const v of vars) {
     const raw = v.type === 'secret' ? secrets[v.name] : answers[v.name];
     const value = raw === undefined || raw === null ? '' : String(raw);
+    const field = `${v.type === 'secret' ? 'secret' : 'environment'}.${v.name}`;
     if (!value) {
-      if (v.required) throw new ValidationError(`${v.title} is required`);
+      if (v.required) throw new ValidationError(`${v.title} is required`, { field });
       continue;
     }
-    if (v.type === 'int' && !/^-?\d+$/.test(value)) throw new ValidationError(`${v.title} must be integer`);
-    if (v.type === 'enum' && !v.values.some((x) => x.value === value)) throw new ValidationError(`${v.title} must be one of its values`);
+    if (v.type === 'int' && !/^-?\d+$/.test(value)) throw new ValidationError(`${v.title} must be integer`, { field });
+    if (v.type === 'enum' && !v.values.some((x) => x.value === value)) throw new ValidationError(`${v.title} must be one of its values`, { field });
   }
 }
 
@@ -42,9 +47,10 @@ export function checkSurvey(vars: SurveyVar[], answers: Record<string, unknown>,
  * What a task may override is what its template allows; anything else is dropped so a re-run of
  * an old task cannot widen what the template permits. Debug is kept as asked (as Semaphore keeps
  * it): whether it applies depends on who asked, and is decided when the run is loaded, which
- * says so in the task's log when it does not.
+ * says so in the task's log when it does not. `limitField`: where the limit came from (`limit` when
+ * folded from Semaphore's top-level option).
  */
-export function allowedParams(p: TaskParams, t: TemplateTaskParams): TaskParams {
+export function allowedParams(p: TaskParams, t: TemplateTaskParams, limitField = 'params.limit'): TaskParams {
   const out: TaskParams = {
     debug: p.debug,
     debug_level: p.debug ? p.debug_level : undefined,
@@ -56,9 +62,9 @@ export function allowedParams(p: TaskParams, t: TemplateTaskParams): TaskParams 
   };
   if (t.allow_destroy) out.destroy = p.destroy;
   if (t.allow_auto_approve) out.auto_approve = p.auto_approve;
-  if (t.allow_override_limit) out.limit = cleanList(p.limit, 'Limit');
-  if (t.allow_override_tags) out.tags = cleanList(p.tags, 'Tags');
-  if (t.allow_override_skip_tags) out.skip_tags = cleanList(p.skip_tags, 'Skip tags');
+  if (t.allow_override_limit) out.limit = cleanList(p.limit, 'Limit', limitField);
+  if (t.allow_override_tags) out.tags = cleanList(p.tags, 'Tags', 'params.tags');
+  if (t.allow_override_skip_tags) out.skip_tags = cleanList(p.skip_tags, 'Skip tags', 'params.skip_tags');
   return JSON.parse(JSON.stringify(out)) as TaskParams;
 }
 
@@ -80,7 +86,7 @@ export interface TopLevelOptions {
  */
 export function foldTopLevelOptions(input: TopLevelOptions, templatePlaybook: string): TaskParams {
   const playbook = input.playbook?.trim();
-  if (playbook && playbook !== templatePlaybook) throw new ValidationError('Playbook cannot be overridden by a task; leave it empty to run the template playbook');
+  if (playbook && playbook !== templatePlaybook) throw new ValidationError('Playbook cannot be overridden by a task; leave it empty to run the template playbook', { field: 'playbook' });
   const p: TaskParams = { ...input.params };
   if (p.debug === undefined && input.debug !== undefined) p.debug = input.debug;
   if (p.dry_run === undefined && input.dry_run !== undefined) p.dry_run = input.dry_run;
@@ -95,11 +101,11 @@ export function foldTopLevelOptions(input: TopLevelOptions, templatePlaybook: st
  */
 const PATTERN_ITEM = /^[A-Za-z0-9_.*:[\]][A-Za-z0-9_.*:[\]-]*$/;
 
-function cleanList(list: string[] | undefined, what: string): string[] | undefined {
+function cleanList(list: string[] | undefined, what: string, field: string): string[] | undefined {
   if (!list) return undefined;
   const out = list.map((x) => x.trim()).filter(Boolean);
   const bad = out.find((x) => !PATTERN_ITEM.test(x));
-  if (bad !== undefined) throw new ValidationError(`${what} item ${JSON.stringify(bad)} is not a plain host pattern or tag`);
+  if (bad !== undefined) throw new ValidationError(`${what} item ${JSON.stringify(bad)} is not a plain host pattern or tag`, { field });
   return out;
 }
 
@@ -115,7 +121,7 @@ export function checkTaskVariables(names: string[], survey: SurveyVar[], anyName
   for (const name of names) {
     const issue = taskVariableIssue(name);
     if (issue) throw new ValidationError(issue.message, { code: issue.code, field, variable: name });
-    if (!anyName && !surveyNames.has(name)) throw new ValidationError(`Variable ${name} is not a survey variable of this template`);
+    if (!anyName && !surveyNames.has(name)) throw new ValidationError(`Variable ${name} is not a survey variable of this template`, { field, variable: name });
   }
 }
 
@@ -146,16 +152,16 @@ export function checkGroupEnvKept(names: string[], groupEnv: ReadonlySet<string>
 export function checkArguments(text: string | null | undefined, app: string, mayOverride: boolean): string | null {
   if (!text) return null;
   const list = parseArgumentList(text);
-  if (list === null) throw new ValidationError('Arguments must be a JSON list of strings');
+  if (list === null) throw new ValidationError('Arguments must be a JSON list of strings', { field: 'arguments' });
   if (list.length && !mayOverride) throw new ForbiddenError('Only managers may override the arguments of a task');
   const bad = app === 'ansible' ? forbiddenAnsibleArgument(list) : null;
-  if (bad !== null) throw new ValidationError(`Argument ${bad} is not allowed`);
+  if (bad !== null) throw new ValidationError(`Argument ${bad} is not allowed`, { field: 'arguments' });
   return text;
 }
 
 export function checkBranch(branch: string | null | undefined): string | null {
   if (!branch) return null;
-  if (!isValidBranch(branch)) throw new ValidationError(INCORRECT_BRANCH);
+  if (!isValidBranch(branch)) throw new ValidationError(INCORRECT_BRANCH, { field: 'git_branch' });
   return branch;
 }
 

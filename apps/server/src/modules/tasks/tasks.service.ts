@@ -81,14 +81,14 @@ export class TasksService {
   async create(actor: TaskActor | null, projectId: number, input: TaskInput, origin: TaskOrigin = {}): Promise<TaskWithNames> {
     const template = presentTemplate(
       await this.templates.get(projectId, input.template_id).catch(() => {
-        throw new ValidationError('Template not found in this project');
+        throw new ValidationError('Template not found in this project', { field: 'template_id' });
       }),
     );
     const app = await this.apps.find(template.app);
     if (!app) throw new ValidationError('App not found');
     if (!app.active) throw new ValidationError(`App ${app.title} is not active`);
-    const answers = parseJsonObject(input.environment, 'Environment');
-    const secretAnswers = parseJsonObject(input.secret, 'Secret');
+    const answers = parseJsonObject(input.environment, 'Environment', 'environment');
+    const secretAnswers = parseJsonObject(input.secret, 'Secret', 'secret');
     checkSurvey(template.survey_vars, answers, secretAnswers);
     // Task input is data: names that would steer Ansible or the process are refused, and a task
     // gives only survey answers unless the template allows free extra variables.
@@ -110,10 +110,10 @@ export class TasksService {
     if (template.type === 'build') {
       version = input.version || nextVersion((await this.repo.lastVersioned(projectId, template.id))?.version, template.start_version);
     } else if (template.type === 'deploy') {
-      if (!input.build_task_id) throw new ValidationError('Build version is required');
+      if (!input.build_task_id) throw new ValidationError('Build version is required', { field: 'build_task_id' });
       const build = await this.repo.find(projectId, input.build_task_id);
       if (!build || build.template_id !== template.build_template_id || build.status !== 'success') {
-        throw new ValidationError('Build version must be a successful build of the build template');
+        throw new ValidationError('Build version must be a successful build of the build template', { field: 'build_task_id' });
       }
       buildTaskId = build.id;
       version = build.version;
@@ -121,11 +121,11 @@ export class TasksService {
     let inventoryId: number | null = null;
     if (input.inventory_id && tp.allow_override_inventory) {
       await this.inventories.get(projectId, input.inventory_id).catch(() => {
-        throw new ValidationError('Inventory not found in this project');
+        throw new ValidationError('Inventory not found in this project', { field: 'inventory_id' });
       });
       inventoryId = input.inventory_id;
     }
-    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash)) throw new ValidationError('Commit hash must be hexadecimal');
+    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash)) throw new ValidationError('Commit hash must be hexadecimal', { field: 'commit_hash' });
 
     const row = await this.repo.insert({
       project_id: projectId,
@@ -141,7 +141,7 @@ export class TasksService {
       schedule_id: origin.scheduleId ?? null,
       environment: JSON.stringify(answers),
       secret: Object.keys(secretAnswers).length ? this.box.seal(JSON.stringify(secretAnswers)) : null,
-      params: JSON.stringify(allowedParams(taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)), tp)),
+      params: JSON.stringify(allowedParams(taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)), tp, limitField(input))),
       git_branch: template.allow_override_branch_in_task ? checkBranch(input.git_branch) : null,
       inventory_id: inventoryId,
       arguments: template.allow_override_args_in_task ? checkArguments(input.arguments, template.app, mayOverrideArgs) : null,
@@ -290,4 +290,9 @@ export class TasksService {
   private publish(task: FrameSource): void {
     this.bus.publish(taskUpdateFrame(task));
   }
+}
+
+/** Where a task's limit came from, as `foldTopLevelOptions` picks it: `params.limit`, else Semaphore's top-level `limit`. */
+function limitField(input: TaskInput): string {
+  return input.params.limit === undefined && input.limit?.trim() ? 'limit' : 'params.limit';
 }

@@ -30,7 +30,7 @@ export class TeamService {
 
   async add(actor: Actor, access: ProjectAccess, userId: number, role: ProjectRole): Promise<void> {
     const user = await this.users.findById(userId);
-    if (!user) throw new ValidationError('User not found');
+    if (!user) throw new ValidationError('User not found', { field: 'user_id' });
     if (await this.repo.find(access.projectId, userId)) throw new ConflictError('The user is already a member');
     this.assertMayTouchOwners(actor, access, role);
     await this.repo.insert(access.projectId, userId, role, this.clock.now().toISOString());

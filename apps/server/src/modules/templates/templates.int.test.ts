@@ -112,7 +112,7 @@ describe.each(engines)('templates ($name)', (engine) => {
     const base = { name: 'tf', app: 'terraform', repository_id: r.repository_id, environment_id: r.environment_id };
     expect((await admin.post(`/api/project/${p}/templates`, base)).statusCode).toBe(201);
     const bad = await admin.post(`/api/project/${p}/templates`, { ...base, app: 'ansible', playbook: 'x.yml', inventory_id: r.inventory_id, vaults: [{ type: 'password', vault_key_id: r.key }] });
-    expect(bad.json()).toEqual({ error: 'A vault password must be a login with password key' });
+    expect(bad.json()).toEqual({ error: 'A vault password must be a login with password key', field: 'vaults.0.vault_key_id' });
   });
 
   it('groups templates into views, reorders them and keeps templates when a view goes', async () => {
@@ -147,6 +147,6 @@ describe.each(engines)('templates ($name)', (engine) => {
     expect((await guest.post(`/api/project/${p}/tasks`, { template_id: tpl.id })).statusCode).toBe(403);
     expect((await guest.get(`/api/project/${p}/templates/${tpl.id}`)).statusCode).toBe(200);
     const otherProject = await createProject(admin);
-    expect((await admin.post(`/api/project/${otherProject}/tasks`, { template_id: tpl.id })).json()).toEqual({ error: 'Template not found in this project' });
+    expect((await admin.post(`/api/project/${otherProject}/tasks`, { template_id: tpl.id })).json()).toEqual({ error: 'Template not found in this project', field: 'template_id' });
   });
 });

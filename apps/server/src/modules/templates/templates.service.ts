@@ -120,26 +120,28 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
 
   /** Every id a template points at must be this project's; vault passwords are login keys. */
   private async checkLinks(projectId: number, t: TemplateInput, selfId: number | null): Promise<void> {
-    if (!(await this.links.appExists(t.app))) throw new ValidationError('App not found');
-    await this.links.repositories.assertInProject(projectId, t.repository_id);
+    if (!(await this.links.appExists(t.app))) throw new ValidationError('App not found', { field: 'app' });
+    await this.links.repositories.assertInProject(projectId, t.repository_id, 'repository_id');
     await this.links.environments.get(projectId, t.environment_id).catch(() => {
-      throw new ValidationError('Variable group not found in this project');
+      throw new ValidationError('Variable group not found in this project', { field: 'environment_id' });
     });
     if (t.inventory_id) {
       await this.links.inventories.get(projectId, t.inventory_id).catch(() => {
-        throw new ValidationError('Inventory not found in this project');
+        throw new ValidationError('Inventory not found in this project', { field: 'inventory_id' });
       });
     }
-    if (t.view_id && !(await this.links.viewExists(projectId, t.view_id))) throw new ValidationError('View not found in this project');
+    if (t.view_id && !(await this.links.viewExists(projectId, t.view_id))) throw new ValidationError('View not found in this project', { field: 'view_id' });
     if (t.build_template_id) {
-      if (t.build_template_id === selfId) throw new ValidationError('A template cannot deploy its own builds');
+      const field = 'build_template_id';
+      if (t.build_template_id === selfId) throw new ValidationError('A template cannot deploy its own builds', { field });
       const build = await this.repo.find(projectId, t.build_template_id);
-      if (!build || build.type !== 'build') throw new ValidationError('Build template not found in this project');
+      if (!build || build.type !== 'build') throw new ValidationError('Build template not found in this project', { field });
     }
-    for (const v of t.vaults) {
+    for (const [i, v] of t.vaults.entries()) {
       if (v.type === 'password' && v.vault_key_id) {
-        const type = await this.links.keys.typeInProject(projectId, v.vault_key_id, 'Vault password');
-        if (type !== 'login_password') throw new ValidationError('A vault password must be a login with password key');
+        const field = `vaults.${i}.vault_key_id`;
+        const type = await this.links.keys.typeInProject(projectId, v.vault_key_id, 'Vault password', field);
+        if (type !== 'login_password') throw new ValidationError('A vault password must be a login with password key', { field });
       }
     }
   }

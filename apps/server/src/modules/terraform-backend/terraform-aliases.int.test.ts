@@ -115,6 +115,7 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
     const none = await createKey(admin, p);
     expect((await admin.post(base, { auth_key_id: none })).json()).toEqual({
       error: 'The auth key must be a login/password key',
+      field: 'auth_key_id',
     });
     const other = await createProject(admin);
     const foreignKey = await createKey(admin, other, 'login_password');

@@ -124,11 +124,12 @@ export class TerraformAliasesService {
 
   /** A login/password key of the project with both a login and a password (terraform sends both). */
   private async checkKey(projectId: number, keyId: number): Promise<void> {
-    const type = await this.keys.typeInProject(projectId, keyId, 'Auth key');
-    if (type !== 'login_password') throw new ValidationError('The auth key must be a login/password key');
+    const field = 'auth_key_id';
+    const type = await this.keys.typeInProject(projectId, keyId, 'Auth key', field);
+    if (type !== 'login_password') throw new ValidationError('The auth key must be a login/password key', { field });
     const secret = await this.keys.secretOf(projectId, keyId);
     if (secret?.type !== 'login_password' || !secret.login || !secret.password) {
-      throw new ValidationError('The auth key needs a login and a password');
+      throw new ValidationError('The auth key needs a login and a password', { field });
     }
   }
 

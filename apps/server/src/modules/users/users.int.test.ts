@@ -130,9 +130,9 @@ describe.each(engines)('users ($name)', (engine) => {
     await ctx.db.db.updateTable('session').set({ signed_in: earlier }).where('id', '=', sha256(me.cookie)).execute();
     const missing = await me.post(`/api/users/${me.id}/password`, { password: 'new-one-1' });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ error: 'Sign in again to change your password', code: 'recent_sign_in_required' });
+    expect(missing.json()).toEqual({ error: 'Sign in again to change your password', code: 'recent_sign_in_required', field: 'current_password' });
     const wrong = await me.post(`/api/users/${me.id}/password`, { password: 'new-one-1', current_password: 'bad' });
-    expect(wrong.json()).toEqual({ error: 'Current password is incorrect' });
+    expect(wrong.json()).toEqual({ error: 'Current password is incorrect', field: 'current_password' });
     const empty = await me.post(`/api/users/${me.id}/password`, { password: '', current_password: me.password });
     expect(empty.json()).toEqual({ error: 'Password is required', field: 'password' });
     const ok = await me.post(`/api/users/${me.id}/password`, { password: 'new-one-1', current_password: me.password });

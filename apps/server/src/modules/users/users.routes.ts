@@ -6,9 +6,11 @@ import {
   userSummarySchema,
   userUpdateSchema,
 } from '@gantry/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { callerSession, requireAdmin, requireUser, setSessionCookie } from '../../platform/auth.js';
+import { keepStoredFields } from '../../platform/partial-update.js';
 import { presentUser, presentUserSummary } from './users.presenter.js';
 import type { UsersService } from './users.service.js';
 
@@ -46,7 +48,13 @@ export function usersRoutes(users: UsersService, opts: { webHost: string }): Fas
       presentUser(await users.get(actorOf(requireUser(request)), request.params.id)),
     );
 
-    app.put('/users/:id', { schema: { tags: ['users'], params, body: userUpdateSchema } }, async (request, reply) => {
+    const storedUser = async (request: FastifyRequest) => {
+      const id = params.safeParse(request.params);
+      // A user the caller may not read is left to the update's own refusal (403/404, as before).
+      return id.success ? users.get(actorOf(requireUser(request)), id.data.id).then(presentUser, () => null) : null;
+    };
+    // A field left out keeps its stored value (Semaphore's console sends the whole user, scripts may not).
+    app.put('/users/:id', { preValidation: keepStoredFields(userUpdateSchema, storedUser), schema: { tags: ['users'], params, body: userUpdateSchema } }, async (request, reply) => {
       const rotated = await users.update(actorOf(requireUser(request)), request.params.id, request.body, callerSession(request));
       if (rotated) setSessionCookie(request, reply, rotated, opts.webHost);
       return reply.status(204).send();

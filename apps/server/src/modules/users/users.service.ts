@@ -100,10 +100,10 @@ export class UsersService {
       throw new ForbiddenError('Only administrators can change the external flag');
     }
     if (input.external !== undefined && input.external !== (row.external === 1)) {
-      throw new ValidationError('The external flag can only be set when the user is created');
+      throw new ValidationError('The external flag can only be set when the user is created', { field: 'external' });
     }
     if (row.external === 1 && input.email.toLowerCase() !== row.email.toLowerCase()) {
-      throw new ValidationError('The email of an external user cannot be changed');
+      throw new ValidationError('The email of an external user cannot be changed', { field: 'email' });
     }
     if (actor.admin && input.admin === false && row.admin === 1 && (await this.repo.countAdmins()) <= 1) {
       throw new ConflictError(Messages.lastAdmin);
@@ -171,10 +171,10 @@ export class UsersService {
     if (actor.id === row.id) {
       if (current) {
         if (!row.password || !(await verifyPassword(current, row.password))) {
-          throw new ValidationError(Messages.incorrectCurrentPassword);
+          throw new ValidationError(Messages.incorrectCurrentPassword, { field: 'current_password' });
         }
       } else if (!(await this.signedInRecently(row.id, session))) {
-        throw new ValidationError(Messages.recentSignInRequired, { code: ErrorCodes.recentSignInRequired });
+        throw new ValidationError(Messages.recentSignInRequired, { code: ErrorCodes.recentSignInRequired, field: 'current_password' });
       }
     } else if (!actor.admin) {
       throw new ForbiddenError();

@@ -46,6 +46,25 @@ export type ScheduleInput = z.input<typeof scheduleInputSchema>;
 
 export const cronValidateSchema = z.object({ cron_format: z.string() });
 
+/** How many next due times `POST /project/{id}/schedules/next_runs` returns at most; the console asks for 3. */
+export const NEXT_RUNS_MAX = 10;
+
+/** Gantry's own `POST /project/{id}/schedules/next_runs` body: an expression and how many due times to list. */
+export const scheduleNextRunsSchema = z.object({
+  cron_format: z.string({ error: 'Cron is required' }).max(100, { error: 'Cron must be at most 100 characters' }),
+  count: z.coerce
+    .number({ error: `Count must be a number from 1 to ${NEXT_RUNS_MAX}` })
+    .int({ error: `Count must be a number from 1 to ${NEXT_RUNS_MAX}` })
+    .min(1, { error: `Count must be a number from 1 to ${NEXT_RUNS_MAX}` })
+    .max(NEXT_RUNS_MAX, { error: `Count must be a number from 1 to ${NEXT_RUNS_MAX}` })
+    .default(3),
+});
+export type ScheduleNextRunsInput = z.input<typeof scheduleNextRunsSchema>;
+
+/** The next due times (ISO 8601, UTC) as the server's scheduler computes them, earliest first. */
+export const scheduleNextRunsResultSchema = z.object({ runs: z.array(z.string()) });
+export type ScheduleNextRuns = z.infer<typeof scheduleNextRunsResultSchema>;
+
 /** The cron builder's choices (spec 9): timing kinds; minutes in steps of 5; all in UTC. */
 export type CronTiming = 'yearly' | 'monthly' | 'weekly' | 'daily' | 'hourly';
 export interface CronBuild {
@@ -71,4 +90,37 @@ export function buildCron(b: CronBuild): string {
     case 'yearly':
       return `${b.minute} ${b.hour} ${b.day} ${b.month} *`;
   }
+}
+
+const CRON_NUMBER = /^(0|[1-9]\d?)$/;
+const cronNumber = (field: string | undefined, min: number, max: number): number | null =>
+  field !== undefined && CRON_NUMBER.test(field) && +field >= min && +field <= max ? +field : null;
+
+/**
+ * The builder's choices for an expression it shows exactly, or null when it cannot (steps, ranges,
+ * lists, a minute off the 5-minute grid...): then the builder must say so, never show something else.
+ * Choices the expression does not fix (the weekday of a daily one) come from `base`.
+ * Round trip: `buildCron(parseCron(e))` is `e` with single spaces.
+ */
+export function parseCron(expr: string, base: CronBuild): CronBuild | null {
+  const fields = expr.trim().split(/\s+/);
+  if (fields.length !== 5) return null;
+  const [mi, h, d, mo, wd] = fields;
+  const minute = cronNumber(mi, 0, 59);
+  if (minute === null || minute % 5 !== 0) return null;
+  let build: CronBuild | null = null;
+  if (h === '*') {
+    if (d === '*' && mo === '*' && wd === '*') build = { ...base, timing: 'hourly', minute };
+  } else {
+    const hour = cronNumber(h, 0, 23);
+    if (hour === null) return null;
+    const day = cronNumber(d, 1, 31);
+    const month = cronNumber(mo, 1, 12);
+    const weekday = cronNumber(wd, 0, 6);
+    if (d === '*' && mo === '*' && wd === '*') build = { ...base, timing: 'daily', minute, hour };
+    else if (d === '*' && mo === '*' && weekday !== null) build = { ...base, timing: 'weekly', minute, hour, weekday };
+    else if (day !== null && mo === '*' && wd === '*') build = { ...base, timing: 'monthly', minute, hour, day };
+    else if (day !== null && month !== null && wd === '*') build = { ...base, timing: 'yearly', minute, hour, day, month };
+  }
+  return build && buildCron(build) === fields.join(' ') ? build : null;
 }

@@ -1,12 +1,14 @@
 // Every dictionary must have exactly the keys of en.json (which defines them), with the same
 // {{placeholders}}; the files in this folder and the console's LANGUAGES must match one to one.
+// Each language words Gantry's own terms one way: glossary.json.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../lib/languages';
 
 const dir = import.meta.dirname;
-const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json'));
+const GLOSSARY = 'glossary.json';
+const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json') && f !== GLOSSARY);
 
 type Tree = { [key: string]: string | Tree };
 
@@ -89,3 +91,63 @@ describe('dictionaries', () => {
     });
   });
 });
+
+interface GlossaryTerm {
+  /** The English term (its stem when it inflects): a text whose English has it is about the term. */
+  english: string;
+  /** Labels that name the term: each must use the language's word. */
+  keys: string[];
+  /** The word per language; with `match` (a regular expression) when the word inflects. */
+  translations: Record<string, string | { word: string; match: string }>;
+  /** Competing translations once found, which no text about the term may use again. */
+  avoid?: Record<string, string[]>;
+  /** Texts whose English has the term in another sense (e.g. a task's own working folder). */
+  notTheTermIn?: string[];
+}
+
+const glossary = (JSON.parse(fs.readFileSync(path.join(dir, GLOSSARY), 'utf8')) as { terms: Record<string, GlossaryTerm> }).terms;
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('glossary: one word per term and language', () => {
+  const terms = Object.entries(glossary);
+
+  it('covers every language but English, and lists labels that exist', () => {
+    for (const [term, g] of terms) {
+      expect(Object.keys(g.translations).sort(), term).toEqual(LANGUAGES.filter((l) => l.code !== DEFAULT_LANGUAGE).map((l) => l.code).sort());
+      expect(g.keys.filter((k) => !en.has(k)), `${term}: keys missing from en.json`).toEqual([]);
+      const english = new RegExp(`\\b${escape(g.english)}`, 'i');
+      expect(g.keys.filter((k) => !english.test(String(en.get(k)))), `${term}: keys whose English lacks "${g.english}"`).toEqual([]);
+    }
+  });
+
+  describe.each(LANGUAGES.filter((l) => l.code !== DEFAULT_LANGUAGE))('$code', ({ code }) => {
+    const dict = read(`${code}.json`);
+
+    it("the labels of each term use the glossary's word", () => {
+      const off: string[] = [];
+      for (const [term, g] of terms) {
+        const t = g.translations[code]!;
+        const word = typeof t === 'string' ? new RegExp(escape(t), 'iu') : new RegExp(t.match, 'iu');
+        for (const key of g.keys) if (!word.test(String(dict.get(key)))) off.push(`${term} → ${key}: ${JSON.stringify(dict.get(key))}`);
+      }
+      expect(off).toEqual([]);
+    });
+
+    it('no text about a term uses a competing word', () => {
+      const off: string[] = [];
+      for (const [term, g] of terms) {
+        const avoid = (g.avoid?.[code] ?? []).map((a) => new RegExp(a, 'iu'));
+        if (!avoid.length) continue;
+        const english = new RegExp(`\\b${escape(g.english)}`, 'i');
+        for (const [key, text] of en) {
+          if (!english.test(String(text)) || g.notTheTermIn?.includes(key)) continue;
+          const value = String(dict.get(key));
+          const found = avoid.find((a) => a.test(value));
+          if (found) off.push(`${term} → ${key}: ${JSON.stringify(value)} uses ${found.source}`);
+        }
+      }
+      expect(off).toEqual([]);
+    });
+  });
+});
+

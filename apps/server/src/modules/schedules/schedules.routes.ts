@@ -1,4 +1,4 @@
-import { Permission, cronValidateSchema, idParamSchema, scheduleSchema } from '@gantry/contracts';
+import { Permission, cronValidateSchema, idParamSchema, scheduleNextRunsResultSchema, scheduleNextRunsSchema, scheduleSchema } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
@@ -11,7 +11,7 @@ import type { SchedulesService } from './schedules.service.js';
 const params = z.object({ projectId: idParamSchema });
 const itemParams = z.object({ projectId: idParamSchema, id: idParamSchema });
 
-/** Beside the resource routes: the active toggle, cron validation and a template's schedules. */
+/** Beside the resource routes: the active toggle, cron validation, next due times and a template's schedules. */
 export function schedulesExtraRoutes(schedules: SchedulesService, members: ProjectMembership): FastifyPluginAsyncZod {
   return async (app) => {
     const tags = ['schedules'];
@@ -31,9 +31,16 @@ export function schedulesExtraRoutes(schedules: SchedulesService, members: Proje
       { preValidation: projectGuard(members, 0), schema: { tags, params, body: cronValidateSchema } },
       async (request, reply) => {
         const reason = cronReason(request.body.cron_format);
-        if (reason !== null) throw new ValidationError(`Cron: ${reason}`);
+        if (reason !== null) throw new ValidationError(`Cron: ${reason}`, { field: 'cron_format' });
         return reply.status(200).send();
       },
+    );
+
+    // Gantry's own: the next due times of an expression, from the scheduler's cron library (any member may ask).
+    app.post(
+      '/project/:projectId/schedules/next_runs',
+      { preValidation: projectGuard(members, 0), schema: { tags, params, body: scheduleNextRunsSchema, response: { 200: scheduleNextRunsResultSchema } } },
+      async (request) => ({ runs: schedules.nextRuns(request.body.cron_format, request.body.count) }),
     );
 
     app.get(

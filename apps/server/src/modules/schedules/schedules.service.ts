@@ -6,7 +6,7 @@ import type { Actor, ProjectResourceService } from '../../platform/resource-rout
 import type { EventsService } from '../events/events.service.js';
 import type { RepositoriesService } from '../repositories/repositories.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
-import { cronProblem } from '../../platform/cron.js';
+import { cronProblem, cronReason, nextDue } from '../../platform/cron.js';
 import type { SchedulesRepository, ScheduleWithTemplate } from './schedules.repository.js';
 
 type Input = z.output<typeof scheduleInputSchema>;
@@ -62,6 +62,19 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
     await this.log(actor, projectId, id, `Schedule ${row.name} deleted`);
   }
 
+  /**
+   * The next `count` due times of an expression after now, in UTC, as the scheduler will fire them;
+   * fewer when the expression stops being due (e.g. February 31st never is).
+   */
+  nextRuns(cronFormat: string, count: number): string[] {
+    const reason = cronReason(cronFormat);
+    if (reason !== null) throw new ValidationError(`Cron: ${reason}`, { field: 'cron_format' });
+    const runs: string[] = [];
+    let cursor: Date | null = this.clock.now();
+    while (runs.length < count && (cursor = nextDue(cronFormat.trim(), cursor))) runs.push(cursor.toISOString());
+    return runs;
+  }
+
   async refs(projectId: number, id: number): Promise<References> {
     await this.get(projectId, id);
     return { templates: [], inventories: [], repositories: [], schedules: [], integrations: [] };
@@ -69,11 +82,11 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
 
   private async check(projectId: number, input: Input): Promise<void> {
     const problem = cronProblem(input.cron_format);
-    if (problem) throw new ValidationError(problem);
+    if (problem) throw new ValidationError(problem, { field: 'cron_format' });
     await this.templates.get(projectId, input.template_id).catch(() => {
-      throw new ValidationError('Template not found in this project');
+      throw new ValidationError('Template not found in this project', { field: 'template_id' });
     });
-    if (input.repository_id) await this.repositories.assertInProject(projectId, input.repository_id);
+    if (input.repository_id) await this.repositories.assertInProject(projectId, input.repository_id, 'repository_id');
   }
 
   private values(i: Input) {

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
-import { COMMIT_CHECK_INTERVALS, DEFAULT_CRON, scheduleInputSchema, type CronBuild, type Schedule, type ScheduleInput } from '@gantry/contracts';
+import { COMMIT_CHECK_INTERVALS, DEFAULT_CRON, parseCron, scheduleInputSchema, type CronBuild, type Schedule, type ScheduleInput } from '@gantry/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,8 +8,11 @@ import { FormError } from '../../../components/form-error';
 import { api } from '../../../lib/api-client';
 import { projectQueries } from '../../../lib/project-queries';
 import { CronBuilder } from './cron-builder';
+import { NextRuns } from './next-runs';
 
-const DEFAULT_BUILD: CronBuild = { timing: 'daily', minute: 0, hour: 0, day: 1, month: 1, weekday: 1 };
+const DEFAULT_CHECK = COMMIT_CHECK_INTERVALS[1].cron;
+/** Any builder state: parseCron only needs it for the choices an expression leaves open. */
+const ANY_BUILD: CronBuild = { timing: 'daily', minute: 0, hour: 0, day: 1, month: 1, weekday: 1 };
 
 /** New or edit schedule: name, template, and a cron from the builder, raw, or a commit-check interval. */
 export function ScheduleDialog({ projectId, item, templateId, onClose }: { projectId: number; item: Schedule | null; templateId?: number; onClose(): void }) {
@@ -19,10 +22,14 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
   const repositories = useQuery(projectQueries.repositories(projectId)).data ?? [];
   const [name, setName] = useState(item?.name ?? '');
   const [template, setTemplate] = useState<number | ''>(item?.template_id ?? templateId ?? '');
+  // Two values, never overwriting each other: the cron a time schedule runs on, and how often a
+  // "run on new commit" schedule checks its branch. The checkbox picks which one is saved.
   const [cron, setCron] = useState(item?.cron_format ?? DEFAULT_CRON);
-  const [mode, setMode] = useState<'raw' | 'builder'>('raw');
-  const [build, setBuild] = useState<CronBuild>(DEFAULT_BUILD);
+  const [checkCron, setCheckCron] = useState(item?.repository_id ? item.cron_format : DEFAULT_CHECK);
+  // A stored expression the builder can show opens in the builder.
+  const [mode, setMode] = useState<'raw' | 'builder'>(item && parseCron(item.cron_format, ANY_BUILD) ? 'builder' : 'raw');
   const [onCommit, setOnCommit] = useState(!!item?.repository_id);
+  const saved = onCommit ? checkCron : cron;
   const [repository, setRepository] = useState<number | ''>(item?.repository_id ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
   /** An edited field's message goes away until the next save attempt. */
@@ -35,14 +42,14 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
     onSuccess: () => qc.invalidateQueries({ queryKey: ['project', projectId, 'schedules'] }),
   });
   const submit = async () => {
-    const body = { name, template_id: template || undefined, cron_format: cron, repository_id: onCommit ? repository || undefined : null, active: item?.active ?? true };
+    const body = { name, template_id: template || undefined, cron_format: saved, repository_id: onCommit ? repository || undefined : null, active: item?.active ?? true };
     const r = scheduleInputSchema.safeParse(body);
     const errs: Record<string, string> = {};
     if (!r.success) for (const i of r.error.issues) errs[String(i.path[0])] ??= i.message;
     if (onCommit && !repository) errs.repository_id = t('schedules.repositoryRequired');
     if (!errs.cron_format) {
       // The server answers 400 with the reason for a bad cron (as Semaphore's does); any failure blocks saving.
-      const problem = await api.post(`/project/${projectId}/schedules/validate`, { cron_format: cron }).then(
+      const problem = await api.post(`/project/${projectId}/schedules/validate`, { cron_format: saved }).then(
         () => null,
         (e: unknown) => (e instanceof Error && e.message ? e.message : t('schedules.invalidCron')),
       );
@@ -59,7 +66,7 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
         <Stack spacing={1.5} component="form" ref={focusFirstField} id="schedule-form" noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }} sx={{ pt: 1 }}>
           <FormError error={save.error} />
           {/* Optional, as in Semaphore: a schedule without a name is named after its cron expression. */}
-          <TextField label={t('common.name')} value={name} placeholder={cron} onChange={(e) => { setName(e.target.value); clear('name'); }} error={!!errors.name} helperText={errors.name ?? ' '} />
+          <TextField label={t('common.name')} value={name} placeholder={saved} onChange={(e) => { setName(e.target.value); clear('name'); }} error={!!errors.name} helperText={errors.name ?? ' '} />
           <TextField select label={t('schedules.template')} required value={template} onChange={(e) => { setTemplate(Number(e.target.value)); clear('template_id'); }} error={!!errors.template_id} helperText={errors.template_id ?? ' '}>
             {templates.map((x) => (
               <MenuItem key={x.id} value={x.id}>
@@ -67,7 +74,7 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
               </MenuItem>
             ))}
           </TextField>
-          <FormControlLabel control={<Checkbox checked={onCommit} onChange={(e) => { setOnCommit(e.target.checked); if (e.target.checked) setCron(COMMIT_CHECK_INTERVALS[1].cron); }} />} label={t('schedules.onCommit')} />
+          <FormControlLabel control={<Checkbox checked={onCommit} onChange={(e) => { setOnCommit(e.target.checked); clear('cron_format'); }} />} label={t('schedules.onCommit')} />
           {onCommit ? (
             <>
               <TextField select label={t('schedules.repository')} required value={repository} onChange={(e) => { setRepository(Number(e.target.value)); clear('repository_id'); }} error={!!errors.repository_id} helperText={errors.repository_id ?? ' '}>
@@ -77,12 +84,18 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
                   </MenuItem>
                 ))}
               </TextField>
-              <TextField select label={t('schedules.checkEvery')} value={cron} onChange={(e) => setCron(e.target.value)}>
+              <TextField select label={t('schedules.checkEvery')} value={checkCron} onChange={(e) => { setCheckCron(e.target.value); clear('cron_format'); }} error={!!errors.cron_format} helperText={errors.cron_format ?? ' '}>
                 {COMMIT_CHECK_INTERVALS.map((c) => (
                   <MenuItem key={c.key} value={c.cron}>
                     {t(`schedules.intervals.${c.key}`)}
                   </MenuItem>
                 ))}
+                {/* A check cron set through the API that is none of the intervals: shown as it is, kept unless changed. */}
+                {COMMIT_CHECK_INTERVALS.some((c) => c.cron === checkCron) ? null : (
+                  <MenuItem value={checkCron} sx={{ fontFamily: 'monospace' }}>
+                    {checkCron}
+                  </MenuItem>
+                )}
               </TextField>
             </>
           ) : (
@@ -92,9 +105,10 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
                 <ToggleButton value="raw">{t('schedules.raw')}</ToggleButton>
               </ToggleButtonGroup>
               {mode === 'builder' ? (
-                <CronBuilder value={build} onChange={(b, c) => { setBuild(b); setCron(c); clear('cron_format'); }} />
+                <CronBuilder cron={cron} onChange={(c) => { setCron(c); clear('cron_format'); }} />
               ) : null}
-              <TextField label={t('schedules.cronUtc')} required value={cron} onChange={(e) => { setCron(e.target.value); clear('cron_format'); }} disabled={mode === 'builder'} error={!!errors.cron_format} helperText={errors.cron_format ?? t('schedules.cronHelp')} slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }} />
+              <TextField label={t('schedules.cronUtc')} required value={cron} onChange={(e) => { setCron(e.target.value); clear('cron_format'); }} error={!!errors.cron_format} helperText={errors.cron_format ?? t('schedules.cronHelp')} slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }} />
+              <NextRuns projectId={projectId} cron={cron} />
             </>
           )}
         </Stack>

@@ -1,8 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import type { AuthMethods } from '@gantry/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -47,6 +44,7 @@ import { resourceRoutes } from './platform/resource-routes.js';
 import { environmentInputSchema, environmentSchema, inventoryInputSchema, inventorySchema, keyCreateSchema, keySchema, keyUpdateSchema, repositoryInputSchema, repositorySchema, scheduleInputSchema, scheduleSchema, templateInputSchema, templateSchema, viewInputSchema, viewSchema } from '@gantry/contracts';
 import { registerAuth, type Authenticator } from './platform/auth.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
+import { registerConsole } from './platform/static-assets.js';
 import { nullTolerantValidatorCompiler } from './platform/null-tolerant-validator.js';
 import { registerJsonBody } from './platform/json-body.js';
 import { RequestLogController, loggerOptions } from './ops/logging.js';
@@ -272,11 +270,4 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
 
   registerNotFound(app, await registerConsole(app, config.webDist));
   return Object.assign(app as FastifyInstance, { services });
-}
-
-/** Serves the built console when there is one; answers whether it does. */
-async function registerConsole(app: FastifyInstance, webDist: string): Promise<boolean> {
-  if (!fs.existsSync(path.join(webDist, 'index.html'))) return false;
-  await app.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: ['index.html'] });
-  return true;
 }

@@ -42,13 +42,13 @@ test('keys: create, validate, edit with override, delete', async ({ page }) => {
   await page.getByRole('button', { name: 'Edit vault pass' }).click();
   // The API sends the login (not a secret) with the key; the password stays blank.
   await expect(dialog(page).getByLabel('Login')).toHaveValue('deploy');
-  await expect(dialog(page).getByLabel('Password')).toHaveValue('');
-  await expect(dialog(page).getByLabel('Password')).toBeDisabled();
-  await dialog(page).getByLabel('Override the stored secret').check();
+  // The password is stored, not shown: Replace opens its field.
+  await expect(dialog(page).getByLabel('Password')).toHaveCount(0);
+  await dialog(page).getByRole('button', { name: 'Replace' }).click();
   await expect(dialog(page).getByLabel('Password')).toBeEnabled();
   await dialog(page).getByRole('button', { name: 'Save' }).click();
   await expect(dialog(page).getByText('Password is required')).toBeVisible();
-  await dialog(page).getByLabel('Override the stored secret').uncheck();
+  await dialog(page).getByRole('button', { name: 'Keep the stored secret' }).click();
   await dialog(page).getByRole('textbox', { name: 'Name', exact: true }).fill('vault password');
   await dialog(page).getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('row', { name: /vault password/ })).toBeVisible();

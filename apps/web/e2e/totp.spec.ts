@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { openAccountSecurity, openUserMenu, signIn, signInAsNewUser } from './helpers';
 import { shot } from './shots';
+import { codeFor, enrolTotp } from './totp-helpers';
 
 /** The password step only: the app then asks for the code. */
 async function signInWithPassword(page: Page, login: string, password: string): Promise<void> {
@@ -20,27 +21,29 @@ test('a user enables two-factor sign-in; then a wrong code is refused and the re
   const login = await signInAsNewUser(page, 'totp', 'Tess Totp', password);
 
   // Their account, Security tab: enable (with their password: a session alone is not enough),
-  // see the QR code and the recovery code, copy it.
+  // see the QR code, confirm a code from it, then the recovery code: copy it.
   const dialog = await openAccountSecurity(page);
   await expect(dialog.getByText('Off. When on, signing in asks for a code')).toBeVisible();
   await dialog.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
   const confirm = page.getByRole('dialog', { name: 'Enable two-factor sign-in' });
   await expect(confirm).toContainText('confirm it is you: enter your current password');
-  await confirm.getByRole('button', { name: 'Enable', exact: true }).click();
+  await confirm.getByRole('button', { name: 'Continue' }).click();
   await expect(confirm.getByText('Enter your password')).toBeVisible();
   await confirm.getByLabel('Current password').fill('not-my-password');
-  await confirm.getByRole('button', { name: 'Enable', exact: true }).click();
+  await confirm.getByRole('button', { name: 'Continue' }).click();
   await expect(confirm.getByText('Current password is incorrect')).toBeVisible();
   await shot(page, 'totp-enable');
   expect(((await (await page.request.get('/api/user')).json()) as { totp: unknown }).totp).toBeNull();
   await confirm.getByLabel('Current password').fill(password);
-  await confirm.getByRole('button', { name: 'Enable', exact: true }).click();
-  await expect(confirm).toHaveCount(0);
-  const qr = dialog.getByRole('img', { name: 'QR code for your authenticator app' });
+  await confirm.getByRole('button', { name: 'Continue' }).click();
+  const qr = confirm.getByRole('img', { name: 'QR code for your authenticator app' });
   await expect(qr).toBeVisible();
   await expect
     .poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(100);
+  await confirm.getByLabel('Verification code').fill(codeFor((await confirm.getByTestId('totp-secret').textContent())!));
+  await confirm.getByRole('button', { name: 'Enable', exact: true }).click();
+  await expect(confirm).toHaveCount(0);
   const code = (await dialog.getByTestId('recovery-code').textContent())!;
   expect(code).toMatch(/^[a-z0-9]{16}$/);
   await shot(page, 'security-tab');
@@ -127,10 +130,7 @@ test('turning off your own two-factor sign-in asks for your password or a code',
   const password = 'totp-off-pass';
   await signInAsNewUser(page, 'totpoff', 'Olga Off', password);
   const account = await openAccountSecurity(page);
-  await account.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
-  const enable = page.getByRole('dialog', { name: 'Enable two-factor sign-in' });
-  await enable.getByLabel('Current password').fill(password);
-  await enable.getByRole('button', { name: 'Enable', exact: true }).click();
+  await enrolTotp(page, account, password);
   await expect(account.getByTestId('recovery-code')).toBeVisible();
   await account.getByRole('button', { name: 'Close' }).click();
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { hasControlCharacters, requiredString, requiredText } from './fields.js';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import { hasControlCharacters, requiredMessage, requiredString, requiredText } from './fields.js';
 
 /** The built-in ("default") apps; admins may reconfigure them but never delete them. */
 export const APP_IDS = ['ansible', 'terraform', 'tofu', 'bash', 'python', 'powershell', 'pulumi'] as const;
@@ -15,10 +17,10 @@ export const APP_ID_MESSAGE = 'ID must be 2 to 31 lowercase letters, digits, - o
 
 /** A template's app: a built-in or a custom app's id (the server checks that it exists). */
 export const appIdSchema = z
-  .string({ error: 'App is required' })
+  .string(requiredMessage('App'))
   .trim()
-  .min(1, { error: 'App is required' })
-  .regex(APP_ID_PATTERN, { error: 'App not found' });
+  .min(1, requiredMessage('App'))
+  .regex(APP_ID_PATTERN, coded('App not found', ErrorCodes.appNotFound));
 
 /** The executable each app runs, looked up on PATH unless the app's path says otherwise. */
 export const APP_EXECUTABLES: Record<AppId, string> = {
@@ -70,8 +72,10 @@ export type App = z.infer<typeof appSchema>;
 export const APP_PRIORITY_LIMIT = 1_000_000;
 
 /** Why an app path is unusable, or null: a plain executable name, or an absolute path. */
+const APP_PATH_INVALID = coded('Path must be an executable name or an absolute path', ErrorCodes.appPathInvalid);
+
 export function appPathProblem(p: string): string | null {
-  const bad = 'Path must be an executable name or an absolute path';
+  const bad = APP_PATH_INVALID.error;
   if (p.length > 1024 || hasControlCharacters(p) || p.startsWith('-')) return bad;
   if (p.includes('/')) {
     if (!p.startsWith('/') || p.endsWith('/')) return bad;
@@ -82,7 +86,22 @@ export function appPathProblem(p: string): string | null {
   return p === '.' || p === '..' ? bad : null;
 }
 
-const argsMessage = 'Arguments must be a JSON list of strings';
+const argsMessage = coded('Arguments must be a JSON list of strings', ErrorCodes.argumentsNotList);
+const priorityRange = coded(
+  `Priority must be between -${APP_PRIORITY_LIMIT} and ${APP_PRIORITY_LIMIT}`,
+  ErrorCodes.outOfRange,
+  {
+    label_key: 'priority',
+    min: -APP_PRIORITY_LIMIT,
+    max: APP_PRIORITY_LIMIT,
+  },
+);
+const priorityInteger = coded('Priority must be an integer', ErrorCodes.outOfRange, {
+  label_key: 'priority',
+  min: -APP_PRIORITY_LIMIT,
+  max: APP_PRIORITY_LIMIT,
+});
+const activeFlag = coded('Active must be true or false', ErrorCodes.mustBeTrueOrFalse, { label_key: 'active' });
 
 /** Editable fields of an app (PUT or POST /apps/{id}); the id never changes. */
 export const appUpdateSchema = z.object({
@@ -90,12 +109,12 @@ export const appUpdateSchema = z.object({
   icon: z
     .string()
     .trim()
-    .max(40, { error: 'Icon is too long' })
-    .regex(/^[a-z0-9-]*$/, { error: 'Icon must be a name of lowercase letters, digits and -' })
+    .max(40, coded('Icon is too long', ErrorCodes.tooLong, { label_key: 'icon', max: 40 }))
+    .regex(/^[a-z0-9-]*$/, coded('Icon must be a name of lowercase letters, digits and -', ErrorCodes.iconInvalid))
     .default(''),
   path: requiredText('Path', 1024).superRefine((p, ctx) => {
     const problem = appPathProblem(p);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: APP_PATH_INVALID.params });
   }),
   priority: z.preprocess(
     (v) => {
@@ -104,37 +123,42 @@ export const appUpdateSchema = z.object({
       return v;
     },
     z
-      .number({ error: 'Priority must be an integer' })
-      .int({ error: 'Priority must be an integer' })
-      .min(-APP_PRIORITY_LIMIT, { error: `Priority must be between -${APP_PRIORITY_LIMIT} and ${APP_PRIORITY_LIMIT}` })
-      .max(APP_PRIORITY_LIMIT, { error: `Priority must be between -${APP_PRIORITY_LIMIT} and ${APP_PRIORITY_LIMIT}` }),
+      .number(priorityInteger)
+      .int(priorityInteger)
+      .min(-APP_PRIORITY_LIMIT, priorityRange)
+      .max(APP_PRIORITY_LIMIT, priorityRange),
   ),
   args: z
     .array(
       z
-        .string({ error: argsMessage })
-        .refine((a) => !hasControlCharacters(a), { error: 'Arguments must not contain control characters' }),
-      { error: argsMessage },
+        .string(argsMessage)
+        .refine(
+          (a) => !hasControlCharacters(a),
+          coded('Arguments must not contain control characters', ErrorCodes.controlCharacters, {
+            label_key: 'arguments',
+          }),
+        ),
+      argsMessage,
     )
-    .max(50, { error: 'At most 50 arguments' })
+    .max(50, coded('At most 50 arguments', ErrorCodes.tooManyArguments, { max: 50 }))
     .default([]),
   /** Semaphore clients send the whole app: an on/off choice here is kept like POST /apps/{id}/active. */
-  active: z.boolean({ error: 'Active must be true or false' }).optional(),
+  active: z.boolean(activeFlag).optional(),
 });
 export type AppUpdate = z.input<typeof appUpdateSchema>;
 
 /** A custom app (POST /apps). */
 export const appCreateSchema = z.object({
   id: z
-    .string({ error: 'ID is required' })
+    .string(requiredMessage('ID'))
     .trim()
-    .min(1, { error: 'ID is required' })
-    .regex(APP_ID_PATTERN, { error: APP_ID_MESSAGE }),
+    .min(1, requiredMessage('ID'))
+    .regex(APP_ID_PATTERN, coded(APP_ID_MESSAGE, ErrorCodes.appIdInvalid)),
   ...appUpdateSchema.shape,
 });
 export type AppCreate = z.input<typeof appCreateSchema>;
 
-export const appActiveSchema = z.object({ active: z.boolean({ error: 'Active must be true or false' }) });
+export const appActiveSchema = z.object({ active: z.boolean(activeFlag) });
 
 /** Apps whose templates run a plan that may wait for confirmation. */
 export function isTerraformApp(app: string): app is 'terraform' | 'tofu' {

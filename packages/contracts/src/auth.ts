@@ -1,19 +1,26 @@
 import { z } from 'zod';
 import { VERIFICATION_CODE_LENGTH } from './constants.js';
-import { requiredString } from './fields.js';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import { requiredMessage, requiredString } from './fields.js';
 
 export const loginBodySchema = z.object({
   auth: requiredString('Username'),
-  password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }),
+  password: z.string(requiredMessage('Password')).min(1, requiredMessage('Password')),
 });
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
 /** The second sign-in step: the 6-digit code of the user's authenticator app. */
 export const verifyBodySchema = z.object({
   passcode: z
-    .string({ error: 'Verification code is required' })
+    .string(requiredMessage('Verification code'))
     .trim()
-    .length(VERIFICATION_CODE_LENGTH, { error: `Verification code must be ${VERIFICATION_CODE_LENGTH} characters` }),
+    .length(
+      VERIFICATION_CODE_LENGTH,
+      coded(`Verification code must be ${VERIFICATION_CODE_LENGTH} characters`, ErrorCodes.verificationCodeLength, {
+        length: VERIFICATION_CODE_LENGTH,
+      }),
+    ),
 });
 export type VerifyBody = z.infer<typeof verifyBodySchema>;
 

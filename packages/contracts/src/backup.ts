@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { requiredString } from './fields.js';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import { requiredMessage, requiredString } from './fields.js';
 import { secretTypeSchema } from './environments.js';
 import {
   integrationAuthMethodSchema,
@@ -32,12 +34,19 @@ const text = z.string();
 const name = requiredString('Name');
 
 export const backupMetaSchema = z.object({
-  format: z.literal(BACKUP_FORMAT, { error: 'Not a Gantry project backup' }),
-  version: z.literal(BACKUP_VERSION, {
-    error: `Unsupported backup version (this server reads version ${BACKUP_VERSION})`,
-  }),
+  format: z.literal(BACKUP_FORMAT, coded('Not a Gantry project backup', ErrorCodes.backupNotGantry)),
+  version: z.literal(
+    BACKUP_VERSION,
+    coded(
+      `Unsupported backup version (this server reads version ${BACKUP_VERSION})`,
+      ErrorCodes.backupVersionUnsupported,
+      {
+        version: BACKUP_VERSION,
+      },
+    ),
+  ),
   exported: text.optional(),
-  name: z.string({ error: 'Project name is required' }).trim().min(1, { error: 'Project name is required' }),
+  name: z.string(requiredMessage('Project name')).trim().min(1, requiredMessage('Project name')),
   type: text.default(''),
   alert: z.boolean().default(false),
   alert_chat: text.nullable().default(null),
@@ -198,5 +207,13 @@ export type RestoreResult = z.infer<typeof restoreResultSchema>;
 export const BACKUP_EXPORT_FORMATS = ['combined', 'gantry', 'semaphore'] as const;
 export type BackupExportFormat = (typeof BACKUP_EXPORT_FORMATS)[number];
 export const backupExportQuerySchema = z.object({
-  format: z.enum(BACKUP_EXPORT_FORMATS, { error: 'format must be combined, gantry or semaphore' }).default('combined'),
+  format: z
+    .enum(
+      BACKUP_EXPORT_FORMATS,
+      coded('format must be combined, gantry or semaphore', ErrorCodes.mustBeOneOf, {
+        name: 'format',
+        values: BACKUP_EXPORT_FORMATS.join(', '),
+      }),
+    )
+    .default('combined'),
 });

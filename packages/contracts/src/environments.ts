@@ -1,10 +1,18 @@
 import { z } from 'zod';
+import { coded, codedIssue, labelKey, type FieldLabel } from './coded.js';
 import { ErrorCodes } from './errors.js';
-import { formatBytes, hasInvisibleCharacters, requiredName, utf8Length, VARIABLE_GROUP_MAX_BYTES } from './fields.js';
-import { envNameProblem } from './variables.js';
+import {
+  formatBytes,
+  hasInvisibleCharacters,
+  requiredMessage,
+  requiredName,
+  utf8Length,
+  VARIABLE_GROUP_MAX_BYTES,
+} from './fields.js';
+import { envNameIssue } from './variables.js';
 
 export const SECRET_TYPES = ['var', 'env'] as const;
-export const secretTypeSchema = z.enum(SECRET_TYPES, { error: 'Type is required' });
+export const secretTypeSchema = z.enum(SECRET_TYPES, requiredMessage('Type'));
 
 /** A secret as listed: the value never comes back. */
 export const environmentSecretSchema = z.object({ id: z.number().int(), name: z.string(), type: secretTypeSchema });
@@ -22,24 +30,22 @@ export const environmentSchema = z.object({
 });
 export type Environment = z.infer<typeof environmentSchema>;
 
-/** Text that parses to a JSON object; empty text means `{}`. */
-export function jsonObjectText(message: string) {
+/** Text that parses to a JSON object; empty text means `{}`. `thing` names it: '<thing> must be valid JSON'. */
+export function jsonObjectText(thing: FieldLabel) {
+  const invalid = coded(`${thing} must be valid JSON`, ErrorCodes.jsonInvalid, { label_key: labelKey(thing) });
   return z
     .string()
     .trim()
     .default('{}')
     .transform((v) => v || '{}')
-    .refine(
-      (v) => {
-        try {
-          const parsed: unknown = JSON.parse(v);
-          return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
-        } catch {
-          return false;
-        }
-      },
-      { error: message },
-    );
+    .refine((v) => {
+      try {
+        const parsed: unknown = JSON.parse(v);
+        return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+      } catch {
+        return false;
+      }
+    }, invalid);
 }
 
 /** One change to the secrets on save: create new, update edited, delete removed. */
@@ -52,16 +58,17 @@ export const secretChangeSchema = z.object({
 });
 export type SecretChange = z.input<typeof secretChangeSchema>;
 
-const groupTooLarge = {
-  message: `Extra variables, environment variables and secrets of a variable group must be at most ${formatBytes(VARIABLE_GROUP_MAX_BYTES)} in total`,
-  params: { code: ErrorCodes.tooLarge, limit: formatBytes(VARIABLE_GROUP_MAX_BYTES) },
-};
+const groupTooLarge = codedIssue(
+  `Extra variables, environment variables and secrets of a variable group must be at most ${formatBytes(VARIABLE_GROUP_MAX_BYTES)} in total`,
+  ErrorCodes.tooLarge,
+  { limit: formatBytes(VARIABLE_GROUP_MAX_BYTES) },
+);
 
 export const environmentInputSchema = z
   .object({
     name: requiredName('Name'),
-    json: jsonObjectText('Extra variables must be valid JSON'),
-    env: jsonObjectText('Environment variables must be valid JSON'),
+    json: jsonObjectText('Extra variables'),
+    env: jsonObjectText('Environment variables'),
     secrets: z.array(secretChangeSchema).default([]),
   })
   .superRefine((e, ctx) => {
@@ -89,20 +96,28 @@ export const environmentInputSchema = z
         return void ctx.addIssue({
           code: 'custom',
           path: [field],
-          message: `Variable ${JSON.stringify(name)} must not contain invisible or bidirectional control characters`,
-          params: { code: ErrorCodes.invisibleCharacters },
+          ...codedIssue(
+            `Variable ${JSON.stringify(name)} must not contain invisible or bidirectional control characters`,
+            ErrorCodes.invisibleCharacters,
+            {
+              variable: name,
+            },
+          ),
         });
     }
     // Environment variables may not steer the task process (loader, shell, interpreters...).
-    const problem = (name: string) => envNameProblem(name, 'group');
+    const problem = (name: string) => {
+      const issue = envNameIssue(name, 'group');
+      return issue && codedIssue(issue.message, issue.code, { variable: name });
+    };
     const envNames = keys(e.env);
     for (const name of envNames) {
       const p = problem(name);
-      if (p) return void ctx.addIssue({ code: 'custom', path: ['env'], message: p });
+      if (p) return void ctx.addIssue({ code: 'custom', path: ['env'], ...p });
     }
     for (const s of e.secrets) {
       const p = s.type === 'env' && s.operation !== 'delete' ? problem(s.name) : null;
-      if (p) return void ctx.addIssue({ code: 'custom', path: ['secrets'], message: p });
+      if (p) return void ctx.addIssue({ code: 'custom', path: ['secrets'], ...p });
     }
   });
 export type EnvironmentInput = z.input<typeof environmentInputSchema>;

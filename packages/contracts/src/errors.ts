@@ -1,15 +1,19 @@
 import { z } from 'zod';
 
 /**
- * Every failed API call answers this body: `error` is the English text; some refusals add a
- * stable `code` (a client, the console above all, tells them apart by it and words them in its
- * own language) and the `field` of the request they are about (a dotted path).
+ * Every failed API call answers this body: `error` is the English text; `code` the refusal's
+ * stable code (ErrorCodes: a client, the console above all, tells refusals apart by it and words
+ * them in its own language); `field` the request field it is about (a dotted path), when there
+ * is one; further members are the code's parameters (see ErrorCodes). `code` is optional here
+ * only for answers that do not come from Gantry (a proxy's).
  */
-export const errorBodySchema = z.object({
-  error: z.string(),
-  code: z.string().optional(),
-  field: z.string().optional(),
-});
+export const errorBodySchema = z
+  .object({
+    error: z.string(),
+    code: z.string().optional(),
+    field: z.string().optional(),
+  })
+  .catchall(z.unknown());
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Error texts the specification fixes. */
@@ -29,6 +33,7 @@ export const Messages = {
   totpExists: 'Two-factor sign-in is already enabled for this user',
   totpNotFound: 'Two-factor method not found',
   totpQrOwnOnly: 'Only the user can see their own two-factor QR code',
+  totpConfirmOwnOnly: 'Only the user can confirm their own two-factor method',
   recoveryDisabled: 'Recovery codes are not accepted on this server',
   /** Removing one's own two-factor method needs one of these (a stolen session alone is not enough). */
   totpProofRequired: 'Enter your current password or a current verification code',
@@ -45,9 +50,21 @@ export const Messages = {
 } as const;
 
 /**
- * The stable codes of refusals (`code` beside `error`). The console has a translation for each
- * (`errors.<code>` in its dictionaries); contracts' rules that carry one put it in their issue's
- * `params.code`, which the server answers as `code`.
+ * The stable codes of refusals: every error answer of the API carries one (`code` beside
+ * `error`), and the console has a translation for each (`errors.<code>` in every dictionary; the
+ * locale test fails on a code without one). A code names a meaning, not a text: the English
+ * `error` stays as it is for API users, and what a client needs to word the refusal itself comes
+ * as further members of the body (strings and numbers: `variable`, `limit`, `max`...; the
+ * console interpolates them as `{{name}}`).
+ *
+ * Labelled fields: rules that name the field they refuse ("Project name is required", "Branch
+ * must be at most 255 characters") share one code per rule (`field_required`, `too_long`...) and
+ * name the field by `label_key`, a key of FieldLabels ("project_name"), never by its English
+ * label, which would show English inside a translated sentence: the dictionaries word the label
+ * from `fieldLabels.<key>` (`"$t(fieldLabels.{{label_key}}) is required"`). Every other message has
+ * a code of its own. Contracts rules give theirs with `coded()`/`codedIssue()` (coded.ts), the
+ * server's errors take theirs as a constructor argument; the error handler answers a code by
+ * status (`bad_request`, `not_found`...) only for what carries none (Fastify's own refusals).
  */
 export const ErrorCodes = {
   /** A variable name task input may not take (Ansible's own, or one that steers the process or its connections). */
@@ -66,5 +83,177 @@ export const ErrorCodes = {
   currentPasswordIncorrect: 'current_password_incorrect',
   /** One's own password changed without the current one, from an API token or a session not signed in recently. */
   recentSignInRequired: 'recent_sign_in_required',
+  // Answers by status (the error handler's defaults) and refusals of the request itself
+  badRequest: 'bad_request',
+  notAuthenticated: 'not_authenticated',
+  forbidden: 'forbidden',
+  notFound: 'not_found',
+  methodNotAllowed: 'method_not_allowed',
+  conflict: 'conflict',
+  tooManyRequests: 'too_many_requests',
+  internalError: 'internal_error',
+  invalidValue: 'invalid_value',
+  bodyNotJson: 'body_not_json',
+  bodyTooLarge: 'body_too_large',
+  unsupportedContentType: 'unsupported_content_type',
+  routeNotFound: 'route_not_found',
+  crossSite: 'cross_site',
+  invalidId: 'invalid_id',
+  notReady: 'not_ready',
+  // Schema rules; `label_key` names the field (see the approach above)
+  fieldRequired: 'field_required', // label_key
+  tooLong: 'too_long', // label_key, max
+  controlCharacters: 'control_characters', // label_key
+  mustBeString: 'must_be_string', // label_key
+  mustBeTrueOrFalse: 'must_be_true_or_false', // label_key
+  outOfRange: 'out_of_range', // label_key, max, min
+  jsonInvalid: 'json_invalid', // label_key
+  jsonObjectRequired: 'json_object_required', // label_key
+  httpUrlRequired: 'http_url_required', // label_key
+  dateRequired: 'date_required', // label_key
+  notInProject: 'not_in_project', // label_key
+  keyMustBeLoginPassword: 'key_must_be_login_password', // label_key
+  hostPatternInvalid: 'host_pattern_invalid', // item, label_key
+  mustBeInteger: 'must_be_integer',
+  mustBeNonNegative: 'must_be_non_negative',
+  mustBeOneOf: 'must_be_one_of', // name, values
+  // Other schema rules
+  appIdInvalid: 'app_id_invalid',
+  iconInvalid: 'icon_invalid',
+  appPathInvalid: 'app_path_invalid',
+  argumentsNotList: 'arguments_not_list',
+  tooManyArguments: 'too_many_arguments', // max
+  verificationCodeLength: 'verification_code_length', // length
+  emailInvalid: 'email_invalid',
+  usernameSpaces: 'username_spaces',
+  backupNotGantry: 'backup_not_gantry',
+  backupVersionUnsupported: 'backup_version_unsupported', // version
+  flagInvalid: 'flag_invalid',
+  tokenExpiryInvalid: 'token_expiry_invalid', // values
+  headerNameInvalid: 'header_name_invalid',
+  pathOutsideRepository: 'path_outside_repository',
+  incorrectUrl: 'incorrect_url',
+  incorrectBranch: 'incorrect_branch',
+  enumValuesRequired: 'enum_values_required',
+  enumValueNameRequired: 'enum_value_name_required',
+  enumValuesUnique: 'enum_values_unique',
+  vaultScriptName: 'vault_script_name',
+  playbookPathInvalid: 'playbook_path_invalid',
+  vaultNamesUnique: 'vault_names_unique',
+  vaultUnnamedOnce: 'vault_unnamed_once',
+  cronInvalid: 'cron_invalid',
+  cronFiveFields: 'cron_five_fields',
+  aliasInvalid: 'alias_invalid',
+  // Sign-in, users, API tokens
+  incorrectLogin: 'incorrect_login',
+  tooManyAttempts: 'too_many_attempts',
+  totpRequired: 'totp_required',
+  incorrectVerificationCode: 'incorrect_verification_code',
+  incorrectRecoveryCode: 'incorrect_recovery_code',
+  totpDisabled: 'totp_disabled',
+  totpExists: 'totp_exists',
+  totpNotFound: 'totp_not_found',
+  totpQrOwnOnly: 'totp_qr_own_only',
+  totpConfirmOwnOnly: 'totp_confirm_own_only',
+  recoveryDisabled: 'recovery_disabled',
+  totpProofRequired: 'totp_proof_required',
+  passwordLoginDisabled: 'password_login_disabled',
+  tokenInvalid: 'token_invalid',
+  signInProviderUnknown: 'sign_in_provider_unknown',
+  usersListForbidden: 'users_list_forbidden',
+  userNotFound: 'user_not_found',
+  adminFlagForbidden: 'admin_flag_forbidden',
+  externalFlagForbidden: 'external_flag_forbidden',
+  externalFlagFixed: 'external_flag_fixed',
+  externalEmailFixed: 'external_email_fixed',
+  lastAdmin: 'last_admin',
+  cannotDeleteSelf: 'cannot_delete_self',
+  externalUserNoPassword: 'external_user_no_password',
+  usernameTaken: 'username_taken',
+  emailTaken: 'email_taken',
+  tokenNotFound: 'token_not_found',
+  // Projects and their team
+  projectCreateForbidden: 'project_create_forbidden',
+  projectNotFound: 'project_not_found',
+  alreadyMember: 'already_member',
+  lastOwner: 'last_owner',
+  notAMember: 'not_a_member',
+  memberNotFound: 'member_not_found',
+  ownerRoleForbidden: 'owner_role_forbidden',
+  // Project resources
+  keyNotFound: 'key_not_found',
+  repositoryNotFound: 'repository_not_found',
+  inventoryNotFound: 'inventory_not_found',
+  variableGroupNotFound: 'variable_group_not_found',
+  templateNotFound: 'template_not_found',
+  viewNotFound: 'view_not_found',
+  scheduleNotFound: 'schedule_not_found',
+  integrationNotFound: 'integration_not_found',
+  aliasNotFound: 'alias_not_found',
+  matcherNotFound: 'matcher_not_found',
+  extractedValueNotFound: 'extracted_value_not_found',
+  runnerNotFound: 'runner_not_found',
+  taskNotFound: 'task_not_found',
+  appNotFound: 'app_not_found',
+  stateNotFound: 'state_not_found',
+  keyInUse: 'key_in_use',
+  repositoryInUse: 'repository_in_use',
+  inventoryInUse: 'inventory_in_use',
+  variableGroupInUse: 'variable_group_in_use',
+  templateInUse: 'template_in_use',
+  appInUse: 'app_in_use',
+  privateKeyInvalid: 'private_key_invalid',
+  passphraseIncorrect: 'passphrase_incorrect',
+  localPathNotAllowed: 'local_path_not_allowed',
+  remoteHelperNotAllowed: 'remote_helper_not_allowed',
+  workspaceNoBecomeKey: 'workspace_no_become_key',
+  secretNotInGroup: 'secret_not_in_group',
+  workspaceOtherTemplate: 'workspace_other_template',
+  workspaceNotAttached: 'workspace_not_attached',
+  defaultWorkspaceDetach: 'default_workspace_detach',
+  notAWorkspaceForApp: 'not_a_workspace_for_app', // app
+  templateDeploysItself: 'template_deploys_itself',
+  integrationIdMismatch: 'integration_id_mismatch',
+  headerTooLong: 'header_too_long', // header, max
+  headerControlCharacters: 'header_control_characters', // header
+  // Runners, tasks, apps
+  runnerTokenInvalid: 'runner_token_invalid',
+  taskFinished: 'task_finished',
+  appInactive: 'app_inactive', // app
+  appExists: 'app_exists', // app
+  builtinAppDelete: 'builtin_app_delete',
+  appArgsNotTaken: 'app_args_not_taken',
+  buildVersionInvalid: 'build_version_invalid',
+  commitHashInvalid: 'commit_hash_invalid',
+  taskNotFinished: 'task_not_finished',
+  taskNotWaiting: 'task_not_waiting',
+  surveyValueRequired: 'survey_value_required', // title
+  surveyValueInteger: 'survey_value_integer', // title
+  surveyValueEnum: 'survey_value_enum', // title
+  playbookOverride: 'playbook_override',
+  variableNotInSurvey: 'variable_not_in_survey', // variable
+  argumentsOverrideForbidden: 'arguments_override_forbidden',
+  argumentNotAllowed: 'argument_not_allowed', // argument
+  // Terraform/OpenTofu state backend
+  terraformWorkspaceRequired: 'terraform_workspace_required',
+  authKeyIncomplete: 'auth_key_incomplete',
+  backendDenied: 'backend_denied',
+  stateBodyInvalid: 'state_body_invalid',
+  lockBodyInvalid: 'lock_body_invalid',
+  lockContended: 'lock_contended',
+  stateLocked: 'state_locked',
+  statePurgeViaBackend: 'state_purge_via_backend',
+  // Backups, metrics
+  backupInvalid: 'backup_invalid', // problem
+  semaphoreBackupInvalid: 'semaphore_backup_invalid', // problem
+  restoreSectionTooLarge: 'restore_section_too_large', // count, field, max
+  metricsTokenRequired: 'metrics_token_required',
+  /** The code given to confirm a new two-factor method is not a current code of its secret. */
+  totpCodeIncorrect: 'totp_code_incorrect',
+  /**
+   * An external sign-in provider (OpenID Connect) could not be reached or did not answer; with
+   * `provider`, its display name (never its address: the detail is in the server log).
+   */
+  oidcProviderUnreachable: 'oidc_provider_unreachable',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { coded, codedIssue, labelKey, type FieldLabel } from './coded.js';
 import { ErrorCodes } from './errors.js';
 
 /** Longest name (and other short single-line text) a form or the API takes. */
@@ -13,12 +14,20 @@ export const SECRET_MAX_BYTES = 64 * 1024;
 /** Most a variable group holds: its extra variables, environment variables and secret values together, 1 MiB in UTF-8 bytes. */
 export const VARIABLE_GROUP_MAX_BYTES = 1024 * 1024;
 
-const tooLong = (thing: string, max: number) => ({ error: `${thing} must be at most ${max} characters` });
-const controlCharacters = (thing: string) => ({ error: `${thing} must not contain control characters` });
-const invisibleCharacters = (thing: string) => ({
-  error: `${thing} must not contain invisible or bidirectional control characters`,
-  params: { code: ErrorCodes.invisibleCharacters },
-});
+/** The refusal of an empty field: '<thing> is required' (the spec's wording), code `field_required`. */
+export function requiredMessage(thing: FieldLabel) {
+  return coded(`${thing} is required`, ErrorCodes.fieldRequired, { label_key: labelKey(thing) });
+}
+/** requiredMessage as an issue a superRefine adds. */
+export function requiredIssue(thing: FieldLabel) {
+  return codedIssue(`${thing} is required`, ErrorCodes.fieldRequired, { label_key: labelKey(thing) });
+}
+const tooLong = (thing: FieldLabel, max: number) =>
+  coded(`${thing} must be at most ${max} characters`, ErrorCodes.tooLong, { label_key: labelKey(thing), max });
+const controlCharacters = (thing: FieldLabel) =>
+  coded(`${thing} must not contain control characters`, ErrorCodes.controlCharacters, { label_key: labelKey(thing) });
+const invisibleCharacters = (thing: FieldLabel) =>
+  coded(`${thing} must not contain invisible or bidirectional control characters`, ErrorCodes.invisibleCharacters);
 
 /** `bytes` as people read it: 65536 -> "64 KiB", 1048576 -> "1 MiB". */
 export function formatBytes(bytes: number): string {
@@ -43,15 +52,12 @@ export function utf8Length(s: string): number {
 }
 
 /** The refusal of a value over `max` bytes, naming the field, with the stable code `too_large`. */
-export function tooLarge(thing: string, max: number) {
-  return {
-    error: `${thing} must be at most ${formatBytes(max)}`,
-    params: { code: ErrorCodes.tooLarge, limit: formatBytes(max) },
-  };
+export function tooLarge(thing: FieldLabel, max: number) {
+  return coded(`${thing} must be at most ${formatBytes(max)}`, ErrorCodes.tooLarge, { limit: formatBytes(max) });
 }
 
 /** A secret text (a key's password, passphrase or private key): at most SECRET_MAX_BYTES. */
-export function secretText(thing: string) {
+export function secretText(thing: FieldLabel) {
   return z.string().refine((s) => utf8Length(s) <= SECRET_MAX_BYTES, tooLarge(thing, SECRET_MAX_BYTES));
 }
 
@@ -59,7 +65,7 @@ export function secretText(thing: string) {
  * A trimmed single-line string that must not be empty: at most `max` characters and no control
  * characters (NUL included). The message follows the spec's '<thing> is required'.
  */
-export function requiredString(thing: string, max = NAME_MAX) {
+export function requiredString(thing: FieldLabel, max = NAME_MAX) {
   return requiredText(thing, max).refine((s) => !hasControlCharacters(s), controlCharacters(thing));
 }
 
@@ -68,7 +74,7 @@ export function requiredString(thing: string, max = NAME_MAX) {
  * integration, view) or variable: a requiredString that also refuses invisible and
  * bidirectional-override characters, so the name a list shows is the name stored.
  */
-export function requiredName(thing: string, max = NAME_MAX) {
+export function requiredName(thing: FieldLabel, max = NAME_MAX) {
   return requiredString(thing, max).refine((s) => !hasInvisibleCharacters(s), invisibleCharacters(thing));
 }
 
@@ -76,18 +82,18 @@ export function requiredName(thing: string, max = NAME_MAX) {
  * Like requiredString without the control-character rule, for fields whose own check (a path, a
  * URL) already refuses control characters with a message that says what the value must be.
  */
-export function requiredText(thing: string, max = NAME_MAX) {
-  const message = `${thing} is required`;
-  return z.string({ error: message }).trim().min(1, { error: message }).max(max, tooLong(thing, max));
+export function requiredText(thing: FieldLabel, max = NAME_MAX) {
+  const required = requiredMessage(thing);
+  return z.string(required).trim().min(1, required).max(max, tooLong(thing, max));
 }
 
 /** A trimmed string of at most `max` characters (for fields whose own check refuses control characters). */
-export function boundedText(thing: string, max = NAME_MAX) {
+export function boundedText(thing: FieldLabel, max = NAME_MAX) {
   return z.string().trim().max(max, tooLong(thing, max));
 }
 
 /** A trimmed single-line string that may be empty (add `.default('')` or `.nullish()`). */
-export function singleLine(thing: string, max = NAME_MAX) {
+export function singleLine(thing: FieldLabel, max = NAME_MAX) {
   return z
     .string()
     .trim()
@@ -99,7 +105,7 @@ export function singleLine(thing: string, max = NAME_MAX) {
  * Multi-line text (descriptions, inventories, scripts): tabs and line breaks are allowed, other
  * control characters (NUL above all, which PostgreSQL cannot store) are not.
  */
-export function multiLine(thing: string, max: number) {
+export function multiLine(thing: FieldLabel, max: number) {
   return z
     .string()
     .max(max, tooLong(thing, max))
@@ -107,7 +113,7 @@ export function multiLine(thing: string, max: number) {
 }
 
 /** A description: up to DESCRIPTION_MAX characters, line breaks and tabs but no invisible characters, empty when not given. */
-export function description(thing = 'Description') {
+export function description(thing: FieldLabel = 'Description') {
   return multiLine(thing, DESCRIPTION_MAX)
     .refine((s) => !hasInvisibleCharacters(s.replace(/[\t\n\r]/g, '')), invisibleCharacters(thing))
     .default('');
@@ -122,13 +128,14 @@ export function nonNegativeIntegerOrZero() {
       return v;
     },
     z
-      .number({ error: 'Must be an integer' })
-      .int({ error: 'Must be an integer' })
-      .min(0, { error: 'Must be 0 or greater' }),
+      .number(coded('Must be an integer', ErrorCodes.mustBeInteger))
+      .int(coded('Must be an integer', ErrorCodes.mustBeInteger))
+      .min(0, coded('Must be 0 or greater', ErrorCodes.mustBeNonNegative)),
   );
 }
 
-export const idParamSchema = z.coerce.number({ error: 'Invalid id' }).int().positive({ error: 'Invalid id' });
+const invalidId = coded('Invalid id', ErrorCodes.invalidId);
+export const idParamSchema = z.coerce.number(invalidId).int().positive(invalidId);
 
 /** Control characters (newlines, NUL, escape...) have no place in names, URLs, refs or paths. */
 export function hasControlCharacters(s: string): boolean {
@@ -152,3 +159,13 @@ const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\u034F\u115F\u1160\u3164\uFFA0]/u;
 export function hasInvisibleCharacters(s: string): boolean {
   return INVISIBLE.test(s);
 }
+
+/**
+ * For an object's superRefine: whether its check that reads these fields may run although the
+ * object has other problems (by default zod runs it only on an object without any): only when none
+ * of them failed its own type, so a form learns every problem in one pass.
+ */
+export const typedFields =
+  (...fields: string[]) =>
+  (payload: { issues: ReadonlyArray<{ code?: string; path?: PropertyKey[] }> }) =>
+    !payload.issues.some((i) => i.code === 'invalid_type' && fields.includes(String(i.path?.[0])));

@@ -1,6 +1,7 @@
 export * from './constants.js';
 export * from './permissions.js';
 export * from './errors.js';
+export * from './coded.js';
 export * from './fields.js';
 export * from './auth.js';
 export * from './users.js';

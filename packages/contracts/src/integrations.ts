@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { requiredName, requiredString } from './fields.js';
+import { coded, codedIssue } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import { requiredIssue, requiredMessage, requiredName, requiredString } from './fields.js';
 import { taskParamsSchema } from './tasks.js';
-import { taskVariableProblem } from './variables.js';
+import { taskVariableIssue } from './variables.js';
 
 /** How an incoming webhook proves who sent it (spec 02 §9). */
 export const INTEGRATION_AUTH_METHODS = ['none', 'github', 'bitbucket', 'token', 'hmac', 'basic'] as const;
@@ -38,7 +40,10 @@ export const integrationTaskParamsSchema = z
     environment: z
       .string()
       .optional()
-      .refine((v) => v === undefined || v.trim() === '' || isJsonObject(v), { error: 'Extra variables must be a JSON object' }),
+      .refine(
+        (v) => v === undefined || v.trim() === '' || isJsonObject(v),
+        coded('Extra variables must be a JSON object', ErrorCodes.jsonObjectRequired, { label_key: 'extra_variables' }),
+      ),
   })
   .default({});
 
@@ -57,10 +62,16 @@ const optionalId = z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerc
 export const integrationInputSchema = z
   .object({
     name: requiredName('Name'),
-    template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
+    template_id: z.coerce.number(requiredMessage('Template')).int().positive(requiredMessage('Template')),
     // Semaphore's value for none is "" (its console's None); null, "" and no value are all none.
     auth_method: z
-      .enum([...INTEGRATION_AUTH_METHODS, ''], { error: `Auth method must be one of ${INTEGRATION_AUTH_METHODS.join(', ')}` })
+      .enum(
+        [...INTEGRATION_AUTH_METHODS, ''],
+        coded(`Auth method must be one of ${INTEGRATION_AUTH_METHODS.join(', ')}`, ErrorCodes.mustBeOneOf, {
+          name: 'auth_method',
+          values: INTEGRATION_AUTH_METHODS.join(', '),
+        }),
+      )
       .nullish()
       .transform((v): IntegrationAuthMethod => v || 'none'),
     auth_header: z.string().trim().max(200).nullish(),
@@ -70,16 +81,26 @@ export const integrationInputSchema = z
   })
   .superRefine((v, ctx) => {
     if (v.auth_method !== 'none' && !v.auth_secret_id) {
-      ctx.addIssue({ code: 'custom', path: ['auth_secret_id'], message: 'Secret is required' });
+      ctx.addIssue({ code: 'custom', path: ['auth_secret_id'], ...requiredIssue('Secret') });
     }
     if (v.auth_header && !/^[A-Za-z0-9-]+$/.test(v.auth_header)) {
-      ctx.addIssue({ code: 'custom', path: ['auth_header'], message: 'Auth header must be a valid header name' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['auth_header'],
+        ...codedIssue('Auth header must be a valid header name', ErrorCodes.headerNameInvalid),
+      });
     }
     // The integration's extra variables become task input of every run it starts: the same name rules.
     const text = v.task_params.environment ?? '';
     const names = isJsonObject(text) ? Object.keys(JSON.parse(text) as object) : [];
-    const problem = names.map(taskVariableProblem).find((x) => x !== null);
-    if (problem) ctx.addIssue({ code: 'custom', path: ['task_params'], message: problem });
+    const name = names.find((n) => taskVariableIssue(n) !== null);
+    const issue = name === undefined ? null : taskVariableIssue(name);
+    if (name !== undefined && issue)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['task_params'],
+        ...codedIssue(issue.message, issue.code, { variable: name }),
+      });
   })
   .transform((v) =>
     AUTH_METHODS_WITH_HEADER.includes(v.auth_method) && !v.auth_header ? { ...v, auth_header: DEFAULT_AUTH_HEADERS[v.auth_method] ?? null } : v,
@@ -115,15 +136,15 @@ export const matcherInputSchema = z
   .object({
     integration_id: z.coerce.number().int().positive().optional(),
     name: requiredName('Name'),
-    match_type: z.enum(MATCH_TYPES, { error: 'Match source is required' }),
+    match_type: z.enum(MATCH_TYPES, requiredMessage('Match source')),
     body_data_type: z.enum(BODY_DATA_TYPES).nullish(),
     key: requiredString('Key'),
-    method: z.enum(MATCH_METHODS, { error: 'Comparison method is required' }),
+    method: z.enum(MATCH_METHODS, requiredMessage('Comparison method')),
     value: requiredString('Value'),
   })
   .superRefine((v, ctx) => {
     if (v.match_type === 'body' && !v.body_data_type) {
-      ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: 'Body data format is required' });
+      ctx.addIssue({ code: 'custom', path: ['body_data_type'], ...requiredIssue('Body data format') });
     }
   });
 export type MatcherInput = z.input<typeof matcherInputSchema>;
@@ -144,19 +165,33 @@ export const extractValueInputSchema = z
   .object({
     integration_id: z.coerce.number().int().positive().optional(),
     name: requiredName('Name'),
-    value_source: z.enum(VALUE_SOURCES, { error: 'Value source is required' }),
+    value_source: z.enum(VALUE_SOURCES, requiredMessage('Value source')),
     body_data_type: z.enum(BODY_DATA_TYPES).nullish(),
     key: requiredString('Key'),
     // Semaphore's clients leave it out: an environment variable, as there.
-    variable_type: z.enum(VARIABLE_TYPES, { error: 'Variable type must be environment or task' }).default('environment'),
+    variable_type: z
+      .enum(
+        VARIABLE_TYPES,
+        coded('Variable type must be environment or task', ErrorCodes.mustBeOneOf, {
+          name: 'variable_type',
+          values: VARIABLE_TYPES.join(', '),
+        }),
+      )
+      .default('environment'),
     variable: requiredString('Variable'),
   })
   .superRefine((v, ctx) => {
     if (v.value_source === 'body' && !v.body_data_type) {
-      ctx.addIssue({ code: 'custom', path: ['body_data_type'], message: 'Body data type is required' });
+      ctx.addIssue({ code: 'custom', path: ['body_data_type'], ...requiredIssue('Body data type') });
     }
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(v.variable)) {
-      ctx.addIssue({ code: 'custom', path: ['variable'], message: 'Variable must be letters, digits and underscores' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['variable'],
+        ...codedIssue('Variable must be letters, digits and underscores', ErrorCodes.variableNameInvalid, {
+          variable: v.variable,
+        }),
+      });
     }
   });
 export type ExtractValueInput = z.input<typeof extractValueInputSchema>;

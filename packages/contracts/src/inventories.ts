@@ -1,8 +1,17 @@
 import { z } from 'zod';
-import { hasControlCharacters, multiLine, requiredName } from './fields.js';
+import { codedIssue } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import {
+  hasControlCharacters,
+  multiLine,
+  requiredIssue,
+  requiredMessage,
+  requiredName,
+  typedFields,
+} from './fields.js';
 
 export const INVENTORY_TYPES = ['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'] as const;
-export const inventoryTypeSchema = z.enum(INVENTORY_TYPES, { error: 'Type is required' });
+export const inventoryTypeSchema = z.enum(INVENTORY_TYPES, requiredMessage('Type'));
 export type InventoryType = z.infer<typeof inventoryTypeSchema>;
 
 export const WORKSPACE_INVENTORY_TYPES: readonly InventoryType[] = ['terraform-workspace', 'tofu-workspace'];
@@ -54,17 +63,35 @@ export const inventoryInputSchema = z
     become_key_id: optionalId.default(null),
     repository_id: optionalId.default(null),
   })
-  .superRefine((inv, ctx) => {
-    if (inv.type === 'file') {
-      if (!inv.inventory) ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Path is required' });
-      else if (!isInventoryFilePath(inv.inventory)) {
-        ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Path must stay inside the repository' });
+  .superRefine(
+    (inv, ctx) => {
+      if (inv.type === 'file') {
+        if (!inv.inventory)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['inventory'],
+            ...requiredIssue('Path'),
+          });
+        else if (!isInventoryFilePath(inv.inventory)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['inventory'],
+            ...codedIssue('Path must stay inside the repository', ErrorCodes.pathOutsideRepository),
+          });
+        }
       }
-    }
-    if (WORKSPACE_INVENTORY_TYPES.includes(inv.type) && !inv.inventory) {
-      ctx.addIssue({ code: 'custom', path: ['inventory'], message: 'Workspace name is required' });
-    }
-  })
+      if (WORKSPACE_INVENTORY_TYPES.includes(inv.type) && !inv.inventory) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['inventory'],
+          ...requiredIssue('Workspace name'),
+        });
+      }
+    },
+    // Also when other fields failed (a missing name): a form learns every problem at once. A type
+    // that is not one of the known ones is its own problem; the path is checked for known types only.
+    { when: typedFields('type', 'inventory') },
+  )
   // An absolute file path is read where it is, from no repository.
   .transform((inv) => (inv.type === 'file' && !inv.inventory.startsWith('/') ? inv : { ...inv, repository_id: null }));
 export type InventoryInput = z.input<typeof inventoryInputSchema>;

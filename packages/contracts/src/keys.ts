@@ -1,8 +1,17 @@
 import { z } from 'zod';
-import { hasControlCharacters, requiredName, secretText, singleLine } from './fields.js';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import {
+  hasControlCharacters,
+  requiredIssue,
+  requiredMessage,
+  requiredName,
+  secretText,
+  singleLine,
+} from './fields.js';
 
 export const KEY_TYPES = ['ssh', 'login_password', 'none'] as const;
-export const keyTypeSchema = z.enum(KEY_TYPES, { error: 'Type is required' });
+export const keyTypeSchema = z.enum(KEY_TYPES, requiredMessage('Type'));
 export type KeyType = z.infer<typeof keyTypeSchema>;
 
 /**
@@ -29,9 +38,12 @@ const sshSchema = z.object({
   login: singleLine('Login').default(''),
   passphrase: secretText('Passphrase').default(''),
   private_key: secretText('Private key')
-    .refine((s) => !hasControlCharacters(s.replace(/[\t\n\r]/g, '')), {
-      error: 'Private key must not contain control characters',
-    })
+    .refine(
+      (s) => !hasControlCharacters(s.replace(/[\t\n\r]/g, '')),
+      coded('Private key must not contain control characters', ErrorCodes.controlCharacters, {
+        label_key: 'private_key',
+      }),
+    )
     .default(''),
 });
 const loginPasswordSchema = z.object({
@@ -55,10 +67,18 @@ export function keyInputSchema(isNew: boolean) {
     .superRefine((k, ctx) => {
       if (!isNew && !k.override_secret) return;
       if (k.type === 'ssh' && !k.ssh?.private_key.trim()) {
-        ctx.addIssue({ code: 'custom', path: ['ssh', 'private_key'], message: 'Private key is required' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ssh', 'private_key'],
+          ...requiredIssue('Private key'),
+        });
       }
       if (k.type === 'login_password' && !k.login_password?.password) {
-        ctx.addIssue({ code: 'custom', path: ['login_password', 'password'], message: 'Password is required' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['login_password', 'password'],
+          ...requiredIssue('Password'),
+        });
       }
     });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredMessage } from './fields.js';
 
 /** Permission bits of a project role, as the specification numbers them. */
 export const Permission = {
@@ -16,7 +17,7 @@ export const ALL_PERMISSIONS =
   Permission.manageProjectUsers;
 
 export const PROJECT_ROLES = ['owner', 'manager', 'task_runner', 'guest'] as const;
-export const projectRoleSchema = z.enum(PROJECT_ROLES, { error: 'Role is required' });
+export const projectRoleSchema = z.enum(PROJECT_ROLES, requiredMessage('Role'));
 export type ProjectRole = z.infer<typeof projectRoleSchema>;
 
 const ROLE_PERMISSIONS: Record<ProjectRole, number> = {

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { boundedText, hasControlCharacters, requiredName, requiredText, URL_MAX } from './fields.js';
+import { coded, codedIssue } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import {
+  boundedText,
+  hasControlCharacters,
+  requiredIssue,
+  requiredMessage,
+  requiredName,
+  requiredText,
+  typedFields,
+  URL_MAX,
+} from './fields.js';
 import { INCORRECT_BRANCH, isValidBranch } from './branches.js';
 
 const ALLOWED_SCHEMES = new Set(['git', 'file', 'ssh', 'http', 'https']);
@@ -36,20 +47,35 @@ export type Repository = z.infer<typeof repositorySchema>;
 export const repositoryInputSchema = z
   .object({
     name: requiredName('Name'),
-    git_url: requiredText('Repository URL', URL_MAX).refine((u) => gitUrlKind(u) !== null, { error: 'Incorrect URL' }),
+    git_url: requiredText('Repository URL', URL_MAX).refine(
+      (u) => gitUrlKind(u) !== null,
+      coded('Incorrect URL', ErrorCodes.incorrectUrl),
+    ),
     git_branch: boundedText('Branch').default(''),
     ssh_key_id: z.coerce
-      .number({ error: 'Access key is required' })
-      .int({ error: 'Access key is required' })
-      .positive({ error: 'Access key is required' }),
+      .number(requiredMessage('Access key'))
+      .int(requiredMessage('Access key'))
+      .positive(requiredMessage('Access key')),
   })
-  .superRefine((r, ctx) => {
-    if (gitUrlKind(r.git_url) === 'local') return;
-    if (!r.git_branch) {
-      ctx.addIssue({ code: 'custom', path: ['git_branch'], message: 'Branch is required' });
-    } else if (!isValidBranch(r.git_branch)) {
-      ctx.addIssue({ code: 'custom', path: ['git_branch'], message: INCORRECT_BRANCH });
-    }
-  })
+  .superRefine(
+    (r, ctx) => {
+      if (gitUrlKind(r.git_url) === 'local') return;
+      if (!r.git_branch) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['git_branch'],
+          ...requiredIssue('Branch'),
+        });
+      } else if (!isValidBranch(r.git_branch)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['git_branch'],
+          ...codedIssue(INCORRECT_BRANCH, ErrorCodes.incorrectBranch),
+        });
+      }
+    },
+    // Also when other fields failed (a missing name or key): a form learns every problem at once.
+    { when: typedFields('git_url', 'git_branch') },
+  )
   .transform((r) => (gitUrlKind(r.git_url) === 'local' ? { ...r, git_branch: '' } : r));
 export type RepositoryInput = z.input<typeof repositoryInputSchema>;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
 import { nonNegativeIntegerOrZero, requiredString, singleLine, URL_MAX } from './fields.js';
 
 /** Runner status thresholds by last contact (spec): under 5 minutes success, under 1 hour warning. */
@@ -36,14 +38,16 @@ export const runnerInputSchema = z.object({
   name: requiredString('Name', 100),
   tag: tagSchema,
   webhook: singleLine('Webhook', URL_MAX)
-    .refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), { error: 'Webhook must be an http(s) URL' })
+    .refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), coded('Webhook must be an http(s) URL', ErrorCodes.httpUrlRequired, { label_key: 'webhook' }))
     .default(''),
   max_parallel_tasks: nonNegativeIntegerOrZero().default(0),
   active: z.boolean().default(true),
 });
 export type RunnerInput = z.input<typeof runnerInputSchema>;
 
-export const runnerActiveSchema = z.object({ active: z.boolean({ error: 'Active must be true or false' }) });
+export const runnerActiveSchema = z.object({
+  active: z.boolean(coded('Active must be true or false', ErrorCodes.mustBeTrueOrFalse, { label_key: 'active' })),
+});
 
 // ---- Runner protocol (runner <-> server, Authorization: Bearer <runner token>) ----
 

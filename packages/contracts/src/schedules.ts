@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { requiredName, requiredString } from './fields.js';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import { requiredMessage, requiredName, requiredString } from './fields.js';
 
 /** How often a "run on new commit" schedule looks at its branch (spec 9). */
 export const COMMIT_CHECK_INTERVALS = [
@@ -36,7 +38,7 @@ export const scheduleInputSchema = z
       (v) => (v == null || (typeof v === 'string' && !v.trim()) ? undefined : v),
       requiredName('Name').optional(),
     ),
-    template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
+    template_id: z.coerce.number(requiredMessage('Template')).int().positive(requiredMessage('Template')),
     cron_format: requiredString('Cron', 100),
     repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),
     active: z.boolean().default(true),
@@ -49,14 +51,18 @@ export const cronValidateSchema = z.object({ cron_format: z.string() });
 /** How many next due times `POST /project/{id}/schedules/next_runs` returns at most; the console asks for 3. */
 export const NEXT_RUNS_MAX = 10;
 
+const countRange = coded(`Count must be a number from 1 to ${NEXT_RUNS_MAX}`, ErrorCodes.outOfRange, { label_key: 'count', min: 1, max: NEXT_RUNS_MAX });
+
 /** Gantry's own `POST /project/{id}/schedules/next_runs` body: an expression and how many due times to list. */
 export const scheduleNextRunsSchema = z.object({
-  cron_format: z.string({ error: 'Cron is required' }).max(100, { error: 'Cron must be at most 100 characters' }),
+  cron_format: z
+    .string(requiredMessage('Cron'))
+    .max(100, coded('Cron must be at most 100 characters', ErrorCodes.tooLong, { label_key: 'cron', max: 100 })),
   count: z.coerce
-    .number({ error: `Count must be a number from 1 to ${NEXT_RUNS_MAX}` })
-    .int({ error: `Count must be a number from 1 to ${NEXT_RUNS_MAX}` })
-    .min(1, { error: `Count must be a number from 1 to ${NEXT_RUNS_MAX}` })
-    .max(NEXT_RUNS_MAX, { error: `Count must be a number from 1 to ${NEXT_RUNS_MAX}` })
+    .number(countRange)
+    .int(countRange)
+    .min(1, countRange)
+    .max(NEXT_RUNS_MAX, countRange)
     .default(3),
 });
 export type ScheduleNextRunsInput = z.input<typeof scheduleNextRunsSchema>;

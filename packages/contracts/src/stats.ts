@@ -1,7 +1,14 @@
 import { z } from 'zod';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
 
 export const statsQuerySchema = z.object({
-  start: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'Start must be a date (YYYY-MM-DD)' }),
+  start: z
+    .string()
+    .regex(
+      /^\d{4}-\d{2}-\d{2}$/,
+      coded('Start must be a date (YYYY-MM-DD)', ErrorCodes.dateRequired, { label_key: 'start' }),
+    ),
   user_id: z.coerce.number().int().positive().optional(),
 });
 

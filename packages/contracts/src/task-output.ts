@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
 import { taskOutputSchema } from './tasks.js';
 
 /** Lines in one page of `GET …/tasks/{id}/output` when `limit` is not given. */
@@ -14,9 +16,15 @@ export const LOG_BATCH_LINES = 1000;
 /** The query string that puts a socket in subscribe mode from its first message (see `wsClientMessageSchema`). */
 export const WS_SUBSCRIBE_QUERY = 'logs=subscribe';
 
-const seq = z.coerce.number({ error: 'from_seq, to_seq and limit must be whole numbers' }).int({ error: 'from_seq, to_seq and limit must be whole numbers' });
+const wholeNumbers = coded('from_seq, to_seq and limit must be whole numbers', ErrorCodes.mustBeInteger);
+const seq = z.coerce.number(wholeNumbers).int(wholeNumbers);
+const limitRange = coded(`limit must be between 1 and ${TASK_OUTPUT_MAX_PAGE_SIZE}`, ErrorCodes.outOfRange, {
+  label_key: 'limit',
+  min: 1,
+  max: TASK_OUTPUT_MAX_PAGE_SIZE,
+});
 const flag = z
-  .enum(['1', '0', 'true', 'false', ''], { error: 'Flags take 1, 0, true or false' })
+  .enum(['1', '0', 'true', 'false', ''], coded('Flags take 1, 0, true or false', ErrorCodes.flagInvalid))
   .transform((v) => v === '1' || v === 'true')
   .optional();
 
@@ -29,14 +37,20 @@ const flag = z
  * - `limit`: 1…TASK_OUTPUT_MAX_PAGE_SIZE, default TASK_OUTPUT_PAGE_SIZE.
  */
 export const taskOutputQuerySchema = z.object({
-  from_seq: seq.min(0, { error: 'from_seq must be 0 or more' }).optional(),
-  to_seq: seq.min(0, { error: 'to_seq must be 0 or more' }).optional(),
+  from_seq: seq.min(0, coded('from_seq must be 0 or more', ErrorCodes.mustBeNonNegative)).optional(),
+  to_seq: seq.min(0, coded('to_seq must be 0 or more', ErrorCodes.mustBeNonNegative)).optional(),
   limit: seq
-    .min(1, { error: `limit must be between 1 and ${TASK_OUTPUT_MAX_PAGE_SIZE}` })
-    .max(TASK_OUTPUT_MAX_PAGE_SIZE, { error: `limit must be between 1 and ${TASK_OUTPUT_MAX_PAGE_SIZE}` })
+    .min(1, limitRange)
+    .max(TASK_OUTPUT_MAX_PAGE_SIZE, limitRange)
     .optional(),
   tail: flag,
-  q: z.string().max(TASK_OUTPUT_QUERY_MAX, { error: `The search text is at most ${TASK_OUTPUT_QUERY_MAX} characters` }).optional(),
+  q: z
+    .string()
+    .max(
+      TASK_OUTPUT_QUERY_MAX,
+      coded(`The search text is at most ${TASK_OUTPUT_QUERY_MAX} characters`, ErrorCodes.tooLong, { label_key: 'search_text', max: TASK_OUTPUT_QUERY_MAX }),
+    )
+    .optional(),
 });
 export type TaskOutputQuery = z.output<typeof taskOutputQuerySchema>;
 

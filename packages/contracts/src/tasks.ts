@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
 import { DEBUG_LEVEL_DEFAULT, DEBUG_LEVEL_MAX, DEBUG_LEVEL_MIN } from './constants.js';
+import { requiredMessage } from './fields.js';
 
 export const TASK_STATUSES = [
   'waiting',
@@ -102,7 +105,7 @@ export const taskSchema = taskCoreSchema.extend({
 export type Task = z.infer<typeof taskSchema>;
 
 export const taskCreateSchema = z.object({
-  template_id: z.coerce.number({ error: 'Template is required' }).int().positive({ error: 'Template is required' }),
+  template_id: z.coerce.number(requiredMessage('Template')).int().positive(requiredMessage('Template')),
   message: z.string().trim().max(2000).default(''),
   build_task_id: z.coerce.number().int().positive().nullish(),
   /** JSON object text of extra variables (survey answers and the like). */
@@ -115,9 +118,9 @@ export const taskCreateSchema = z.object({
   dry_run: z.boolean().optional(),
   diff: z.boolean().optional(),
   /** Comma-separated host patterns, as Semaphore's `limit`. */
-  limit: z.string({ error: 'Limit must be a comma-separated string' }).optional(),
+  limit: z.string(coded('Limit must be a comma-separated string', ErrorCodes.mustBeString, { label_key: 'limit' })).optional(),
   /** Semaphore's playbook override: only the template's own playbook (or empty) is accepted. */
-  playbook: z.string({ error: 'Playbook must be a string' }).optional(),
+  playbook: z.string(coded('Playbook must be a string', ErrorCodes.mustBeString, { label_key: 'playbook' })).optional(),
   arguments: z.string().nullish(),
   git_branch: z.string().trim().nullish(),
   inventory_id: z.coerce.number().int().positive().nullish(),

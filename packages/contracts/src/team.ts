@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import { requiredMessage } from './fields.js';
 import { projectRoleSchema } from './permissions.js';
 
 export const projectUserSchema = z.object({
@@ -10,7 +13,7 @@ export const projectUserSchema = z.object({
 export type ProjectUser = z.infer<typeof projectUserSchema>;
 
 export const teamMemberCreateSchema = z.object({
-  user_id: z.coerce.number({ error: 'User is required' }).int().positive({ error: 'User is required' }),
+  user_id: z.coerce.number(requiredMessage('User')).int().positive(requiredMessage('User')),
   role: projectRoleSchema,
 });
 export const teamMemberUpdateSchema = z.object({ role: projectRoleSchema });
@@ -20,6 +23,19 @@ export const TEAM_SORTS = ['name', 'username', 'email', 'role'] as const;
 export type TeamSort = (typeof TEAM_SORTS)[number];
 
 export const teamListQuerySchema = z.object({
-  sort: z.enum(TEAM_SORTS, { error: 'Sort must be name, username, email or role' }).default('name'),
-  order: z.enum(['asc', 'desc'], { error: 'Order must be asc or desc' }).default('asc'),
+  sort: z
+    .enum(
+      TEAM_SORTS,
+      coded('Sort must be name, username, email or role', ErrorCodes.mustBeOneOf, {
+        name: 'sort',
+        values: TEAM_SORTS.join(', '),
+      }),
+    )
+    .default('name'),
+  order: z
+    .enum(
+      ['asc', 'desc'],
+      coded('Order must be asc or desc', ErrorCodes.mustBeOneOf, { name: 'order', values: 'asc, desc' }),
+    )
+    .default('asc'),
 });

@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { appIdSchema, isTerraformApp } from './apps.js';
 import { INCORRECT_BRANCH, isValidBranch } from './branches.js';
-import { boundedText, description, hasControlCharacters, requiredName, requiredString, singleLine } from './fields.js';
-import { taskVariableProblem } from './variables.js';
+import { codedIssue } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import {
+  boundedText,
+  description,
+  hasControlCharacters,
+  requiredIssue,
+  requiredMessage,
+  requiredName,
+  requiredString,
+  singleLine,
+  typedFields,
+} from './fields.js';
+import { taskVariableIssue } from './variables.js';
 import { taskSchema } from './tasks.js';
 
 export const TEMPLATE_TYPES = ['', 'build', 'deploy'] as const;
@@ -10,13 +22,6 @@ export const templateTypeSchema = z.enum(TEMPLATE_TYPES);
 export type TemplateType = z.infer<typeof templateTypeSchema>;
 
 export const SURVEY_VAR_TYPES = ['', 'int', 'secret', 'enum'] as const;
-
-/**
- * Whether a check that reads these fields may run although the object has other problems: only
- * when none of them failed its own type (a form then learns every problem in one pass).
- */
-const typedFields = (...fields: string[]) => (payload: { issues: ReadonlyArray<{ code?: string; path?: PropertyKey[] }> }) =>
-  !payload.issues.some((i) => i.code === 'invalid_type' && fields.includes(String(i.path?.[0])));
 
 export const surveyVarSchema = z
   .object({
@@ -28,15 +33,32 @@ export const surveyVarSchema = z
     default_value: z.string().default(''),
     required: z.boolean().default(false),
   })
-  .superRefine((v, ctx) => {
-    if (v.type !== 'enum') return;
-    if (v.values.length === 0) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration must have values.' });
-    if (v.values.some((x) => !x.name)) ctx.addIssue({ code: 'custom', path: ['values'], message: 'Value name cannot be empty.' });
-    const names = v.values.map((x) => x.name);
-    if (new Set(names).size !== names.length) {
-      ctx.addIssue({ code: 'custom', path: ['values'], message: 'Enumeration values must have unique names.' });
-    }
-  }, { when: typedFields('type', 'values') });
+  .superRefine(
+    (v, ctx) => {
+      if (v.type !== 'enum') return;
+      if (v.values.length === 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['values'],
+          ...codedIssue('Enumeration must have values.', ErrorCodes.enumValuesRequired),
+        });
+      if (v.values.some((x) => !x.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['values'],
+          ...codedIssue('Value name cannot be empty.', ErrorCodes.enumValueNameRequired),
+        });
+      const names = v.values.map((x) => x.name);
+      if (new Set(names).size !== names.length) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['values'],
+          ...codedIssue('Enumeration values must have unique names.', ErrorCodes.enumValuesUnique),
+        });
+      }
+    },
+    { when: typedFields('type', 'values') },
+  );
 export type SurveyVar = z.output<typeof surveyVarSchema>;
 
 /** A vault script is a client script: its name ends in -client, with an optional extension. */
@@ -49,14 +71,19 @@ export const vaultSchema = z
       .string()
       .nullish()
       .transform((v) => (v ?? '').trim().toLowerCase() || null),
-    type: z.enum(['password', 'script'], { error: 'Type is required' }),
+    type: z.enum(['password', 'script'], requiredMessage('Type')),
     vault_key_id: z.coerce.number().int().positive().nullish(),
     script: z.string().trim().nullish(),
   })
   .superRefine((v, ctx) => {
-    if (v.type === 'password' && !v.vault_key_id) ctx.addIssue({ code: 'custom', path: ['vault_key_id'], message: 'Vault password is required' });
+    if (v.type === 'password' && !v.vault_key_id)
+      ctx.addIssue({ code: 'custom', path: ['vault_key_id'], ...requiredIssue('Vault password') });
     if (v.type === 'script' && !(v.script && VAULT_SCRIPT_PATTERN.test(v.script))) {
-      ctx.addIssue({ code: 'custom', path: ['script'], message: 'Script name must end with -client' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['script'],
+        ...codedIssue('Script name must end with -client', ErrorCodes.vaultScriptName),
+      });
     }
   });
 export type Vault = z.output<typeof vaultSchema>;
@@ -111,8 +138,11 @@ export const templateInputSchema = z
     app: appIdSchema.default('ansible'),
     playbook: boundedText('Playbook filename', 1024).default(''),
     inventory_id: optionalId,
-    repository_id: z.coerce.number({ error: 'Repository is required' }).int().positive({ error: 'Repository is required' }),
-    environment_id: z.coerce.number({ error: 'Variable group is required' }).int().positive({ error: 'Variable group is required' }),
+    repository_id: z.coerce.number(requiredMessage('Repository')).int().positive(requiredMessage('Repository')),
+    environment_id: z.coerce
+      .number(requiredMessage('Variable group'))
+      .int()
+      .positive(requiredMessage('Variable group')),
     view_id: optionalId,
     git_branch: boundedText('Branch').nullish(),
     runner_tag: singleLine('Runner tag', 100).nullish(),
@@ -129,28 +159,52 @@ export const templateInputSchema = z
     vaults: z.array(vaultSchema).default([]),
     task_params: templateTaskParamsSchema,
   })
-  .superRefine((t, ctx) => {
-    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    if (!t.playbook && !isTerraformApp(t.app) && t.app !== 'pulumi') issue('playbook', 'Playbook filename is required');
-    if (t.playbook && (t.playbook.startsWith('-') || t.playbook.startsWith('/') || hasControlCharacters(t.playbook) || t.playbook.split('/').includes('..'))) {
-      issue('playbook', 'Playbook must be a path inside the repository');
-    }
-    if (t.app === 'ansible' && !t.inventory_id) issue('inventory_id', 'Inventory is required');
-    if (t.type === 'build' && !t.start_version) issue('start_version', 'Start version is required');
-    if (t.type === 'deploy' && !t.build_template_id) issue('build_template_id', 'Build template is required');
-    if (parseArgumentList(t.arguments) === null) issue('arguments', 'Arguments must be a JSON list of strings');
-    if (t.git_branch && !isValidBranch(t.git_branch)) issue('git_branch', INCORRECT_BRANCH);
-    // Survey answers are task input: a survey may only ask for names task input may take.
-    t.survey_vars.forEach((v, i) => {
-      const problem = v.name ? taskVariableProblem(v.name) : null;
-      if (problem) ctx.addIssue({ code: 'custom', path: ['survey_vars', i, 'name'], message: problem });
-    });
-    // A vault whose name an earlier one already has is flagged at its name.
-    const names = t.vaults.map((v) => v.name ?? '');
-    names.forEach((n, i) => {
-      if (names.indexOf(n) !== i) ctx.addIssue({ code: 'custom', path: ['vaults', i, 'name'], message: n ? 'Vault names must be unique' : 'Only one vault may have no name' });
-    });
-  }, { when: typedFields('playbook', 'arguments', 'git_branch', 'survey_vars', 'vaults') });
+  .superRefine(
+    (t, ctx) => {
+      const issue = (path: string, coded: ReturnType<typeof codedIssue>) =>
+        ctx.addIssue({ code: 'custom', path: [path], ...coded });
+      // Ansible runs a playbook; script apps (built-in or custom) run a script, and say so.
+      if (!t.playbook && !isTerraformApp(t.app) && t.app !== 'pulumi')
+        issue('playbook', requiredIssue(t.app === 'ansible' ? 'Playbook filename' : 'Script filename'));
+      if (
+        t.playbook &&
+        (t.playbook.startsWith('-') ||
+          t.playbook.startsWith('/') ||
+          hasControlCharacters(t.playbook) ||
+          t.playbook.split('/').includes('..'))
+      ) {
+        issue('playbook', codedIssue('Playbook must be a path inside the repository', ErrorCodes.playbookPathInvalid));
+      }
+      if (t.app === 'ansible' && !t.inventory_id) issue('inventory_id', requiredIssue('Inventory'));
+      if (t.type === 'build' && !t.start_version) issue('start_version', requiredIssue('Start version'));
+      if (t.type === 'deploy' && !t.build_template_id) issue('build_template_id', requiredIssue('Build template'));
+      if (parseArgumentList(t.arguments) === null)
+        issue('arguments', codedIssue('Arguments must be a JSON list of strings', ErrorCodes.argumentsNotList));
+      if (t.git_branch && !isValidBranch(t.git_branch))
+        issue('git_branch', codedIssue(INCORRECT_BRANCH, ErrorCodes.incorrectBranch));
+      // Survey answers are task input: a survey may only ask for names task input may take.
+      t.survey_vars.forEach((v, i) => {
+        const problem = v.name ? taskVariableIssue(v.name) : null;
+        if (problem)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['survey_vars', i, 'name'],
+            ...codedIssue(problem.message, problem.code, { variable: v.name }),
+          });
+      });
+      // A vault whose name an earlier one already has is flagged at its name.
+      const names = t.vaults.map((v) => v.name ?? '');
+      names.forEach((n, i) => {
+        if (names.indexOf(n) !== i) {
+          const refusal = n
+            ? codedIssue('Vault names must be unique', ErrorCodes.vaultNamesUnique)
+            : codedIssue('Only one vault may have no name', ErrorCodes.vaultUnnamedOnce);
+          ctx.addIssue({ code: 'custom', path: ['vaults', i, 'name'], ...refusal });
+        }
+      });
+    },
+    { when: typedFields('playbook', 'arguments', 'git_branch', 'survey_vars', 'vaults') },
+  );
 export type TemplateInput = z.input<typeof templateInputSchema>;
 
 export const templateSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredMessage } from './fields.js';
 
 /**
  * Gantry's Terraform/OpenTofu HTTP state backend: aliases (backend addresses bound to one
@@ -25,9 +26,9 @@ export type TerraformAlias = z.infer<typeof terraformAliasSchema>;
 /** The "alias edit" dialog: a login/password key whose login and password terraform sends. */
 export const terraformAliasInputSchema = z.object({
   auth_key_id: z.coerce
-    .number({ error: 'Auth key is required' })
-    .int({ error: 'Auth key is required' })
-    .positive({ error: 'Auth key is required' }),
+    .number(requiredMessage('Auth key'))
+    .int(requiredMessage('Auth key'))
+    .positive(requiredMessage('Auth key')),
 });
 export type TerraformAliasInput = z.input<typeof terraformAliasInputSchema>;
 
@@ -41,7 +42,7 @@ export const LOCK_INFO_MAX = 16 * 1024;
 /** The lock information terraform sends with LOCK and answers with 423 (its field names). */
 export const terraformLockInfoSchema = z
   .object({
-    ID: z.string({ error: 'Lock ID is required' }).min(1, { error: 'Lock ID is required' }).max(255),
+    ID: z.string(requiredMessage('Lock ID')).min(1, requiredMessage('Lock ID')).max(255),
     Operation: z.string().optional(),
     Info: z.string().optional(),
     Who: z.string().optional(),

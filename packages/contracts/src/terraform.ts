@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { requiredName } from './fields.js';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import { requiredMessage, requiredName } from './fields.js';
 
 /** One stored version of a Terraform/OpenTofu workspace's state, as listed. */
 export const terraformStateVersionSchema = z.object({
@@ -28,17 +30,13 @@ export const SENSITIVE_PLACEHOLDER = '(sensitive)';
 /** The "New workspace" form of a template's state tab. */
 export const workspaceFormSchema = z.object({
   name: requiredName('Name'),
-  ssh_key_id: z.coerce
-    .number({ error: 'Key is required' })
-    .int({ error: 'Key is required' })
-    .positive({ error: 'Key is required' }),
+  ssh_key_id: z.coerce.number(requiredMessage('Key')).int(requiredMessage('Key')).positive(requiredMessage('Key')),
 });
 export type WorkspaceFormInput = z.input<typeof workspaceFormSchema>;
 
+const workspaceRequired = coded('template_required', ErrorCodes.fieldRequired, { label_key: 'workspace' });
+
 /** The "Attach workspace" form: an inventory must be chosen. */
 export const workspaceAttachSchema = z.object({
-  inventory_id: z.coerce
-    .number({ error: 'template_required' })
-    .int({ error: 'template_required' })
-    .positive({ error: 'template_required' }),
+  inventory_id: z.coerce.number(workspaceRequired).int(workspaceRequired).positive(workspaceRequired),
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
 
 /**
  * An API token as listed. `id` is the token's public identifier (its first 8 characters, as
@@ -24,9 +26,16 @@ export const TOKEN_EXPIRY_DAYS = [30, 90, 365] as const;
 export const apiTokenCreateSchema = z
   .object({
     expires_in_days: z
-      .literal([0, ...TOKEN_EXPIRY_DAYS], {
-        error: `expires_in_days must be one of ${TOKEN_EXPIRY_DAYS.join(', ')}, or empty for never`,
-      })
+      .literal(
+        [0, ...TOKEN_EXPIRY_DAYS],
+        coded(
+          `expires_in_days must be one of ${TOKEN_EXPIRY_DAYS.join(', ')}, or empty for never`,
+          ErrorCodes.tokenExpiryInvalid,
+          {
+            values: TOKEN_EXPIRY_DAYS.join(', '),
+          },
+        ),
+      )
       .nullish(),
   })
   .nullish();

@@ -1,10 +1,18 @@
 import { z } from 'zod';
-import { requiredString } from './fields.js';
+import { coded } from './coded.js';
+import { ErrorCodes } from './errors.js';
+import { requiredIssue, requiredMessage, requiredString } from './fields.js';
 
 const email = () =>
-  requiredString('Email').refine((v) => /^[^\s@]+@[^\s@]+$/.test(v), { error: 'Email is invalid' });
+  requiredString('Email').refine(
+    (v) => /^[^\s@]+@[^\s@]+$/.test(v),
+    coded('Email is invalid', ErrorCodes.emailInvalid),
+  );
 const username = () =>
-  requiredString('Username').refine((v) => !/\s/.test(v), { error: 'Username must not contain spaces' });
+  requiredString('Username').refine(
+    (v) => !/\s/.test(v),
+    coded('Username must not contain spaces', ErrorCodes.usernameSpaces),
+  );
 
 /**
  * A user's two-factor (TOTP) method as the API shows it: never the secret; the recovery code only
@@ -13,8 +21,18 @@ const username = () =>
 export const userTotpSchema = z.object({ id: z.number().int(), recovery_code: z.string().optional() });
 export type UserTotp = z.infer<typeof userTotpSchema>;
 
-/** The answer to enabling two-factor sign-in. */
-export const totpCreatedSchema = z.object({ id: z.number().int(), recovery_code: z.string() });
+/**
+ * The answer to enabling two-factor sign-in. One's own method starts unconfirmed (`confirmed`
+ * false): sign-in does not ask for its code until one code was confirmed (POST
+ * .../2fas/totp/{id}/confirm); the answer then carries the base32 `secret` for typing into an
+ * authenticator app (the QR code carries it too). An admin's for another user is on at once.
+ */
+export const totpCreatedSchema = z.object({
+  id: z.number().int(),
+  recovery_code: z.string(),
+  confirmed: z.boolean(),
+  secret: z.string().optional(),
+});
 export type TotpCreated = z.infer<typeof totpCreatedSchema>;
 
 /** A user as the API shows it. */
@@ -57,7 +75,7 @@ export type UserCreate = z.input<typeof userCreateSchema>;
 /** The console's new-user form, stricter than the API: a password unless the user is external. */
 export const userCreateFormSchema = userCreateSchema.superRefine((u, ctx) => {
   if (!u.external && !u.password) {
-    ctx.addIssue({ code: 'custom', path: ['password'], message: 'Password is required' });
+    ctx.addIssue({ code: 'custom', path: ['password'], ...requiredIssue('Password') });
   }
 });
 
@@ -66,6 +84,8 @@ export const userCreateFormSchema = userCreateSchema.superRefine((u, ctx) => {
  * for other users; users for themselves with `current_password`, or without it from a session
  * signed in during the last few minutes (as `passwordChangeSchema`).
  */
+const passwordText = coded('Password must be a string', ErrorCodes.mustBeString, { label_key: 'password' });
+
 export const userUpdateSchema = z.object({
   name: requiredString('Name'),
   username: username(),
@@ -73,13 +93,15 @@ export const userUpdateSchema = z.object({
   alert: z.boolean().optional(),
   admin: z.boolean().optional(),
   external: z.boolean().optional(),
-  password: z.string({ error: 'Password must be a string' }).optional(),
-  current_password: z.string({ error: 'Current password must be a string' }).optional(),
+  password: z.string(passwordText).optional(),
+  current_password: z
+    .string(coded('Current password must be a string', ErrorCodes.mustBeString, { label_key: 'current_password' }))
+    .optional(),
 });
 export type UserUpdate = z.input<typeof userUpdateSchema>;
 
 export const passwordChangeSchema = z.object({
-  password: z.string({ error: 'Password is required' }).min(1, { error: 'Password is required' }),
+  password: z.string(requiredMessage('Password')).min(1, requiredMessage('Password')),
   /**
    * Users changing their own password give it, unless they do so from a session signed in during
    * the last few minutes (Semaphore's console sends `{password}` alone); an API token always needs it.
@@ -94,7 +116,7 @@ export type PasswordChange = z.infer<typeof passwordChangeSchema>;
  */
 export const totpEnableSchema = z
   .object({
-    password: z.string({ error: 'Password must be a string' }).max(1000).optional(),
+    password: z.string(passwordText).max(1000).optional(),
   })
   .nullish();
 export type TotpEnable = z.infer<typeof totpEnableSchema>;
@@ -110,3 +132,13 @@ export const totpRemoveSchema = z
   })
   .nullish();
 export type TotpRemove = z.infer<typeof totpRemoveSchema>;
+
+/** Confirming one's own new two-factor method with a current code from the authenticator app. */
+export const totpConfirmSchema = z.object({
+  code: z
+    .string(requiredMessage('Verification code'))
+    .trim()
+    .min(1, requiredMessage('Verification code'))
+    .max(20, coded('Incorrect verification code.', ErrorCodes.totpCodeIncorrect)),
+});
+export type TotpConfirm = z.infer<typeof totpConfirmSchema>;

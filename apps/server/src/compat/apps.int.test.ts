@@ -24,7 +24,7 @@ describe.each(engines)('compat: apps as Semaphore clients manage them ($name)', 
     expect((await admin.send('GET', '/api/apps/bash/')).json()).toEqual(bash.json());
     const missing = await admin.send('GET', '/api/apps/no-such-app');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ error: 'App not found' });
+    expect(missing.json()).toEqual({ error: 'App not found', code: 'app_not_found' });
     const refused = await user.send('GET', '/api/apps/bash');
     expect(refused.statusCode).toBe(403);
   });
@@ -95,10 +95,11 @@ describe.each(engines)('compat: apps as Semaphore clients manage them ($name)', 
     expect(badId.statusCode).toBe(400);
     expect(badId.json()).toEqual({
       error: 'ID must be 2 to 31 lowercase letters, digits, - or _, starting with a letter',
+      code: 'app_id_invalid',
     });
     const badBody = await admin.send('POST', '/api/apps/other-tool', { ...body, path: '../sh' });
     expect(badBody.statusCode).toBe(400);
-    expect(badBody.json()).toEqual({ error: 'Path must be an executable name or an absolute path', field: 'path' });
+    expect(badBody.json()).toEqual({ error: 'Path must be an executable name or an absolute path', code: 'app_path_invalid', field: 'path' });
     expect((await user.send('POST', '/api/apps/user-tool', body)).statusCode).toBe(403);
     expect((await user.send('PUT', '/api/apps/python', body)).statusCode).toBe(403);
     const ids = (await admin.send('GET', '/api/apps')).json().map((a: { id: string }) => a.id);

@@ -93,7 +93,7 @@ describe.each(engines)('compat: JSON bodies whatever their content type ($name)'
 
     const form = await post('name=plain-form&alert=false', 'application/x-www-form-urlencoded');
     expect(form.statusCode).toBe(400);
-    expect(form.json()).toEqual({ error: 'Request body is not valid JSON' });
+    expect(form.json()).toEqual({ error: 'Request body is not valid JSON', code: 'body_not_json' });
 
     const poisoned = await post('{"name": "p", "__proto__": {"admin": true}}');
     expect(poisoned.statusCode).toBe(400);
@@ -102,7 +102,7 @@ describe.each(engines)('compat: JSON bodies whatever their content type ($name)'
 
     const huge = await post(JSON.stringify({ name: 'big', pad: 'x'.repeat(1024 * 1024 + 10) }));
     expect(huge.statusCode).toBe(413);
-    expect(huge.json()).toEqual({ error: 'Request body is too large' });
+    expect(huge.json()).toEqual({ error: 'Request body is too large', code: 'body_too_large' });
 
     expect((await admin.get('/api/projects')).json()).toHaveLength(before);
   });
@@ -126,7 +126,7 @@ describe.each(engines)('compat: JSON bodies whatever their content type ($name)'
         payload: forged,
       });
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
-      expect(res.json()).toEqual({ error: Messages.crossSite });
+      expect(res.json()).toEqual({ error: Messages.crossSite, code: 'cross_site' });
       const created = await t().app.inject({
         method: 'POST',
         url: '/api/projects',

@@ -37,36 +37,36 @@ describe.each(engines)('Semaphore clients: a refusal names its field ($name)', (
     };
     expect(await refused(`${project}/templates`, { ...template, inventory_id: 999999 })).toEqual([
       400,
-      { error: 'Inventory not found in this project', field: 'inventory_id' },
+      { error: 'Inventory not found in this project', code: 'not_in_project', label_key: 'inventory', field: 'inventory_id' },
     ]);
 
     expect(await refused(`${project}/schedules`, { template_id: s.templateId, cron_format: '61 * * * *' })).toEqual([
       400,
-      { error: 'Invalid cron: Invalid value for minute: 61', field: 'cron_format' },
+      { error: 'Invalid cron: Invalid value for minute: 61', code: 'cron_invalid', field: 'cron_format' },
     ]);
     expect(await refused(`${project}/schedules/validate`, { cron_format: '61 * * * *' })).toEqual([
       400,
-      { error: 'Cron: Invalid value for minute: 61', field: 'cron_format' },
+      { error: 'Cron: Invalid value for minute: 61', code: 'cron_invalid', field: 'cron_format' },
     ]);
 
     expect(await refused(`${project}/tasks`, { template_id: s.templateId, params: { limit: ['-e'] } })).toEqual([
       400,
-      { error: 'Limit item "-e" is not a plain host pattern or tag', field: 'params.limit' },
+      { error: 'Limit item "-e" is not a plain host pattern or tag', code: 'host_pattern_invalid', label_key: 'limit', item: '-e', field: 'params.limit' },
     ]);
     // Semaphore's top-level `limit` is named as sent.
     expect(await refused(`${project}/tasks`, { template_id: s.templateId, limit: 'web1,-e' })).toEqual([
       400,
-      { error: 'Limit item "-e" is not a plain host pattern or tag', field: 'limit' },
+      { error: 'Limit item "-e" is not a plain host pattern or tag', code: 'host_pattern_invalid', label_key: 'limit', item: '-e', field: 'limit' },
     ]);
 
     expect(await refused(`${project}/integrations`, { name: 'hook', template_id: foreign.templateId })).toEqual([
       400,
-      { error: 'Template not found in this project', field: 'template_id' },
+      { error: 'Template not found in this project', code: 'not_in_project', label_key: 'template', field: 'template_id' },
     ]);
 
     expect(await refused(`${project}/users`, { user_id: 999999, role: 'task_runner' })).toEqual([
       400,
-      { error: 'User not found', field: 'user_id' },
+      { error: 'User not found', code: 'user_not_found', field: 'user_id' },
     ]);
 
     expect(await state()).toEqual(before);

@@ -129,7 +129,7 @@ describe.each(engines)('compat: integration auth "None" from Semaphore clients (
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
-      error: 'Auth method must be one of none, github, bitbucket, token, hmac, basic',
+      error: 'Auth method must be one of none, github, bitbucket, token, hmac, basic', code: 'must_be_one_of', name: 'auth_method', values: 'none, github, bitbucket, token, hmac, basic',
     });
     expect((await s.admin.get(url)).json()).toEqual([]);
   });

@@ -165,11 +165,11 @@ describe.each(engines)('Semaphore clients: integrations ($name)', (engine) => {
       variable: 'A',
       variable_type: 'secret',
     });
-    expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'Variable type must be environment or task', field: 'variable_type' }]);
+    expect([bad.statusCode, bad.json()]).toEqual([400, { error: 'Variable type must be environment or task', code: 'must_be_one_of', name: 'variable_type', values: 'environment, task', field: 'variable_type' }]);
     expect((await api.get(values)).json()).toHaveLength(1);
     // The name rules for environment variables still apply to the defaulted type.
     const reserved = await api.post(values, { name: 'p', value_source: 'header', key: 'X-P', variable: 'LD_PRELOAD' });
-    expect([reserved.statusCode, reserved.json()]).toEqual([400, { error: 'Variable LD_PRELOAD is reserved', field: 'variable' }]);
+    expect([reserved.statusCode, reserved.json()]).toEqual([400, { error: 'Variable LD_PRELOAD is reserved', code: 'variable_reserved', variable: 'LD_PRELOAD', field: 'variable' }]);
 
     expect(
       (await deliver(t(), hook.alias, '{}', { 'content-type': 'application/json', 'x-ref': 'v1.2' })).statusCode,

@@ -71,13 +71,13 @@ describe.each(engines)('compat: requests as API clients send them ($name)', (eng
     for (const payload of ['{"name": "x", ', 'not json', '""x']) {
       const res = await send(payload);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: 'Request body is not valid JSON' });
+      expect(res.json()).toEqual({ error: 'Request body is not valid JSON', code: 'body_not_json' });
     }
     const poisoned = await send('{"name": "p", "type": "none", "__proto__": {"admin": true}}');
     expect(poisoned.statusCode).toBe(400);
     const big = await send(JSON.stringify({ name: 'big', type: 'none', pad: 'x'.repeat(1024 * 1024) }));
     expect(big.statusCode).toBe(413);
-    expect(big.json()).toEqual({ error: 'Request body is too large' });
+    expect(big.json()).toEqual({ error: 'Request body is too large', code: 'body_too_large' });
     // A create route that needs a body still says which field is missing.
     const empty = await api.send('POST', `/api/project/${p}/keys`);
     expect(empty.statusCode).toBe(400);
@@ -162,7 +162,7 @@ describe.each(engines)('compat: behind a reverse proxy that rewrites Host ($name
       payload: JSON.stringify({ name: 'Evil', username: admin.username, email: `${admin.username}@example.com` }),
     });
     expect(foreign.statusCode).toBe(403);
-    expect(foreign.json()).toEqual({ error: Messages.crossSite });
+    expect(foreign.json()).toEqual({ error: Messages.crossSite, code: 'cross_site' });
     expect((await admin.get(`/api/users/${admin.id}`)).json().name).toBe('Behind proxy');
   });
 });

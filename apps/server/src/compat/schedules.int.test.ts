@@ -29,22 +29,22 @@ describe.each(engines)('Semaphore clients: schedule cron validation ($name)', (e
       const ok = await post(url, { cron_format: cron });
       expect([ok.statusCode, ok.body]).toEqual([200, '']);
     }
-    const cases: Array<[string, string]> = [
-      ['61 * * * *', 'Cron: Invalid value for minute: 61'],
-      ['* * *', 'Cron: must have five fields: minute hour day month weekday'],
-      ['', 'Cron: must have five fields: minute hour day month weekday'],
+    const cases: Array<[string, string, string]> = [
+      ['61 * * * *', 'Cron: Invalid value for minute: 61', 'cron_invalid'],
+      ['* * *', 'Cron: must have five fields: minute hour day month weekday', 'cron_five_fields'],
+      ['', 'Cron: must have five fields: minute hour day month weekday', 'cron_five_fields'],
     ];
-    for (const [cron, error] of cases) {
+    for (const [cron, error, code] of cases) {
       const bad = await post(url, { cron_format: cron });
       expect([bad.statusCode, bad.headers['content-type'], bad.json()]).toEqual([
         400,
         expect.stringMatching(/^application\/json/),
-        { error, field: 'cron_format' },
+        { error, code, field: 'cron_format' },
       ]);
     }
     const letters = await post(url, { cron_format: 'nope * * * *' });
     expect(letters.statusCode).toBe(400);
-    expect(letters.json()).toEqual({ error: expect.stringMatching(/^Cron: .*nope/), field: 'cron_format' });
+    expect(letters.json()).toEqual({ error: expect.stringMatching(/^Cron: .*nope/), code: 'cron_invalid', field: 'cron_format' });
   });
 
   it('lets every member validate and hides the project from others', async () => {

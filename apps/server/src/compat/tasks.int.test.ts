@@ -129,14 +129,14 @@ describe.each(engines)('Semaphore clients: tasks ($name)', (engine) => {
     for (const bad of ['@/etc/passwd', 'web1,-x', 'web1;rm']) {
       const res = await post(open.p, { template_id: open.templateId, limit: bad, params: {} });
       expect(res.statusCode, bad).toBe(400);
-      expect(res.json()).toEqual({ error: expect.stringMatching(/^Limit item /), field: 'limit' });
+      expect(res.json()).toEqual({ error: expect.stringMatching(/^Limit item /), code: 'host_pattern_invalid', label_key: 'limit', item: expect.any(String), field: 'limit' });
     }
     const wrongType = await post(open.p, { template_id: open.templateId, limit: ['web1'] });
     expect([wrongType.statusCode, wrongType.json().error]).toEqual([400, expect.stringMatching(/limit/i)]);
     const otherPlaybook = await post(open.p, { template_id: open.templateId, playbook: 'other.yml' });
     expect([otherPlaybook.statusCode, otherPlaybook.json()]).toEqual([
       400,
-      { error: 'Playbook cannot be overridden by a task; leave it empty to run the template playbook', field: 'playbook' },
+      { error: 'Playbook cannot be overridden by a task; leave it empty to run the template playbook', code: 'playbook_override', field: 'playbook' },
     ]);
     expect((await admin.get(`/api/project/${open.p}/tasks`)).json()).toEqual([]);
 
@@ -277,7 +277,7 @@ describe.each(engines)('Semaphore clients: tasks ($name)', (engine) => {
     const running = (await semaphoreRequest(ctx, { token }, 'POST', `/api/project/${p}/tasks`, { template_id: w.json().id })).json().id as number;
     await waitForTask(admin, p, running, ['running']);
     const refused = await semaphoreRequest(ctx, { token }, 'DELETE', `/api/project/${p}/tasks/${running}`);
-    expect([refused.statusCode, refused.json()]).toEqual([409, { error: 'Stop the task before deleting it' }]);
+    expect([refused.statusCode, refused.json()]).toEqual([409, { error: 'Stop the task before deleting it', code: 'task_not_finished' }]);
     await admin.post(`/api/project/${p}/tasks/${running}/stop`, { force: true });
     expect((await waitForTask(admin, p, running)).status).toBe('stopped');
   });

@@ -72,7 +72,7 @@ describe.each(engines)('Semaphore clients: team list sorting ($name)', (engine) 
     ];
     for (const [query, error] of cases) {
       const r = await get(`/api/project/${p}/users${query}`);
-      expect([r.statusCode, r.json()]).toEqual([400, { error, field: expect.any(String) }]);
+      expect([r.statusCode, r.json()]).toEqual([400, { error, code: 'must_be_one_of', name: expect.any(String), values: expect.any(String), field: expect.any(String) }]);
     }
   });
 });

@@ -51,7 +51,7 @@ describe.each(engines)('compat: users as Semaphore clients manage them ($name)',
     expect(without.json()).toEqual({ error: Messages.recentSignInRequired, code: ErrorCodes.recentSignInRequired, field: 'current_password' });
     const wrong = await me.put(`/api/users/${me.id}`, { ...body, current_password: 'not-it' });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json()).toEqual({ error: Messages.incorrectCurrentPassword, field: 'current_password' });
+    expect(wrong.json()).toEqual({ error: Messages.incorrectCurrentPassword, code: 'current_password_incorrect', field: 'current_password' });
     expect((await me.get(`/api/users/${me.id}`)).json().name).toBe(`Name ${me.username}`);
     expect((await login(t(), me.username, me.password)).statusCode).toBe(204);
 
@@ -83,7 +83,7 @@ describe.each(engines)('compat: users as Semaphore clients manage them ($name)',
     for (const password of ['', 'anything']) {
       const refused = await login(t(), username, password);
       expect(refused.statusCode).toBe(password ? 401 : 400);
-      if (password) expect(refused.json()).toEqual({ error: Messages.incorrectLogin });
+      if (password) expect(refused.json()).toEqual({ error: Messages.incorrectLogin, code: 'incorrect_login' });
     }
     const id = created.json().id as number;
     const set = await admin.send('PUT', `/api/users/${id}`, {
@@ -113,7 +113,7 @@ describe.each(engines)('compat: users as Semaphore clients manage them ($name)',
       password: 'nope',
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'External users have no password here' });
+    expect(res.json()).toEqual({ error: 'External users have no password here', code: 'external_user_no_password' });
     expect((await login(t(), username, 'nope')).statusCode).toBe(401);
   });
 });

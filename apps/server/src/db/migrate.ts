@@ -19,6 +19,7 @@ import * as m016 from './migrations/016-nodes.js';
 import * as m017 from './migrations/017-terraform-backend.js';
 import * as m018 from './migrations/018-webhook-delivery-bodies.js';
 import * as m019 from './migrations/019-session-signed-in.js';
+import * as m020 from './migrations/020-totp-confirmed.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -44,6 +45,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '017-terraform-backend': m017,
   '018-webhook-delivery-bodies': m018,
   '019-session-signed-in': m019,
+  '020-totp-confirmed': m020,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

@@ -40,6 +40,8 @@ export interface UserTotpTable {
   /** The last 30-second step whose code was accepted (replay guard). */
   last_step: number;
   created: string;
+  /** 1 once a code confirmed the method (sign-in asks for codes then), 0 while it waits for one. */
+  confirmed: Generated<number>;
 }
 
 export interface ApiTokenTable {

@@ -128,7 +128,7 @@ describe.each(engines)('task queue and apps ($name)', (engine) => {
       [b2.id, '1.0.1', 'success'],
     ]);
     const noBuild = await admin.post(`/api/project/${p}/tasks`, { template_id: deployTpl.json().id });
-    expect(noBuild.json()).toEqual({ error: 'Build version is required', field: 'build_task_id' });
+    expect(noBuild.json()).toEqual({ error: 'Build version is required', code: 'field_required', label_key: 'build_version', field: 'build_task_id' });
     const successes = (await admin.get(`/api/project/${p}/templates/${build.templateId}/tasks?status=success`)).json();
     expect(successes.map((x: { id: number }) => x.id).sort((x: number, y: number) => x - y)).toEqual([b1.id, b2.id]);
   });

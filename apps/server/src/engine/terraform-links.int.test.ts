@@ -93,7 +93,7 @@ describe.each(engines)('terraform: the server follows no link in a workspace ($n
     expect(rows).toEqual([]);
     const summary = await admin.get(`/api/project/${p}/templates/${s.templateId}/terraform/state`);
     expect(summary.body).not.toContain('leaked_output');
-    expect(summary.json()).toEqual({ error: 'No state available.' });
+    expect(summary.json()).toEqual({ error: 'No state available.', code: 'state_not_found' });
     const saved = path.join(t().config.dataDir, 'terraform', `template_${s.templateId}`, 'terraform.tfstate');
     expect(fs.existsSync(saved) && fs.lstatSync(saved).isSymbolicLink()).toBe(false);
     expect(fs.readFileSync(canary, 'utf8')).toBe(CANARY_STATE);

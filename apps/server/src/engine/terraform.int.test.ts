@@ -67,7 +67,7 @@ describe.each(engines)('terraform and tofu ($name)', (engine) => {
     const repo = gitRepo({ 'main.tf': MAIN_TF });
     // The task gives `greeting` as a free extra variable, which the template allows.
     const s = await setupTemplate(admin, p, repo, { app: 'terraform', playbook: '', allow_extra_vars_in_task: true, task_params: { allow_auto_approve: true } });
-    expect((await admin.get(`/api/project/${p}/templates/${s.templateId}/terraform/state`)).json()).toEqual({ error: 'No state available.' });
+    expect((await admin.get(`/api/project/${p}/templates/${s.templateId}/terraform/state`)).json()).toEqual({ error: 'No state available.', code: 'state_not_found' });
     const id = await runTask(admin, p, { template_id: s.templateId });
     await waitForTask(admin, p, id, ['waiting_confirmation']);
     expect((await admin.post(`/api/project/${p}/tasks/${id}/confirm`, undefined)).statusCode).toBe(204);

@@ -65,7 +65,7 @@ async function member(ctx: TestContext, p: number, role: 'task_runner' | 'manage
 }
 
 /** A refused task request: 400 with `error` (and, for some refusals, `code` and `field`). */
-const bad = async (c: Caller, p: number, body: Record<string, unknown>, error: string | Record<string, string>) => {
+const bad = async (c: Caller, p: number, body: Record<string, unknown>, error: string | Record<string, unknown>) => {
   const res = await c.post(`/api/project/${p}/tasks`, body);
   expect([res.statusCode, res.json()], JSON.stringify(body)).toEqual([
     400,
@@ -158,7 +158,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
       runner,
       p,
       { template_id: closed.templateId, environment: '{"colour": "red"}' },
-      { error: 'Variable colour is not a survey variable of this template', field: 'environment', variable: 'colour' },
+      { error: 'Variable colour is not a survey variable of this template', code: 'variable_not_in_survey', field: 'environment', variable: 'colour' },
     );
     const id = await runTask(runner, p, {
       template_id: open.templateId,
@@ -179,7 +179,13 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
         runner,
         p,
         { template_id: s.templateId, params: { limit } },
-        { error: `Limit item ${JSON.stringify(limit[0])} is not a plain host pattern or tag`, field: 'params.limit' },
+        {
+          error: `Limit item ${JSON.stringify(limit[0])} is not a plain host pattern or tag`,
+          code: 'host_pattern_invalid',
+          label_key: 'limit',
+          item: expect.any(String),
+          field: 'params.limit',
+        },
       );
     }
     const id = await runTask(runner, p, { template_id: s.templateId, params: { limit: ['local*'] } });
@@ -195,7 +201,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
     const base = `/api/project/${p}/integrations`;
     const hook = (await admin.post(base, { name: 'hook', template_id: s.templateId })).json().id;
     for (const name of ['SHELLOPTS', 'PS4', 'GIT_SSH_COMMAND', 'LD_PRELOAD']) {
-      const error = { error: `Variable ${name} is reserved` };
+      const error = { error: `Variable ${name} is reserved`, code: 'variable_reserved', variable: name };
       await bad(
         admin,
         p,
@@ -283,7 +289,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
     for (const variable_type of ['environment', 'task']) {
       const value = { name: 'v', value_source: 'header', key: 'X-Proxy', variable_type, variable: 'HTTPS_PROXY' };
       const res = await admin.post(`${base}/${hook}/values`, value);
-      expect([res.statusCode, res.json()]).toEqual([400, { error: 'Variable HTTPS_PROXY is reserved', field: 'variable' }]);
+      expect([res.statusCode, res.json()]).toEqual([400, { error: 'Variable HTTPS_PROXY is reserved', code: 'variable_reserved', variable: 'HTTPS_PROXY', field: 'variable' }]);
     }
     const value = {
       name: 'v',
@@ -338,7 +344,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
     const p = await createProject(admin);
     const s = await ansibleTemplate(admin, p, { allow_override_branch_in_task: true });
     for (const branch of ['a..b', '../x', '@{-1}', 'main;id'])
-      await bad(admin, p, { template_id: s.templateId, git_branch: branch }, { error: 'Incorrect branch', field: 'git_branch' });
+      await bad(admin, p, { template_id: s.templateId, git_branch: branch }, { error: 'Incorrect branch', code: 'incorrect_branch', field: 'git_branch' });
     expect(
       (
         await admin.post(`/api/project/${p}/templates`, {
@@ -352,6 +358,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
       ).json(),
     ).toEqual({
       error: 'Incorrect branch',
+      code: 'incorrect_branch',
       field: 'git_branch',
     });
   });
@@ -388,7 +395,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
     });
     expect([res.statusCode, res.json()]).toEqual([
       403,
-      { error: 'Only managers may override the arguments of a task' },
+      { error: 'Only managers may override the arguments of a task', code: 'arguments_override_forbidden' },
     ]);
     for (const args of [
       ['-e', '@/etc/hostname'],
@@ -401,7 +408,7 @@ describe.each(engines)('untrusted task input ($name)', (engine) => {
         manager,
         p,
         { template_id: s.templateId, arguments: JSON.stringify(args) },
-        { error: `Argument ${args[0]} is not allowed`, field: 'arguments' },
+        { error: `Argument ${args[0]} is not allowed`, code: 'argument_not_allowed', argument: args[0], field: 'arguments' },
       );
     }
     const id = await runTask(manager, p, { template_id: s.templateId, arguments: '["--forks","2"]' });

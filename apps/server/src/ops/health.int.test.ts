@@ -42,6 +42,7 @@ describe.each(engines)('health and readiness ($name)', (engine) => {
       expect(res.json()).toEqual({
         status: 'unavailable',
         error: 'Not ready: migrations',
+        code: 'not_ready',
         checks: { database: 'ok', migrations: `not applied: ${last}`, bus: 'ok' },
       });
     } finally {
@@ -58,6 +59,7 @@ describe.each(engines)('health and readiness ($name)', (engine) => {
     expect(res.json()).toEqual({
       status: 'unavailable',
       error: 'Not ready: database',
+      code: 'not_ready',
       checks: { database: 'failed', migrations: 'not checked', bus: 'ok' },
     });
     expect((await get('/api/health')).statusCode).toBe(200);

@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ReadinessService } from './readiness.service.js';
@@ -30,7 +31,12 @@ export function healthRoutes(readiness: ReadinessService): FastifyPluginAsyncZod
           tags: ['system'],
           response: {
             200: z.object({ status: z.literal('ready'), checks: checksSchema }),
-            503: z.object({ status: z.literal('unavailable'), error: z.string(), checks: checksSchema }),
+            503: z.object({
+              status: z.literal('unavailable'),
+              error: z.string(),
+              code: z.literal(ErrorCodes.notReady),
+              checks: checksSchema,
+            }),
           },
         },
       },
@@ -42,7 +48,9 @@ export function healthRoutes(readiness: ReadinessService): FastifyPluginAsyncZod
           .filter(([, v]) => v !== 'ok' && v !== 'not checked')
           .map(([k]) => k);
         request.log.warn({ checks, err: failure }, 'not ready');
-        return reply.status(503).send({ status: 'unavailable', error: `Not ready: ${failed.join(', ')}`, checks });
+        return reply
+          .status(503)
+          .send({ status: 'unavailable', error: `Not ready: ${failed.join(', ')}`, code: ErrorCodes.notReady, checks });
       },
     );
   };

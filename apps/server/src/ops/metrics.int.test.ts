@@ -25,7 +25,7 @@ describe.each(engines)('GET /metrics ($name)', (engine) => {
     ]) {
       const res = await ctx.app.inject({ url: '/metrics', headers });
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ error: 'A valid metrics token is required' });
+      expect(res.json()).toEqual({ error: 'A valid metrics token is required', code: 'metrics_token_required' });
       expect(res.headers['www-authenticate']).toBe('Bearer');
     }
     // A signed-in admin's session is not a scrape token.
@@ -115,7 +115,7 @@ describe('GET /metrics while off', () => {
   it('answers 404 like any unknown route', async () => {
     const res = await t().app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'Route GET /metrics not found' });
+    expect(res.json()).toEqual({ error: 'Route GET /metrics not found', code: 'route_not_found' });
   });
 });
 

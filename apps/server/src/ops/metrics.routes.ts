@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@gantry/contracts';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { safeEqual, sha256 } from '../platform/crypto.js';
 import { NotFoundError, UnauthorizedError } from '../platform/errors.js';
@@ -23,12 +24,13 @@ export function metricsRoutes(metrics: Metrics | null, token: string | undefined
   return async (app) => {
     // `webhook`: the Authorization header is the scraper's, not a user's token for the auth hook.
     app.get('/metrics', { config: { webhook: true }, schema: { hide: true } }, async (request, reply) => {
-      if (!metrics) throw new NotFoundError(`Route ${request.method} /metrics not found`);
+      if (!metrics)
+        throw new NotFoundError(`Route ${request.method} /metrics not found`, { code: ErrorCodes.routeNotFound });
       if (token !== undefined) {
         const given = request.headers.authorization?.match(/^bearer\s+(\S+)\s*$/i)?.[1] ?? '';
         if (!safeEqual(sha256(given), sha256(token))) {
           reply.header('www-authenticate', 'Bearer');
-          throw new UnauthorizedError('A valid metrics token is required');
+          throw new UnauthorizedError('A valid metrics token is required', { code: ErrorCodes.metricsTokenRequired });
         }
       }
       return reply

@@ -1,4 +1,4 @@
-import { CSRF_HEADER, Messages, SESSION_COOKIE } from '@gantry/contracts';
+import { CSRF_HEADER, Messages, SESSION_COOKIE, ErrorCodes } from '@gantry/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UserRow } from '../modules/users/users.repository.js';
 import { randomToken, sha256 } from './crypto.js';
@@ -59,7 +59,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
     const bearer = header?.match(/^bearer\s+(\S+)\s*$/i)?.[1];
     if (bearer) {
       request.user = await auth.fromToken(bearer);
-      if (!request.user) throw new UnauthorizedError('Invalid or expired token');
+      if (!request.user) throw new UnauthorizedError('Invalid or expired token', { code: ErrorCodes.tokenInvalid });
       request.authKind = 'token';
       return;
     }
@@ -80,14 +80,14 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
     if (!request.url.startsWith('/api/') && request.url !== '/api') return;
     if (request.routeOptions.config.webhook || request.routeOptions.config.runner) return;
     if (UNSAFE.has(request.method) && request.authKind !== 'token' && isCrossSite(request, webHost)) {
-      throw new ForbiddenError(Messages.crossSite);
+      throw new ForbiddenError(Messages.crossSite, { code: ErrorCodes.crossSite });
     }
     const { config } = request.routeOptions;
     if (config.public || request.user) return;
     // The console shows the code screen on this error (spec: "unverified when a 401 carries TOTP_REQUIRED").
     if (request.secondFactorPending) {
       if (config.secondFactorPending) return;
-      throw new UnauthorizedError(Messages.totpRequired);
+      throw new UnauthorizedError(Messages.totpRequired, { code: ErrorCodes.totpRequired });
     }
     throw new UnauthorizedError();
   });

@@ -1,3 +1,4 @@
+import { ErrorCodes, type ErrorCode } from '@gantry/contracts';
 import { Cron } from 'croner';
 
 /** Why a cron expression is invalid in the parser's own words, or null when it is valid (five fields, UTC). */
@@ -9,6 +10,11 @@ export function cronReason(expr: string): string | null {
   } catch (e) {
     return (e as Error).message.replace(/^CronPattern:\s*/, '');
   }
+}
+
+/** The stable code of a cron refusal, by its reason (cronReason) or its sentence (cronProblem). */
+export function cronErrorCode(text: string): ErrorCode {
+  return text.includes('must have five fields') ? ErrorCodes.cronFiveFields : ErrorCodes.cronInvalid;
 }
 
 /** A cron expression's problem as a sentence for forms, or null when it is valid. */

@@ -1,12 +1,15 @@
+import { ErrorCodes, issueCode, type ErrorCode } from '@gantry/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { AppError, TooManyRequestsError } from './errors.js';
+import { isClientRoute } from './static-assets.js';
 
 /**
- * Maps every failure to `{ error }`: known errors keep their status and message, input errors
- * become 400 with the first validation message, and anything else is a 500 whose body says
- * nothing about the internals (the details go to the log only).
+ * Maps every failure to `{ error, code }` (contracts' ErrorCodes): known errors keep their status,
+ * message, code and details, input errors become 400 with the first validation message and its
+ * rule's code, and anything else is a 500 whose body says nothing about the internals (the
+ * details go to the log only).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
@@ -16,53 +19,49 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (isConstraintViolation(err)) {
       // A race the services' own checks could not see (e.g. a reference added meanwhile).
-      return reply.status(409).send({ error: 'The change conflicts with other data; reload and try again' });
+      return reply.status(409).send({ error: 'The change conflicts with other data; reload and try again', code: ErrorCodes.conflict });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
       const path = first?.instancePath.split('/').filter(Boolean) ?? [];
-      return reply.status(400).send({ error: namingField(first?.message, path), ...codeOf(first?.params.params, path) });
+      return reply.status(400).send({ error: namingField(first?.message, path), ...codeOf({ message: first?.message, params: first?.params.params }, path) });
     }
     if (err instanceof ZodError) {
       const first = err.issues[0];
       const params = first && 'params' in first ? first.params : undefined;
-      return reply.status(400).send({ error: namingField(first?.message, first?.path ?? []), ...codeOf(params, first?.path ?? []) });
+      return reply.status(400).send({ error: namingField(first?.message, first?.path ?? []), ...codeOf({ message: first?.message, params }, first?.path ?? []) });
     }
     const status = (err as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, unsupported media type).
-      return reply.status(status).send({ error: clientErrorText(err as FastifyError) });
+      return reply.status(status).send({ error: clientErrorText(err as FastifyError), code: clientErrorCode(err as FastifyError, status) });
     }
     request.log.error({ err }, 'request failed');
-    return reply.status(500).send({ error: 'Internal server error' });
+    return reply.status(500).send({ error: 'Internal server error', code: ErrorCodes.internalError });
   });
 }
 
 /**
- * Unknown routes: a JSON 404 under /api; with the console built, every other GET gets its
- * index.html so client-side routes load on a refresh.
+ * Unknown routes: a JSON 404 under /api and /assets; with the console built, every other GET gets
+ * its index.html so client-side routes load on a refresh.
  */
 export function registerNotFound(app: FastifyInstance, serveConsole: boolean): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (serveConsole && request.method === 'GET' && url !== '/api' && !url.startsWith('/api/')) {
+    if (serveConsole && request.method === 'GET' && isClientRoute(url)) {
       return reply.type('text/html').sendFile('index.html');
     }
-    return reply.status(404).send({ error: `Route ${request.method} ${url} not found` });
+    return reply.status(404).send({ error: `Route ${request.method} ${url} not found`, code: ErrorCodes.routeNotFound });
   });
 }
 
 /**
- * `{ code, field }` of a contracts rule that carries a stable code in its issue's `params.code`
- * (ErrorCodes), with the rule's other text params (e.g. `limit`); nothing for the others, whose
- * answer stays `{ error }`.
+ * `{ code, field }` of a validation issue, with the params that word it (`label_key`, `max`...):
+ * its contracts rule's code (issueCode), or `invalid_value` for zod's own texts.
  */
-function codeOf(params: unknown, path: ReadonlyArray<PropertyKey>): Record<string, string> {
-  const p = (params ?? {}) as Record<string, unknown>;
+function codeOf(issue: { message?: string | undefined; params?: unknown }, path: ReadonlyArray<PropertyKey>): Record<string, string | number> {
   const field: Record<string, string> = path.length ? { field: path.map(String).join('.') } : {};
-  if (typeof p.code !== 'string') return field;
-  const texts = Object.fromEntries(Object.entries(p).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  return { ...texts, ...field };
+  return { ...(issueCode(issue) ?? { code: ErrorCodes.invalidValue }), ...field };
 }
 
 /**
@@ -84,6 +83,32 @@ function isConstraintViolation(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code === '23503' || code === '23505' || MYSQL_CONSTRAINT_CODES.has(code));
 }
+
+/** Fastify's own client errors by their meaning; other statuses by the status. */
+function clientErrorCode(err: FastifyError, status: number): ErrorCode {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return ErrorCodes.bodyNotJson;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return ErrorCodes.bodyTooLarge;
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return ErrorCodes.unsupportedContentType;
+  }
+  return STATUS_CODES[status] ?? ErrorCodes.badRequest;
+}
+
+/** The code of an answer by its status alone, for a refusal that names none of its own. */
+const STATUS_CODES: Partial<Record<number, ErrorCode>> = {
+  401: ErrorCodes.notAuthenticated,
+  403: ErrorCodes.forbidden,
+  404: ErrorCodes.notFound,
+  405: ErrorCodes.methodNotAllowed,
+  409: ErrorCodes.conflict,
+  413: ErrorCodes.bodyTooLarge,
+  415: ErrorCodes.unsupportedContentType,
+  429: ErrorCodes.tooManyRequests,
+};
 
 function clientErrorText(err: FastifyError): string {
   switch (err.code) {

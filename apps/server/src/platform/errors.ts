@@ -1,49 +1,68 @@
-/** The server's small error vocabulary; the error handler maps each to a status and `{ error }`. */
+import { ErrorCodes, Messages, type ErrorCode } from '@gantry/contracts';
+
+/**
+ * What an error adds to its answer beside `error`: its stable `code` (contracts' ErrorCodes, one
+ * per meaning), the request `field` it is about (a dotted path) and what a client needs to word
+ * the refusal itself (`variable`, `label_key`...; strings and numbers), or other data the answer
+ * carries (the references that block a delete).
+ */
+export interface ErrorDetails {
+  code: ErrorCode;
+  field?: string;
+  [k: string]: unknown;
+}
+
+/** The server's small error vocabulary; the error handler maps each to a status and `{ error, code, ... }`. */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
-    /** Extra fields for the body, next to `error` (e.g. the references that block a delete). */
-    readonly details?: Record<string, unknown>,
+    readonly details: ErrorDetails,
   ) {
     super(message);
   }
 }
 export class ValidationError extends AppError {
-  /**
-   * `details` may carry a stable `code`, the request `field` the refusal is about and what a
-   * client needs to word it (e.g. the `variable` named in the message).
-   */
-  constructor(message: string, details?: { code?: string; field?: string; [k: string]: unknown }) {
+  constructor(message: string, details: ErrorDetails) {
     super(400, message, details);
   }
 }
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Not authenticated') {
-    super(401, message);
+  /** Without arguments: "Not authenticated" (`not_authenticated`). */
+  constructor();
+  constructor(message: string, details: ErrorDetails);
+  constructor(
+    message: string = Messages.notAuthenticated,
+    details: ErrorDetails = { code: ErrorCodes.notAuthenticated },
+  ) {
+    super(401, message, details);
   }
 }
 export class ForbiddenError extends AppError {
-  constructor(message = 'Forbidden') {
-    super(403, message);
+  /** Without arguments: "Forbidden" (`forbidden`). */
+  constructor();
+  constructor(message: string, details: ErrorDetails);
+  constructor(message: string = Messages.forbidden, details: ErrorDetails = { code: ErrorCodes.forbidden }) {
+    super(403, message, details);
   }
 }
 export class NotFoundError extends AppError {
-  constructor(message = 'Not found') {
-    super(404, message);
+  constructor(message: string, details: ErrorDetails) {
+    super(404, message, details);
   }
 }
 export class ConflictError extends AppError {
-  constructor(message: string, details?: Record<string, unknown>) {
+  constructor(message: string, details: ErrorDetails) {
     super(409, message, details);
   }
 }
 export class TooManyRequestsError extends AppError {
   constructor(
     message: string,
+    details: ErrorDetails,
     /** Sent as `Retry-After`: how long until the caller may try again. */
     readonly retryAfterSeconds?: number,
   ) {
-    super(429, message);
+    super(429, message, details);
   }
 }

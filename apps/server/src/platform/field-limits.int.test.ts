@@ -40,7 +40,10 @@ describe.each(engines)('field limits ($name)', (engine) => {
     ];
     for (const [name, error] of refused) {
       const r = await admin.post('/api/projects', { name });
-      expect([r.statusCode, r.json()]).toEqual([400, { error, field: expect.any(String) }]);
+      expect([r.statusCode, r.json()]).toEqual([
+        400,
+        expect.objectContaining({ error, code: expect.any(String), field: expect.any(String) }),
+      ]);
     }
     expect(await count(t(), 'project')).toBe(before);
     const ok = await admin.post('/api/projects', { name: 'a'.repeat(255) });
@@ -48,7 +51,13 @@ describe.each(engines)('field limits ($name)', (engine) => {
     expect(ok.json().name).toBe('a'.repeat(255));
     // Renaming obeys the same rule.
     const renamed = await admin.put(`/api/project/${ok.json().id}`, { name: 'b'.repeat(256) });
-    expect(renamed.json()).toEqual({ error: 'Project name must be at most 255 characters', field: 'name' });
+    expect(renamed.json()).toEqual({
+      error: 'Project name must be at most 255 characters',
+      code: 'too_long',
+      label_key: 'project_name',
+      max: 255,
+      field: 'name',
+    });
     expect(renamed.statusCode).toBe(400);
   });
 
@@ -61,7 +70,10 @@ describe.each(engines)('field limits ($name)', (engine) => {
       ['key\u0000', 'Name must not contain control characters'],
     ]) {
       const r = await admin.post(`/api/project/${p}/keys`, { name, type: 'none' });
-      expect([r.statusCode, r.json()]).toEqual([400, { error, field: expect.any(String) }]);
+      expect([r.statusCode, r.json()]).toEqual([
+        400,
+        expect.objectContaining({ error, code: expect.any(String), field: expect.any(String) }),
+      ]);
     }
     expect(await count(t(), 'access_key')).toBe(before);
     expect((await admin.post(`/api/project/${p}/keys`, { name: 'k'.repeat(255), type: 'none' })).statusCode).toBe(201);
@@ -81,7 +93,10 @@ describe.each(engines)('field limits ($name)', (engine) => {
       ['ada\u0000', 'Username must not contain control characters'],
     ]) {
       const r = await admin.post('/api/users', user(username));
-      expect([r.statusCode, r.json()]).toEqual([400, { error, field: expect.any(String) }]);
+      expect([r.statusCode, r.json()]).toEqual([
+        400,
+        expect.objectContaining({ error, code: expect.any(String), field: expect.any(String) }),
+      ]);
     }
     expect(await count(t(), 'user')).toBe(before);
     expect((await admin.post('/api/users', user(`${uniq('u')}${'u'.repeat(230)}`.slice(0, 255)))).statusCode).toBe(201);
@@ -100,7 +115,10 @@ describe.each(engines)('field limits ($name)', (engine) => {
       [{ name: 'tpl', description: 'a\u0000b' }, 'Description must not contain control characters'],
     ] as const) {
       const r = await admin.post(`/api/project/${p}/templates`, { ...base, ...over });
-      expect([r.statusCode, r.json()]).toEqual([400, { error, field: expect.any(String) }]);
+      expect([r.statusCode, r.json()]).toEqual([
+        400,
+        expect.objectContaining({ error, code: expect.any(String), field: expect.any(String) }),
+      ]);
     }
     expect(await count(t(), 'template')).toBe(before);
     // Descriptions are multi-line: line breaks and tabs are fine.
@@ -264,6 +282,7 @@ describe.each(engines)('field limits ($name)', (engine) => {
       {
         error: 'Variable "re\u202Egion" must not contain invisible or bidirectional control characters',
         code: 'invisible_characters',
+        variable: 're\u202Egion',
         field: 'json',
       },
     ]);

@@ -1,8 +1,9 @@
+import { ErrorCodes } from '@gantry/contracts';
 import fs from 'node:fs';
 import path from 'node:path';
 
 /** The refusal's stable code, beside `error` (and `field`) in a 400. */
-export const LOCAL_PATH_NOT_ALLOWED = 'local_path_not_allowed';
+export const LOCAL_PATH_NOT_ALLOWED = ErrorCodes.localPathNotAllowed;
 
 /** Why a repository URL git would read from this machine's disk is refused. */
 export const LOCAL_REPOSITORY_REFUSED =

@@ -1,4 +1,4 @@
-import { Messages, can, permissionsFor, type ProjectRole } from '@gantry/contracts';
+import { Messages, can, permissionsFor, type ProjectRole, ErrorCodes } from '@gantry/contracts';
 import type { FastifyRequest } from 'fastify';
 import { ForbiddenError, NotFoundError, ValidationError } from './errors.js';
 import { requireUser } from './auth.js';
@@ -30,10 +30,12 @@ export function projectGuard(members: ProjectMembership, bit: number) {
     const user = requireUser(request);
     const raw = (request.params as Record<string, string | undefined>).projectId;
     const projectId = Number(raw);
-    if (!Number.isInteger(projectId) || projectId <= 0) throw new ValidationError('Invalid project id');
+    if (!Number.isInteger(projectId) || projectId <= 0)
+      throw new ValidationError('Invalid project id', { code: ErrorCodes.invalidId });
     const { exists, role } = await members.membership(projectId, user.id);
     const admin = user.admin === 1;
-    if (!exists || (!role && !admin)) throw new NotFoundError(Messages.projectNotFound);
+    if (!exists || (!role && !admin))
+      throw new NotFoundError(Messages.projectNotFound, { code: ErrorCodes.projectNotFound });
     const permissions = permissionsFor(role, admin);
     if (bit !== 0 && !can(permissions, bit)) throw new ForbiddenError();
     request.projectAccess = { projectId, role, permissions };

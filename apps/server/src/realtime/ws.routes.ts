@@ -1,5 +1,5 @@
 import type { WebsocketPluginOptions } from '@fastify/websocket';
-import { SESSION_COOKIE, WS_SUBSCRIBE_QUERY, wsClientMessageSchema } from '@gantry/contracts';
+import { SESSION_COOKIE, WS_SUBSCRIBE_QUERY, wsClientMessageSchema, ErrorCodes } from '@gantry/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requireUser } from '../platform/auth.js';
 import { ForbiddenError } from '../platform/errors.js';
@@ -36,7 +36,7 @@ export function wsRoutes(hub: RealtimeHub, webHost: string): FastifyPluginAsync 
         schema: { hide: true },
         // Before the upgrade, so a cross-site page gets a plain 403 and never a socket.
         preValidation: async (request) => {
-          if (!sameOrigin(request, webHost)) throw new ForbiddenError('Cross-site WebSocket refused');
+          if (!sameOrigin(request, webHost)) throw new ForbiddenError('Cross-site WebSocket refused', { code: ErrorCodes.crossSite });
         },
       },
       (socket, request) => {

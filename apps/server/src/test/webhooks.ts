@@ -122,4 +122,4 @@ export async function settle(c: Caller, p: number) {
 }
 
 /** The one answer for an unknown alias and an unauthenticated delivery. */
-export const NOT_FOUND = { error: 'Not found' };
+export const NOT_FOUND = { error: 'Not found', code: 'not_found' };

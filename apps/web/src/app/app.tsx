@@ -1,14 +1,21 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { BrowserRouter } from 'react-router';
 import { SnackbarProvider } from '../components/snackbar';
+import { watchStaleBuild } from '../lib/stale-build';
 import { ColorModeProvider } from './color-mode';
+import { OfflineBanner } from './offline-banner';
 import { AppRoutes } from './routes';
+import { closeSignInWindow } from './sign-in-window';
 
 export function App() {
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: false } } }),
   );
+  // A lazy chunk of this build that is gone from the server: reload into the server's build.
+  useEffect(() => watchStaleBuild(), []);
+  // The provider's window of "sign in again", back from the provider, closes (see the dialog).
+  useEffect(() => closeSignInWindow(), []);
   return (
     <QueryClientProvider client={queryClient}>
       <ColorModeProvider>
@@ -16,6 +23,7 @@ export function App() {
           <BrowserRouter>
             <AppRoutes />
           </BrowserRouter>
+          <OfflineBanner />
         </SnackbarProvider>
       </ColorModeProvider>
     </QueryClientProvider>

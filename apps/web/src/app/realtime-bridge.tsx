@@ -1,13 +1,17 @@
 import { TASK_STATUSES, type Task, type TaskStatus, type WsMessage } from '@gantry/contracts';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { onSessionRestored } from '../lib/api-client';
 import { projectKeys } from '../lib/project-queries';
 import { realtime } from '../lib/realtime';
+import { reloadIfServerChanged } from '../lib/server-status';
 
 /**
  * Runs the WebSocket while the app is signed in; status updates refresh the task queries of the
  * project they belong to (lists merge them; see the task list for the finer merge), and every
- * (re)connection refreshes the task queries, since updates sent meanwhile were missed.
+ * (re)connection refreshes the task queries, since updates sent meanwhile were missed. A socket
+ * closed because the session ended opens again once the user signed in again over the page; one
+ * that reconnects after a drop checks whether the server came back as another build.
  */
 export function RealtimeBridge() {
   const qc = useQueryClient();
@@ -18,17 +22,22 @@ export function RealtimeBridge() {
       patchTask(qc, m);
       void qc.invalidateQueries({ queryKey: ['task', m.task_id] });
       void qc.invalidateQueries({ queryKey: ['active-tasks'] });
-      if (m.template_id) void qc.invalidateQueries({ queryKey: ['project', m.project_id, 'template', m.template_id, 'tasks'] });
+      // A template's task list on screen merges the update itself (useLiveTasks); others are read when next shown.
+      if (m.template_id) void qc.invalidateQueries({ queryKey: ['project', m.project_id, 'template', m.template_id, 'tasks'], refetchType: 'none' });
       void qc.invalidateQueries({ queryKey: projectKeys.templates(m.project_id) });
     });
     // Updates sent before the socket (re)opened were missed: read the task queries again.
-    const offOpen = realtime.onOpen(
-      () =>
-        void qc.invalidateQueries({
-          predicate: (q) => q.queryKey[0] === 'task' || q.queryKey[0] === 'active-tasks' || q.queryKey.includes('tasks'),
-        }),
-    );
+    let opened = false;
+    const offOpen = realtime.onOpen(() => {
+      if (opened) void reloadIfServerChanged();
+      opened = true;
+      void qc.invalidateQueries({
+        predicate: (q) => q.queryKey[0] === 'task' || q.queryKey[0] === 'active-tasks' || q.queryKey.includes('tasks'),
+      });
+    });
+    const offRestored = onSessionRestored(() => realtime.start());
     return () => {
+      offRestored();
       offOpen();
       off();
       realtime.stop();

@@ -11,8 +11,9 @@ interface Props {
 }
 
 /**
- * Suspense for lazily loaded screens, plus the error view when a screen's code fails to load
- * (e.g. an old tab asking for chunks replaced by a newer release): refresh fixes both.
+ * Suspense for lazily loaded screens, plus the error view when a screen's code fails to load.
+ * An old tab asking for chunks a newer release replaced reloads into that release instead (the
+ * error view does it, once), keeping the address.
  */
 export function RouteBoundary({ children, fullPage = false, resetKey = '' }: Props) {
   return (

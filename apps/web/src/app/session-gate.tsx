@@ -5,10 +5,12 @@ import { Outlet, useNavigate } from 'react-router';
 import { Messages } from '@gantry/contracts';
 import type { LoginLocationState } from '../features/auth/login-page';
 import { ApiError, onUnauthorized } from '../lib/api-client';
+import { rememberServerVersion } from '../lib/server-status';
 import { infoQuery, projectsQuery, userQuery } from '../lib/session';
 import { paths } from '../lib/paths';
 import { ErrorView } from './error-view';
 import { lazyPage } from './lazy-page';
+import { SessionRecovery } from './session-recovery';
 import { loadedShell, loadShell } from './shell-loader';
 
 // The socket client loads beside the app, not with the sign-in page.
@@ -17,8 +19,8 @@ const RealtimeBridge = lazyPage(() => import('./realtime-bridge'), 'RealtimeBrid
 /**
  * Loads the user, system info and projects before showing the app (spec 4 "Application flow"):
  * loading shows a spinner, a 401 goes to sign-in keeping the query string (to its code step when
- * the 401 says TOTP_REQUIRED), other failures show the error view. Any later 401 also leads to
- * sign-in.
+ * the 401 says TOTP_REQUIRED), other failures show the error view. A session that ends later is
+ * signed in again over the page (SessionRecovery); only when that is given up, to sign-in.
  */
 export function SessionGate() {
   const navigate = useNavigate();
@@ -42,6 +44,12 @@ export function SessionGate() {
       }),
     [navigate, qc],
   );
+
+  // The version this page was built for: another one after a restart means a new build to load.
+  const version = info.data?.version;
+  useEffect(() => {
+    if (version) rememberServerVersion(version);
+  }, [version]);
 
   const failure = [user, info, projects].find((q) => q.error)?.error ?? shellError;
   const unverified = failure instanceof ApiError && failure.status === 401 && failure.body?.error === Messages.totpRequired;
@@ -69,6 +77,7 @@ export function SessionGate() {
       <Suspense fallback={null}>
         <RealtimeBridge />
       </Suspense>
+      <SessionRecovery />
       <Outlet />
     </>
   );

@@ -3,9 +3,11 @@ import { PAGE_SIZE } from '@gantry/contracts';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryStates, TableSkeleton, type QueryState } from './query-states';
+import { VisuallyHidden } from './visually-hidden';
 
 export interface Column<T> {
   key: string;
+  /** An empty header is a column of buttons: screen readers hear "Actions". */
   header: ReactNode;
   render(row: T): ReactNode;
   align?: 'left' | 'right' | 'center';
@@ -43,7 +45,7 @@ export function PagedTable<T>({ rows, columns, rowKey, paged = true, label, page
             <TableRow>
               {columns.map((c) => (
                 <TableCell key={c.key} align={c.align} sx={{ fontWeight: 600, width: c.width, whiteSpace: c.nowrap ? 'nowrap' : undefined }}>
-                  {c.header}
+                  {c.header === '' ? <VisuallyHidden>{t('common.actions')}</VisuallyHidden> : c.header}
                 </TableCell>
               ))}
             </TableRow>

@@ -31,7 +31,8 @@ export function StatsChartView({ baseUrl, users }: { baseUrl: string; users: Pro
   const data = useQuery({ queryKey: ['stats', url], queryFn: () => api.get<StatsEntry[]>(url), placeholderData: keepPreviousData }).data ?? [];
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
-      <Stack direction="row" spacing={2} sx={{ mb: 2, alignItems: 'center' }}>
+      {/* On a phone the user filter wraps below the ranges, full width. */}
+      <Stack direction="row" spacing={2} useFlexGap sx={{ mb: 2, alignItems: 'center', flexWrap: 'wrap' }}>
         <ToggleButtonGroup size="small" exclusive value={range} onChange={(_e, v: Range | null) => v && setRange(v)}>
           {STATS_RANGES.map((r) => (
             <ToggleButton key={r.key} value={r.key}>
@@ -45,7 +46,7 @@ export function StatsChartView({ baseUrl, users }: { baseUrl: string; users: Pro
           label={t('stats.user')}
           value={userId}
           onChange={(e) => setUserId(e.target.value === '' ? '' : Number(e.target.value))}
-          sx={{ minWidth: 200 }}
+          sx={{ minWidth: 200, flex: { xs: '1 1 100%', sm: '0 0 auto' } }}
           // "All users" is the empty value: show it instead of a blank field.
           slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         >
@@ -76,7 +77,8 @@ export function StatsChartView({ baseUrl, users }: { baseUrl: string; users: Pro
                 border: `1px solid ${theme.palette.divider}`,
               }}
             />
-            <Legend />
+            {/* The coloured squares tell the outcomes apart; the words keep the text colour, readable on any theme. */}
+            <Legend formatter={(value: string) => <span style={{ color: theme.palette.text.primary }}>{value}</span>} />
             <Bar dataKey="success" name={t('taskStatus.success')} stackId="s" isAnimationActive={false} fill={theme.palette.success.main} />
             <Bar dataKey="error" name={t('taskStatus.error')} stackId="s" isAnimationActive={false} fill={theme.palette.error.main} />
             <Bar dataKey="stopped" name={t('taskStatus.stopped')} stackId="s" isAnimationActive={false} fill={theme.palette.grey[500]} />

@@ -1,6 +1,17 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
-import type { ZodType } from 'zod';
+import { issueCode } from '@gantry/contracts';
+import type { ZodType, z } from 'zod';
 import { codeText } from './error-text';
+
+/**
+ * The text shown for a contracts rule that failed: the console's words, in the user's language,
+ * for a rule with a stable code (contracts' issueCode: its `params.code`, or the code its text
+ * was given; worded as the server's refusal would be); else the rule's own (English) message,
+ * e.g. for a code the dictionaries do not have yet.
+ */
+export function issueText(issue: z.core.$ZodIssue): string {
+  return codeText(issueCode(issue)) ?? issue.message;
+}
 
 /**
  * A react-hook-form resolver that checks form values with a contracts schema (the same rules and
@@ -18,7 +29,7 @@ export function contractResolver<V extends FieldValues>(
     if (r.success) return { values, errors: {} };
     const errors: Record<string, unknown> = {};
     for (const issue of r.error.issues) {
-      const message = codeText('params' in issue ? issue.params : null) ?? issue.message;
+      const message = issueText(issue);
       let node = errors;
       const dotted = issue.path.map(String).join('.');
       const path = dotted in fieldOf ? fieldOf[dotted]!.split('.') : issue.path.length ? issue.path.map(String) : ['root'];

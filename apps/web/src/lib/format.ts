@@ -41,10 +41,68 @@ export function formatNumber(value: number, fractionDigits?: number): string {
   ).format(value);
 }
 
-/** A length of time in minutes and seconds, narrow: "42s", "3m 5s" in English; "3 Min. 5 Sek." in German. */
+type DurationUnit = 'hour' | 'minute' | 'second';
+type DurationFields = Partial<Record<'hours' | 'minutes' | 'seconds', number>>;
+
+/** Intl.DurationFormat (not yet in TypeScript's lib, nor in every browser). */
+type DurationFormatConstructor = new (
+  lng: string,
+  options: { style: 'narrow' } & Partial<Record<'hoursDisplay' | 'minutesDisplay' | 'secondsDisplay', 'always'>>,
+) => { format(duration: DurationFields): string };
+
+const durationFormat = (Intl as unknown as { DurationFormat?: DurationFormatConstructor }).DurationFormat;
+const FIELD_OF: Record<DurationUnit, keyof DurationFields> = { hour: 'hours', minute: 'minutes', second: 'seconds' };
+const durationCache = new Map<string, (units: [DurationUnit, number][]) => string>();
+
+/**
+ * The language's way of writing a few units of time, narrow: Intl.DurationFormat where the
+ * browser has it; elsewhere what it does by hand (each unit through Intl.NumberFormat, joined as
+ * a unit list by Intl.ListFormat), which gives the same text.
+ */
+function durationWriter(shown: DurationUnit[]): (units: [DurationUnit, number][]) => string {
+  const key = `${i18n.language}|${shown.join()}`;
+  let write = durationCache.get(key);
+  if (!write) {
+    const lng = i18n.language;
+    if (durationFormat) {
+      // Every unit shown, zeros included ("1h 0m 5s"), as the units below the largest always are.
+      const always = Object.fromEntries(shown.map((u) => [`${FIELD_OF[u]}Display`, 'always']));
+      const f = new durationFormat(lng, { style: 'narrow', ...always });
+      write = (units) => f.format(Object.fromEntries(units.map(([u, n]) => [FIELD_OF[u], n])));
+    } else {
+      const list = new Intl.ListFormat(lng, { type: 'unit', style: 'narrow' });
+      const numbers = new Map(shown.map((u) => [u, new Intl.NumberFormat(lng, { style: 'unit', unit: u, unitDisplay: 'narrow' })]));
+      write = (units) => list.format(units.map(([u, n]) => numbers.get(u)!.format(n)));
+    }
+    durationCache.set(key, write);
+  }
+  return write;
+}
+
+/**
+ * A length of time, from its largest unit down to seconds, narrow: "42s", "2m 43s", "1h 0m 5s" in
+ * English; "2 Min., 43 Sek." in German; "2m43s" in Japanese; "2 мин 43 с" in Russian.
+ */
 export function formatDuration(totalSeconds: number): string {
   const s = Math.max(0, Math.round(totalSeconds));
-  const unit = (u: 'minute' | 'second') => cached(`unit|${u}`, (lng) => new Intl.NumberFormat(lng, { style: 'unit', unit: u, unitDisplay: 'narrow' }));
-  if (s < 60) return unit('second').format(s);
-  return `${unit('minute').format(Math.floor(s / 60))} ${unit('second').format(s % 60)}`;
+  const all: [DurationUnit, number][] = [
+    ['hour', Math.floor(s / 3600)],
+    ['minute', Math.floor((s % 3600) / 60)],
+    ['second', s % 60],
+  ];
+  const units = all.slice(s >= 3600 ? 0 : s >= 60 ? 1 : 2);
+  return durationWriter(units.map(([u]) => u))(units);
+}
+
+const listCache = new Map<string, Intl.ListFormat>();
+
+/** Items as the language lists them: "a, b, and c"; "a, b und c"; "a、b、c". */
+export function formatList(items: readonly string[], type: 'conjunction' | 'disjunction' = 'conjunction'): string {
+  const key = `${i18n.language}|list|${type}`;
+  let f = listCache.get(key);
+  if (!f) {
+    f = new Intl.ListFormat(i18n.language, { type, style: 'long' });
+    listCache.set(key, f);
+  }
+  return f.format(items);
 }

@@ -28,3 +28,26 @@ export const DEFAULT_LANGUAGE: LanguageCode = 'en';
 export function isLanguage(code: string | null | undefined): code is LanguageCode {
   return LANGUAGES.some((l) => l.code === code);
 }
+
+/**
+ * The console's language for a browser's preferred ones (`navigator.languages`, most wanted
+ * first): the first that the console has, exactly ("pt-BR") or by its language ("de-AT" → de,
+ * "pt-PT" → pt); Chinese by its script (Traditional for zh-TW, zh-HK, zh-Hant; else Simplified).
+ * English when none fits.
+ */
+export function detectLanguage(preferred: readonly string[]): LanguageCode {
+  for (const tag of preferred) {
+    const exact = LANGUAGES.find((l) => l.code.toLowerCase() === tag.toLowerCase());
+    if (exact) return exact.code;
+    let locale: Intl.Locale;
+    try {
+      locale = new Intl.Locale(tag).maximize();
+    } catch {
+      continue;
+    }
+    if (locale.language === 'zh') return locale.script === 'Hant' ? 'zh-TW' : 'zh-CN';
+    const base = LANGUAGES.find((l) => l.code === locale.language);
+    if (base) return base.code;
+  }
+  return DEFAULT_LANGUAGE;
+}

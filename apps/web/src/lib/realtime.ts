@@ -6,6 +6,7 @@ import {
   type WsMessage,
 } from '@gantry/contracts';
 import { signalUnauthorized } from './api-client';
+import { suspectUnreachable } from './server-status';
 
 type Listener = (m: WsMessage) => void;
 
@@ -102,12 +103,15 @@ class RealtimeClient {
     ws.onclose = (e: CloseEvent) => {
       if (this.ws === ws) this.ws = null;
       this.subscribed.clear();
-      // The server closed the socket because its session ended: go to sign-in, do not retry.
+      // The server closed the socket because its session ended: sign in again (the bridge starts
+      // the socket again after), do not retry meanwhile.
       if (e.code === WS_CLOSE_SIGNED_OUT) {
         this.running = false;
         signalUnauthorized();
         return;
       }
+      // Dropped: the server may be gone (a restart); the offline banner shows if so.
+      if (this.running) suspectUnreachable();
       if (this.running) this.timer = setTimeout(() => this.connect(), WS_RECONNECT_MS);
     };
   }

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ErrorCodes, FieldLabels } from '@gantry/contracts';
 import { DEFAULT_LANGUAGE, LANGUAGES } from '../lib/languages';
 
 const dir = import.meta.dirname;
@@ -151,3 +152,31 @@ describe('glossary: one word per term and language', () => {
   });
 });
 
+// Every refusal of the API carries a stable code (contracts' ErrorCodes) that the console words as
+// `errors.<code>`, naming a field through `fieldLabels.<label_key>`; the placeholders of each
+// translation are English's (checked above for every key).
+describe('error codes', () => {
+  const codes = Object.values(ErrorCodes);
+
+  describe.each(LANGUAGES)('$code', ({ code }) => {
+    const dict = read(`${code}.json`);
+
+    it('words every error code', () => {
+      expect(codes.filter((c) => typeof dict.get(`errors.${c}`) !== 'string')).toEqual([]);
+    });
+
+    it('words every field label a refusal may name', () => {
+      expect(Object.keys(FieldLabels).filter((k) => typeof dict.get(`fieldLabels.${k}`) !== 'string')).toEqual([]);
+    });
+
+    it('nests nothing but a field label', () => {
+      const nested = [...dict].filter(([, v]) => typeof v === 'string' && v.includes('$t(') && !/^[^$]*\$t\(fieldLabels\.\{\{label_key\}\}\)[^$]*$/.test(v));
+      expect(nested.map(([k]) => k)).toEqual([]);
+    });
+  });
+
+  it("English words the field labels as the server's messages do", () => {
+    const differ = Object.entries(FieldLabels).filter(([k, label]) => en.get(`fieldLabels.${k}`) !== label);
+    expect(differ).toEqual([]);
+  });
+});

@@ -66,7 +66,7 @@ describe.each(engines)('apps ($name)', (engine) => {
       await user.del('/api/apps/bash'),
     ]) {
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: 'Forbidden' });
+      expect(res.json()).toEqual({ error: 'Forbidden', code: 'forbidden' });
     }
     expect(await findApp(user, 'bash')).toMatchObject({ title: 'Bash Script', path: 'bash', active: true });
     expect(await findApp(user, 'not-mine')).toBeUndefined();
@@ -95,7 +95,7 @@ describe.each(engines)('apps ($name)', (engine) => {
     const admin = await signedInUser(t(), { admin: true });
     const res = await admin.post('/api/apps', { id: 'checked', title: 'Checked', path: '/bin/sh', ...over });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
+    expect(res.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     expect(await findApp(admin, 'checked')).toBeUndefined();
   });
 
@@ -133,7 +133,7 @@ describe.each(engines)('apps ($name)', (engine) => {
     for (const id of ['first-app', 'bash']) {
       const dup = await admin.post('/api/apps', { id, title: 'Again', path: 'sh' });
       expect(dup.statusCode).toBe(409);
-      expect(dup.json()).toEqual({ error: `App ${id} already exists` });
+      expect(dup.json()).toEqual({ error: `App ${id} already exists`, code: 'app_exists', app: id });
     }
     const events = await t()
       .db.db.selectFrom('event')
@@ -153,8 +153,11 @@ describe.each(engines)('apps ($name)', (engine) => {
     const admin = await signedInUser(t(), { admin: true });
     const bash = await admin.del('/api/apps/bash');
     expect(bash.statusCode).toBe(400);
-    expect(bash.json()).toEqual({ error: 'Default apps cannot be deleted' });
-    expect((await admin.del('/api/apps/no-such-app')).json()).toEqual({ error: 'App not found' });
+    expect(bash.json()).toEqual({ error: 'Default apps cannot be deleted', code: 'builtin_app_delete' });
+    expect((await admin.del('/api/apps/no-such-app')).json()).toEqual({
+      error: 'App not found',
+      code: 'app_not_found',
+    });
     expect((await admin.del('/api/apps/no-such-app')).statusCode).toBe(404);
     expect((await admin.put('/api/apps/no-such-app', { title: 'X', path: 'sh' })).statusCode).toBe(404);
     expect((await admin.post('/api/apps/no-such-app/active', { active: true })).statusCode).toBe(404);
@@ -170,6 +173,7 @@ describe.each(engines)('apps ($name)', (engine) => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
       error: "Can't delete the app",
+      code: 'app_in_use',
       references: {
         templates: [{ id: s.templateId, name: 'Apps refs / uses it' }],
         inventories: [],
@@ -193,6 +197,8 @@ describe.each(engines)('apps ($name)', (engine) => {
 
     expect((await admin.post('/api/apps/bash/active', { active: 'no' })).json()).toEqual({
       error: 'Active must be true or false',
+      code: 'must_be_true_or_false',
+      label_key: 'active',
       field: 'active',
     });
     expect((await admin.post('/api/apps/bash/active', { active: false })).statusCode).toBe(204);
@@ -204,7 +210,11 @@ describe.each(engines)('apps ($name)', (engine) => {
     });
     const refused = await admin.post(`/api/project/${p}/tasks`, { template_id: s.templateId });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ error: 'App Bash Script is not active' });
+    expect(refused.json()).toEqual({
+      error: 'App Bash Script is not active',
+      code: 'app_inactive',
+      app: 'Bash Script',
+    });
     expect((await admin.get(`/api/project/${p}/tasks`)).json()).toEqual([]);
 
     expect((await admin.post('/api/apps/bash/active', { active: true })).statusCode).toBe(204);
@@ -220,6 +230,8 @@ describe.each(engines)('apps ($name)', (engine) => {
     });
     expect((await admin.post(`/api/project/${p}/tasks`, { template_id: pulumi.templateId })).json()).toEqual({
       error: 'App Pulumi Code is not active',
+      code: 'app_inactive',
+      app: 'Pulumi Code',
     });
     expect((await admin.post('/api/apps/pulumi/active', { active: true })).statusCode).toBe(204);
     const failed = await waitForTask(admin, p, await runTask(admin, p, { template_id: pulumi.templateId }));
@@ -255,7 +267,7 @@ describe.each(engines)('apps ($name)', (engine) => {
       repository_id: 1,
       environment_id: 1,
     });
-    expect(unknown.json()).toEqual({ error: 'App not found', field: 'app' });
+    expect(unknown.json()).toEqual({ error: 'App not found', code: 'app_not_found', field: 'app' });
 
     const sh = await setupTemplate(
       admin,
@@ -306,7 +318,11 @@ describe.each(engines)('apps ($name)', (engine) => {
     expect(await taskLog(admin, p, before.id as number)).toContain("real python ['--flag']");
 
     const bad = await admin.post('/api/apps/ansible', { title: 'Ansible', path: 'ansible-playbook', args: ['-v'] });
-    expect(bad.json()).toEqual({ error: 'Only script apps take extra arguments', field: 'args' });
+    expect(bad.json()).toEqual({
+      error: 'Only script apps take extra arguments',
+      code: 'app_args_not_taken',
+      field: 'args',
+    });
     const changed = await admin.post('/api/apps/python', {
       title: 'Recorded Python',
       path: recorder,

@@ -9,6 +9,7 @@ import {
   type App,
   type appCreateSchema,
   type appUpdateSchema,
+  ErrorCodes,
 } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
@@ -56,7 +57,7 @@ export class AppsService {
 
   async get(id: string): Promise<App> {
     const app = await this.find(id);
-    if (!app) throw new NotFoundError('App not found');
+    if (!app) throw new NotFoundError('App not found', { code: ErrorCodes.appNotFound });
     return app;
   }
 
@@ -66,7 +67,7 @@ export class AppsService {
 
   async create(actor: Actor, input: AppCreateInput): Promise<App> {
     if (isBuiltinApp(input.id) || (await this.repo.find(input.id)))
-      throw new ConflictError(`App ${input.id} already exists`);
+      throw new ConflictError(`App ${input.id} already exists`, { code: ErrorCodes.appExists, app: input.id });
     await this.repo.insert(input.id, { ...this.values(input.id, input), active: this.activeOf(input) ?? null }, this.now());
     await this.log(actor, `App ${input.title} (${input.id}) created`);
     return this.get(input.id);
@@ -83,7 +84,7 @@ export class AppsService {
   /** Semaphore's `POST /apps/{id}`: saves the app, creating it when there is none by that id. */
   async upsert(actor: Actor, id: string, input: AppUpdateInput): Promise<App> {
     if (await this.exists(id)) return this.update(actor, id, input);
-    if (!APP_ID_PATTERN.test(id)) throw new ValidationError(APP_ID_MESSAGE);
+    if (!APP_ID_PATTERN.test(id)) throw new ValidationError(APP_ID_MESSAGE, { code: ErrorCodes.appIdInvalid });
     return this.create(actor, { ...input, id });
   }
 
@@ -95,10 +96,10 @@ export class AppsService {
 
   /** Custom apps only, and only while no template uses them. */
   async delete(actor: Actor, id: string): Promise<void> {
-    if (isBuiltinApp(id)) throw new ValidationError('Default apps cannot be deleted');
+    if (isBuiltinApp(id)) throw new ValidationError('Default apps cannot be deleted', { code: ErrorCodes.builtinAppDelete });
     const app = await this.get(id);
     const refs = await this.refsRepo.forApp(id);
-    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('app'), { references: refs });
+    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('app'), { code: ErrorCodes.appInUse, references: refs });
     await this.repo.delete(id);
     await this.log(actor, `App ${app.title} (${id}) deleted`);
   }
@@ -106,7 +107,7 @@ export class AppsService {
   /** A built-in gets its row on its first change, starting from its defaults. */
   private async save(id: string, values: Partial<AppValues>): Promise<void> {
     if (await this.repo.find(id)) return this.repo.update(id, values);
-    if (!isBuiltinApp(id)) throw new NotFoundError('App not found');
+    if (!isBuiltinApp(id)) throw new NotFoundError('App not found', { code: ErrorCodes.appNotFound });
     const d = builtinDefaults(id);
     await this.repo.insert(
       id,
@@ -116,7 +117,7 @@ export class AppsService {
   }
 
   private values(id: string, input: AppUpdateInput): Omit<AppValues, 'active'> {
-    if (input.args.length && !appTakesArgs(id)) throw new ValidationError('Only script apps take extra arguments', { field: 'args' });
+    if (input.args.length && !appTakesArgs(id)) throw new ValidationError('Only script apps take extra arguments', { code: ErrorCodes.appArgsNotTaken, field: 'args' });
     return {
       title: input.title,
       icon: input.icon,

@@ -26,7 +26,7 @@ describe.each(engines)('auth ($name)', (engine) => {
     const unknown = await t().app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: uniq('ghost'), password: 'nope' } });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ error: 'Incorrect login or password' });
+    expect(wrong.json()).toEqual({ error: 'Incorrect login or password', code: 'incorrect_login' });
     expect(unknown.body).toBe(wrong.body);
     expect(wrong.cookies).toHaveLength(0);
   });
@@ -34,9 +34,9 @@ describe.each(engines)('auth ($name)', (engine) => {
   it('validates the login body', async () => {
     const res = await t().app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: '', password: 'x' } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Username is required', field: 'auth' });
+    expect(res.json()).toEqual({ error: 'Username is required', code: 'field_required', label_key: 'username', field: 'auth' });
     const res2 = await t().app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: 'a' } });
-    expect(res2.json()).toEqual({ error: 'Password is required', field: 'password' });
+    expect(res2.json()).toEqual({ error: 'Password is required', code: 'field_required', label_key: 'password', field: 'password' });
   });
 
   it('slows then refuses repeated failures for one account, and a success resets it', async () => {
@@ -64,7 +64,7 @@ describe.each(engines)('auth ($name)', (engine) => {
     expect((await u.post('/api/auth/logout')).statusCode).toBe(204);
     const after = await u.get('/api/user');
     expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ error: 'Not authenticated' });
+    expect(after.json()).toEqual({ error: 'Not authenticated', code: 'not_authenticated' });
   });
 
   it('keeps private routes private and public ones open', async () => {
@@ -89,7 +89,7 @@ describe.each(engines)('auth ($name)', (engine) => {
     const cookies = { [SESSION_COOKIE]: u.cookie };
     const cross = await ctx.app.inject({ method: 'POST', url: '/api/projects', cookies, headers: { origin: 'https://evil.example' }, payload: { name: 'x' } });
     expect(cross.statusCode).toBe(403);
-    expect(cross.json()).toEqual({ error: 'Cross-site request refused' });
+    expect(cross.json()).toEqual({ error: 'Cross-site request refused', code: 'cross_site' });
     const fetchSite = await ctx.app.inject({ method: 'POST', url: '/api/auth/logout', cookies, headers: { 'sec-fetch-site': 'cross-site' } });
     expect(fetchSite.statusCode).toBe(403);
     expect((await u.get('/api/user')).statusCode).toBe(200);

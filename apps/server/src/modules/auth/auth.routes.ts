@@ -6,6 +6,7 @@ import {
   recoveryBodySchema,
   verifyBodySchema,
   type AuthMethods,
+  ErrorCodes,
 } from '@gantry/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -37,7 +38,7 @@ export function authRoutes(auth: AuthService, opts: AuthRoutesOptions): FastifyP
       '/auth/login',
       { config: { public: true }, schema: { tags: ['auth'], body: loginBodySchema } },
       async (request, reply) => {
-        if (opts.passwordLoginDisabled) throw new ForbiddenError('Sign-in with a password is disabled on this server');
+        if (opts.passwordLoginDisabled) throw new ForbiddenError('Sign-in with a password is disabled on this server', { code: ErrorCodes.passwordLoginDisabled });
         const value = await auth.login(request.body.auth, request.body.password, clientOf(request));
         setSessionCookie(request, reply, value, opts.webHost);
         return reply.status(204).send();

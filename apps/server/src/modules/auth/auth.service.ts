@@ -1,4 +1,4 @@
-import { Messages } from '@gantry/contracts';
+import { Messages, ErrorCodes, type ErrorCode } from '@gantry/contracts';
 import { newSessionValue, sessionIdOf } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { dummyPasswordHash, verifyPassword } from '../../platform/crypto.js';
@@ -60,7 +60,7 @@ export class AuthService {
       const hash = user?.password ?? (await dummyPasswordHash());
       return (await verifyPassword(password, hash)) && !!user?.password && user.external === 0;
     });
-    if (!ok || !user) throw new UnauthorizedError(Messages.incorrectLogin);
+    if (!ok || !user) throw new UnauthorizedError(Messages.incorrectLogin, { code: ErrorCodes.incorrectLogin });
     return this.openSession(user.id, client, !this.secondFactor.required(user));
   }
 
@@ -115,14 +115,14 @@ export class AuthService {
    * per user and per address, so the million codes cannot be tried at speed.
    */
   async verify(value: string, passcode: string, client: Client): Promise<void> {
-    await this.secondStep(value, client, Messages.incorrectVerificationCode, (user) =>
+    await this.secondStep(value, client, [Messages.incorrectVerificationCode, ErrorCodes.incorrectVerificationCode], (user) =>
       this.secondFactor.checkCode(user.id, passcode),
     );
   }
 
   /** The second step with the recovery code, which also removes the user's TOTP method. */
   async recover(value: string, code: string, client: Client): Promise<void> {
-    await this.secondStep(value, client, Messages.incorrectRecoveryCode, (user) =>
+    await this.secondStep(value, client, [Messages.incorrectRecoveryCode, ErrorCodes.incorrectRecoveryCode], (user) =>
       this.secondFactor.useRecoveryCode(user, code),
     );
   }
@@ -139,14 +139,15 @@ export class AuthService {
   private async secondStep(
     value: string,
     client: Client,
-    wrong: string,
+    /** The refusal of a wrong code: its text and its code. */
+    wrong: [string, ErrorCode],
     check: (user: UserRow) => Promise<boolean>,
   ): Promise<void> {
     const session = await this.resolveSession(value);
     if (!session) throw new UnauthorizedError();
     if (session.verified) return;
     const keys = [throttleKeys.secondFactor(session.user), throttleKeys.address(client.ip)];
-    if (!(await this.throttle.attempt(keys, () => check(session.user)))) throw new UnauthorizedError(wrong);
+    if (!(await this.throttle.attempt(keys, () => check(session.user)))) throw new UnauthorizedError(wrong[0], { code: wrong[1] });
     await this.sessions.markVerified(sessionIdOf(value), this.clock.now().toISOString());
   }
 }

@@ -48,7 +48,10 @@ describe.each(engines)('sign-in throttling ($name)', (engine) => {
     }
     const locked = await login(ctx, a.username, a.password, office);
     expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ error: 'Too many failed sign-in attempts, try again later' });
+    expect(locked.json()).toEqual({
+      error: 'Too many failed sign-in attempts, try again later',
+      code: 'too_many_attempts',
+    });
     const wait = retryAfter(locked);
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(FAILURE_WINDOW_MS / 1000);

@@ -1,4 +1,4 @@
-import { Messages } from '@gantry/contracts';
+import { Messages, ErrorCodes } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import { TooManyRequestsError } from '../../platform/errors.js';
 import type { EventsService } from '../events/events.service.js';
@@ -114,7 +114,11 @@ export class LoginThrottle {
       const n = await this.repo.reserve(k.key, k.refuseAfter, now.toISOString(), windowStart);
       if (n === null) {
         await this.giveBack(taken.map((t) => t.key));
-        throw new TooManyRequestsError(Messages.tooManyAttempts, await this.lockedFor(k, now.getTime()));
+        throw new TooManyRequestsError(
+          Messages.tooManyAttempts,
+          { code: ErrorCodes.tooManyAttempts },
+          await this.lockedFor(k, now.getTime()),
+        );
       }
       taken.push({ key: k, n });
       const before = n - 1;

@@ -1,4 +1,5 @@
 import { SESSION_COOKIE } from '@gantry/contracts';
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, engines, signedInUser, uniq, useTestApp, type TestContext } from '../../test/harness.js';
 import { startOidcProvider, type FakeOidcProvider } from '../../test/oidc-provider.js';
@@ -171,7 +172,7 @@ describe.each(engines)('oidc sign-in ($name)', (engine) => {
     for (const url of ['/api/auth/oidc/nope/login', '/api/auth/oidc/nope/redirect?code=x&state=y']) {
       const res = await t().app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: 'Unknown sign-in provider' });
+      expect(res.json()).toEqual({ error: 'Unknown sign-in provider', code: 'sign_in_provider_unknown' });
     }
   });
 
@@ -181,10 +182,15 @@ describe.each(engines)('oidc sign-in ($name)', (engine) => {
     const first = await signIn(ctx);
     const me = callerFor(ctx, { id: 0, username, password: '', cookie: sessionOf(first)!.value });
     const id = (await me.get('/api/user')).json<{ id: number }>().id;
-    expect((await me.post(`/api/users/${id}/2fas/totp`)).statusCode).toBe(201);
+    const created = await me.post(`/api/users/${id}/2fas/totp`);
+    expect(created.statusCode).toBe(201);
+    // Confirmed with a code of its secret (until then sign-in does not ask for one).
+    const { id: totpId, secret } = created.json<{ id: number; secret: string }>();
+    const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+    expect((await me.post(`/api/users/${id}/2fas/totp/${totpId}/confirm`, { code })).statusCode).toBe(204);
     const second = await signIn(ctx);
     const pending = callerFor(ctx, { id, username, password: '', cookie: sessionOf(second)!.value });
-    expect((await pending.get('/api/user')).json()).toEqual({ error: 'TOTP_REQUIRED' });
+    expect((await pending.get('/api/user')).json()).toEqual({ error: 'TOTP_REQUIRED', code: 'totp_required' });
   });
 });
 
@@ -299,7 +305,7 @@ describe.each(engines)('password sign-in disabled ($name)', (engine) => {
     await ctx.app.services.users.create({ username, name: 'Local', email: `${username}@example.com`, password: 'pw-123456', admin: true, external: false, alert: false });
     const res = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: username, password: 'pw-123456' } });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: 'Sign-in with a password is disabled on this server' });
+    expect(res.json()).toEqual({ error: 'Sign-in with a password is disabled on this server', code: 'password_login_disabled' });
     expect(res.cookies).toHaveLength(0);
   });
 });

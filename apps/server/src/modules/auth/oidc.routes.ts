@@ -69,11 +69,21 @@ function isSecure(request: FastifyRequest, webHost: string): boolean {
   return request.protocol === 'https' || webHost.startsWith('https://');
 }
 
-/** Back to the sign-in page with a message; unexpected failures are logged by message only. */
+/**
+ * Back to the sign-in page with a message (`?error=`, English), and its stable code and params
+ * when it has one (`?code=&provider=`) for the console to word; internals go to the log only.
+ */
 function toLoginPage(reply: FastifyReply, log: FastifyBaseLogger, err: unknown): FastifyReply {
   let message = 'Sign-in failed; please try again';
+  const query = new URLSearchParams();
   if (err instanceof OidcSignInError || err instanceof AppError) message = err.message;
   else log.error({ reason: err instanceof Error ? err.message : String(err) }, 'external sign-in failed');
-  if (err instanceof OidcSignInError) log.warn({ reason: err.message }, 'external sign-in refused');
-  return reply.redirect(`/auth/login?error=${encodeURIComponent(message)}`, 302);
+  query.set('error', message);
+  if (err instanceof OidcSignInError) {
+    const { code, params, detail } = err.extra;
+    log.warn({ reason: err.message, ...(detail ? { detail } : {}) }, 'external sign-in refused');
+    if (code) query.set('code', code);
+    for (const [k, v] of Object.entries(params ?? {})) query.set(k, v);
+  } else if (err instanceof AppError && typeof err.details?.code === 'string') query.set('code', err.details.code);
+  return reply.redirect(`/auth/login?${query.toString()}`, 302);
 }

@@ -1,4 +1,4 @@
-import { userCreateSchema } from '@gantry/contracts';
+import { ErrorCodes, userCreateSchema } from '@gantry/contracts';
 import type { OidcProviderConfig } from '../../config/oidc-providers.js';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
@@ -14,7 +14,29 @@ import { ProviderRefusedError, type OidcChecks, type OidcClient } from './oidc-c
 export const OIDC_FLOW_MS = 10 * 60_000;
 
 /** A failure shown to the person signing in (on the sign-in page), never with internals. */
-export class OidcSignInError extends Error {}
+export class OidcSignInError extends Error {
+  constructor(
+    message: string,
+    readonly extra: {
+      /** A stable code (ErrorCodes) and its params, for the console to word in the user's language. */
+      code?: string;
+      params?: Record<string, string>;
+      /** What went wrong underneath, for the server log only (addresses, library messages). */
+      detail?: string;
+    } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The provider could not be reached: its name only, the library's reason to the log. */
+function unreachable(p: OidcProviderConfig, err: unknown): OidcSignInError {
+  return new OidcSignInError(`The sign-in provider ${p.displayName} could not be reached; please try again later`, {
+    code: ErrorCodes.oidcProviderUnreachable,
+    params: { provider: p.displayName },
+    detail: reason(err),
+  });
+}
 
 /** What travels, sealed, in the flow cookie between /login and /redirect. */
 interface FlowState extends OidcChecks {
@@ -64,7 +86,7 @@ export class OidcService {
   /** The provider, or 404 for an id the configuration does not know. */
   provider(id: string): OidcProviderConfig {
     const p = this.byId.get(id);
-    if (!p) throw new NotFoundError('Unknown sign-in provider');
+    if (!p) throw new NotFoundError('Unknown sign-in provider', { code: ErrorCodes.signInProviderUnknown });
     return p;
   }
 
@@ -72,8 +94,9 @@ export class OidcService {
   async begin(providerId: string, redirect: string | undefined, origin: string): Promise<{ url: string; flow: string }> {
     const p = this.provider(providerId);
     const checks = this.client.newChecks();
+    // Discovery (the provider's metadata) happens here: a failure is the provider not answering.
     const url = await this.client.authorizationUrl(p, redirectUri(p, origin), checks).catch((err: unknown) => {
-      throw new OidcSignInError(`${p.displayName} cannot be reached: ${reason(err)}`);
+      throw unreachable(p, err);
     });
     const state: FlowState = { ...checks, provider: p.id, redirect: safeRedirect(redirect), expires: this.clock.now().getTime() + OIDC_FLOW_MS };
     return { url: url.href, flow: this.box.seal(JSON.stringify(state)) };
@@ -93,6 +116,7 @@ export class OidcService {
       claims = await this.client.claims(p, callback, state);
     } catch (err) {
       if (err instanceof ProviderRefusedError) throw new OidcSignInError(`${p.displayName} refused the sign-in: ${err.message}`);
+      if (isNetworkFailure(err)) throw unreachable(p, err);
       throw new OidcSignInError(`Sign-in with ${p.displayName} failed: ${reason(err)}`);
     }
     const user = await this.userFor(p, claims);
@@ -209,7 +233,20 @@ function claimText(claims: Record<string, unknown>, name: string): string | unde
   return typeof v === 'string' && v.trim() ? v.trim() : undefined;
 }
 
-/** A one-line reason from the library, without stack or response bodies. */
+/** Socket-level failures of Node's fetch (undici): the provider did not answer at all. */
+const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_\w+)$/;
+
+/** Whether a failure, or one of its causes, is the network's (refused, unresolvable, timed out). */
+function isNetworkFailure(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.test(code)) return true;
+    if ((e instanceof TypeError && e.message === 'fetch failed') || e.name === 'TimeoutError' || e.name === 'AbortError') return true;
+  }
+  return false;
+}
+
+/** A one-line reason from the library, without stack or response bodies (for the log). */
 function reason(err: unknown): string {
   // The provider's own OAuth error code and description (ResponseBodyError) say more than the library.
   const { error, error_description: description } = err as { error?: unknown; error_description?: unknown };

@@ -16,6 +16,23 @@ export class TotpRepository {
     return insertReturningId(this.db, 'user_totp', { ...row, last_step: 0 });
   }
 
+  /** Marks the user's method with this id confirmed; answers whether it was waiting for that. */
+  async confirm(userId: number, id: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable('user_totp')
+      .set({ confirmed: 1 })
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .where('confirmed', '=', 0)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Deletes the user's method if it still waits for its first code (it is being set up anew). */
+  async deleteUnconfirmed(userId: number): Promise<void> {
+    await this.db.deleteFrom('user_totp').where('user_id', '=', userId).where('confirmed', '=', 0).execute();
+  }
+
   /** Deletes the user's method with this id; answers whether there was one. */
   async delete(userId: number, id: number): Promise<boolean> {
     const r = await this.db

@@ -1,4 +1,4 @@
-import { idParamSchema, totpCreatedSchema, totpEnableSchema, totpRemoveSchema } from '@gantry/contracts';
+import { idParamSchema, totpConfirmSchema, totpCreatedSchema, totpEnableSchema, totpRemoveSchema } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
@@ -11,7 +11,8 @@ const actorOf = (u: { id: number; admin: number }) => ({ id: u.id, admin: u.admi
 /** A user's two-factor method: the user themself or an admin enables and removes it. */
 export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
   return async (app) => {
-    // Enabling one's own method takes `{password}` in the body (an admin enabling another's, none).
+    // Enabling one's own method takes `{password}` in the body (an admin enabling another's, none);
+    // one's own then waits for its first code (POST .../confirm below).
     app.post(
       '/users/:id/2fas/totp',
       { schema: { tags: ['users'], params: userParams, body: totpEnableSchema, response: { 201: totpCreatedSchema } } },
@@ -22,6 +23,16 @@ export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
           ip: request.ip,
         });
         return reply.status(201).send(created);
+      },
+    );
+
+    // One's own new method goes on with a current code of its secret (`{code}` in the body).
+    app.post(
+      '/users/:id/2fas/totp/:totpId/confirm',
+      { schema: { tags: ['users'], params: totpParams, body: totpConfirmSchema } },
+      async (request, reply) => {
+        await totp.confirm(actorOf(requireUser(request)), request.params.id, request.params.totpId, request.body.code, request.ip);
+        return reply.status(204).send();
       },
     );
 

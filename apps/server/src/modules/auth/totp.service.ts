@@ -62,12 +62,18 @@ export class TotpService {
    * it on and lock the owner out), or an admin for another user; the recovery code is in this
    * answer only. A user without a password here (signing in through an external provider) has
    * nothing to confirm with, and enables it with the session alone.
+   *
+   * One's own method starts unconfirmed, with its secret in the answer: sign-in asks for its codes
+   * only once `confirm` accepted one, so a secret that never reached an authenticator app locks
+   * nobody out, and a method left unconfirmed is replaced by the next one. An admin's for another
+   * user (who cannot confirm it for them) is on at once, as Semaphore's one-step enabling is.
    */
   async enable(actor: Actor, userId: number, proof: Omit<TotpProof, 'passcode'>): Promise<TotpCreated> {
-    if (!this.settings.enabled) throw new ValidationError(Messages.totpDisabled);
+    if (!this.settings.enabled) throw new ValidationError(Messages.totpDisabled, { code: ErrorCodes.totpDisabled });
     const user = await this.users.get(actor, userId);
-    if (user.totp_id !== null) throw new ConflictError(Messages.totpExists);
-    if (actor.id === userId && hasPassword(user)) {
+    if (user.totp_id !== null) throw new ConflictError(Messages.totpExists, { code: ErrorCodes.totpExists });
+    const self = actor.id === userId;
+    if (self && hasPassword(user)) {
       if (!proof.password) {
         throw new ValidationError(Messages.currentPasswordRequired, {
           code: ErrorCodes.currentPasswordRequired,
@@ -76,15 +82,40 @@ export class TotpService {
       }
       await this.checkProof(user, { password: proof.password, ip: proof.ip });
     }
+    await this.repo.deleteUnconfirmed(userId);
     const recovery = randomToken(RECOVERY_CODE_LENGTH);
+    const secret = new Secret({ size: 20 }).base32;
     const id = await this.repo.insert({
       user_id: userId,
-      secret: this.box.seal(new Secret({ size: 20 }).base32),
+      secret: this.box.seal(secret),
       recovery_hash: recoveryHash(recovery),
       created: this.clock.now().toISOString(),
+      confirmed: self ? 0 : 1,
     });
+    if (!self) {
+      await this.record(actor.id, user, `Two-factor sign-in enabled for ${user.username}`);
+      return { id, recovery_code: recovery, confirmed: true };
+    }
+    return { id, recovery_code: recovery, confirmed: false, secret };
+  }
+
+  /**
+   * Turns the user's own new method on with a current code of its secret (proof that an
+   * authenticator app holds it). Wrong codes count like wrong codes at sign-in; the code is spent.
+   */
+  async confirm(actor: Actor, userId: number, totpId: number, code: string, ip: string): Promise<void> {
+    if (!this.settings.enabled) throw new ValidationError(Messages.totpDisabled, { code: ErrorCodes.totpDisabled });
+    const user = await this.users.get(actor, userId);
+    if (actor.id !== userId) throw new ForbiddenError(Messages.totpConfirmOwnOnly, { code: ErrorCodes.totpConfirmOwnOnly });
+    const row = await this.repo.findByUser(userId);
+    if (!row || row.id !== totpId) throw new NotFoundError(Messages.totpNotFound, { code: ErrorCodes.totpNotFound });
+    if (row.confirmed) throw new ConflictError(Messages.totpExists, { code: ErrorCodes.totpExists });
+    const keys = [throttleKeys.secondFactor(user), throttleKeys.address(ip)];
+    if (!(await this.throttle.attempt(keys, () => this.checkCode(userId, code)))) {
+      throw new ValidationError(Messages.incorrectVerificationCode, { code: ErrorCodes.totpCodeIncorrect, field: 'code' });
+    }
+    if (!(await this.repo.confirm(userId, totpId))) throw new ConflictError(Messages.totpExists, { code: ErrorCodes.totpExists });
     await this.record(actor.id, user, `Two-factor sign-in enabled for ${user.username}`);
-    return { id, recovery_code: recovery };
   }
 
   /**
@@ -95,9 +126,9 @@ export class TotpService {
   async disable(actor: Actor, userId: number, totpId: number, proof: TotpProof): Promise<void> {
     const user = await this.users.get(actor, userId);
     const row = await this.repo.findByUser(userId);
-    if (!row || row.id !== totpId) throw new NotFoundError(Messages.totpNotFound);
+    if (!row || row.id !== totpId) throw new NotFoundError(Messages.totpNotFound, { code: ErrorCodes.totpNotFound });
     if (actor.id === userId) await this.checkProof(user, proof);
-    if (!(await this.repo.delete(userId, totpId))) throw new NotFoundError(Messages.totpNotFound);
+    if (!(await this.repo.delete(userId, totpId))) throw new NotFoundError(Messages.totpNotFound, { code: ErrorCodes.totpNotFound });
     await this.record(actor.id, user, `Two-factor sign-in disabled for ${user.username}`);
   }
 
@@ -107,9 +138,9 @@ export class TotpService {
    */
   async qrCode(actor: Actor, userId: number, totpId: number): Promise<Buffer> {
     const user = await this.users.get(actor, userId);
-    if (actor.id !== userId) throw new ForbiddenError(Messages.totpQrOwnOnly);
+    if (actor.id !== userId) throw new ForbiddenError(Messages.totpQrOwnOnly, { code: ErrorCodes.totpQrOwnOnly });
     const row = await this.repo.findByUser(userId);
-    if (!row || row.id !== totpId || row.last_step !== 0) throw new NotFoundError(Messages.totpNotFound);
+    if (!row || row.id !== totpId || row.last_step !== 0) throw new NotFoundError(Messages.totpNotFound, { code: ErrorCodes.totpNotFound });
     return QRCode.toBuffer(this.totp(this.box.open(row.secret), user.username).toString(), {
       type: 'png',
       margin: 2,
@@ -133,7 +164,7 @@ export class TotpService {
    * is spent, and the user sets two-factor up again with a new one.
    */
   async useRecoveryCode(user: UserRow, code: string): Promise<boolean> {
-    if (!this.settings.allowRecovery) throw new ForbiddenError(Messages.recoveryDisabled);
+    if (!this.settings.allowRecovery) throw new ForbiddenError(Messages.recoveryDisabled, { code: ErrorCodes.recoveryDisabled });
     if (!(await this.repo.deleteByRecovery(user.id, recoveryHash(code)))) return false;
     await this.record(user.id, user, `Two-factor sign-in disabled for ${user.username} by its recovery code`);
     return true;
@@ -162,11 +193,11 @@ export class TotpService {
     if (passcode) {
       const keys = [throttleKeys.secondFactor(user), throttleKeys.address(proof.ip)];
       if (!(await this.throttle.attempt(keys, () => this.checkCode(user.id, passcode.trim())))) {
-        throw new ValidationError(Messages.incorrectVerificationCode, { field: 'passcode' });
+        throw new ValidationError(Messages.incorrectVerificationCode, { code: ErrorCodes.incorrectVerificationCode, field: 'passcode' });
       }
       return;
     }
-    throw new ValidationError(Messages.totpProofRequired);
+    throw new ValidationError(Messages.totpProofRequired, { code: ErrorCodes.totpProofRequired });
   }
 
   private totp(base32: string, label: string): TOTP {

@@ -88,6 +88,8 @@ describe.each(engines)('backup restore limits ($name)', (engine) => {
       error: `The backup holds ${RESTORE_SECTION_MAX + 1} views; a restore takes at most ${RESTORE_SECTION_MAX} of each kind`,
       code: 'restore_section_too_large',
       field: 'views',
+      count: RESTORE_SECTION_MAX + 1,
+      max: RESTORE_SECTION_MAX,
     });
     expect(await projectCount()).toBe(before);
     // A list inside an object is bounded too, named by its path.
@@ -141,11 +143,20 @@ describe.each(engines)('backup restore limits ($name)', (engine) => {
       });
     const before = await projectCount();
     const tooLarge = await post(JSON.stringify({ meta, pad: 'x'.repeat(RESTORE_BODY_LIMIT) }));
-    expect([tooLarge.statusCode, tooLarge.json()]).toEqual([413, { error: 'Request body is too large' }]);
+    expect([tooLarge.statusCode, tooLarge.json()]).toEqual([
+      413,
+      { error: 'Request body is too large', code: 'body_too_large' },
+    ]);
     const broken = await post('{"meta": ');
-    expect([broken.statusCode, broken.json()]).toEqual([400, { error: 'Request body is not valid JSON' }]);
+    expect([broken.statusCode, broken.json()]).toEqual([
+      400,
+      { error: 'Request body is not valid JSON', code: 'body_not_json' },
+    ]);
     const poisoned = await post(`{"meta": ${JSON.stringify(meta)}, "__proto__": {"admin": true}}`);
-    expect([poisoned.statusCode, poisoned.json()]).toEqual([400, { error: 'Request body is not valid JSON' }]);
+    expect([poisoned.statusCode, poisoned.json()]).toEqual([
+      400,
+      { error: 'Request body is not valid JSON', code: 'body_not_json' },
+    ]);
     const empty = await post('  ');
     expect([empty.statusCode, empty.json().error]).toEqual([400, expect.stringMatching(/^Invalid backup: /)]);
     expect(await projectCount()).toBe(before);

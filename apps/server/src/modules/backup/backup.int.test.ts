@@ -129,7 +129,7 @@ describe.each(engines)('project backup and restore ($name)', (engine) => {
       expect((await u.del(`/api/project/${p}/cache`)).statusCode, role).toBe(403);
     }
     const outsider = await signedInUser(ctx);
-    expect((await download(outsider, p)).json()).toEqual({ error: 'Project not found' });
+    expect((await download(outsider, p)).json()).toEqual({ error: 'Project not found', code: 'project_not_found' });
     expect((await outsider.del(`/api/project/${p}/cache`)).statusCode).toBe(404);
     expect((await download(owner, 999_999)).statusCode).toBe(404);
   });

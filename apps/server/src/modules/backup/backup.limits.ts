@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@gantry/contracts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AppError } from '../../platform/errors.js';
 
@@ -26,8 +27,10 @@ const WALK_YIELD_EVERY = 2000;
 export class RestoreTooLargeError extends AppError {
   constructor(section: string, count: number) {
     super(413, `The backup holds ${count} ${section}; a restore takes at most ${RESTORE_SECTION_MAX} of each kind`, {
-      code: 'restore_section_too_large',
+      code: ErrorCodes.restoreSectionTooLarge,
       field: section,
+      count,
+      max: RESTORE_SECTION_MAX,
     });
   }
 }

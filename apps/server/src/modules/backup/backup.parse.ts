@@ -11,6 +11,7 @@ import {
   backupViewSchema,
   projectBackupSchema,
   type ProjectBackup,
+  ErrorCodes,
 } from '@gantry/contracts';
 import type { z } from 'zod';
 import { ValidationError } from '../../platform/errors.js';
@@ -114,7 +115,10 @@ async function validate<S extends z.ZodType>(
 export async function parseBackup(body: unknown): Promise<ProjectBackup> {
   const parsed = await validate(projectBackupSchema, GANTRY_LISTS, body);
   if (parsed.ok) return parsed.data;
-  throw new ValidationError(`Invalid backup: ${parsed.problem}`);
+  throw new ValidationError(`Invalid backup: ${parsed.problem}`, {
+    code: ErrorCodes.backupInvalid,
+    problem: parsed.problem,
+  });
 }
 
 /** A restore body as Gantry's document, plus what a Semaphore backup held that could not be mapped. */
@@ -133,7 +137,11 @@ export async function parseRestoreBody(body: unknown): Promise<ParsedRestore> {
   await checkRestoreSize(body);
   if (!looksLikeSemaphoreBackup(body)) return { doc: await parseBackup(body) };
   const parsed = await validate(semaphoreBackupSchema, SEMAPHORE_LISTS, body);
-  if (!parsed.ok) throw new ValidationError(`Invalid Semaphore backup: ${parsed.problem}`);
+  if (!parsed.ok)
+    throw new ValidationError(`Invalid Semaphore backup: ${parsed.problem}`, {
+      code: ErrorCodes.semaphoreBackupInvalid,
+      problem: parsed.problem,
+    });
   const { backup, unmapped } = fromSemaphore(parsed.data);
   const member = await gantryMember((body as Record<string, unknown>)[GANTRY_MEMBER], unmapped);
   return { doc: await parseBackup(member ? withGantryMember(backup, member) : backup), unmapped };
@@ -158,6 +166,10 @@ async function gantryMember(value: unknown, notes: string[]): Promise<GantryMemb
     return null;
   }
   const parsed = await validate(gantryMemberSchema, GANTRY_MEMBER_LISTS, value);
-  if (!parsed.ok) throw new ValidationError(`Invalid backup: ${GANTRY_MEMBER}.${parsed.problem}`);
+  if (!parsed.ok)
+    throw new ValidationError(`Invalid backup: ${GANTRY_MEMBER}.${parsed.problem}`, {
+      code: ErrorCodes.backupInvalid,
+      problem: `${GANTRY_MEMBER}.${parsed.problem}`,
+    });
   return parsed.data;
 }

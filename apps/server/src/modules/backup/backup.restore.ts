@@ -11,6 +11,7 @@ import {
   WORKSPACE_INVENTORY_TYPES,
   type ProjectBackup,
   type RestoreResult,
+  ErrorCodes,
 } from '@gantry/contracts';
 import { ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
@@ -287,7 +288,11 @@ function checkUniqueIds(doc: ProjectBackup): void {
   for (const [kind, items] of Object.entries(kinds)) {
     const seen = new Set<number>();
     for (const { id } of items) {
-      if (seen.has(id)) throw new ValidationError(`Invalid backup: ${kind} id ${id} is used twice`);
+      if (seen.has(id))
+        throw new ValidationError(`Invalid backup: ${kind} id ${id} is used twice`, {
+          code: ErrorCodes.backupInvalid,
+          problem: `${kind} id ${id} is used twice`,
+        });
       seen.add(id);
     }
   }

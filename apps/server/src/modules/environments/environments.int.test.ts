@@ -62,7 +62,7 @@ describe.each(engines)('variable groups ($name)', (engine) => {
     const p = await createProject(admin);
     const res = await admin.post(`/api/project/${p}/environment`, { name: 'e', json: '{}', env: '{}', ...over });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
+    expect(res.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     expect((await admin.get(`/api/project/${p}/environment`)).json()).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { cannotDeleteMessage, hasReferences, type References, type environmentInputSchema } from '@gantry/contracts';
+import { cannotDeleteMessage, hasReferences, type References, type environmentInputSchema, ErrorCodes } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
@@ -26,7 +26,7 @@ export class EnvironmentsService implements ProjectResourceService<EnvironmentWi
 
   async get(projectId: number, id: number): Promise<EnvironmentWithSecrets> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('Variable group not found');
+    if (!row) throw new NotFoundError('Variable group not found', { code: ErrorCodes.variableGroupNotFound });
     return row;
   }
 
@@ -59,7 +59,7 @@ export class EnvironmentsService implements ProjectResourceService<EnvironmentWi
           type: s.type,
           ...(s.secret ? { secret: this.box.seal(s.secret) } : {}),
         });
-        if (changed === 0) throw new ValidationError('Secret not found in this variable group', { field: `secrets.${i}.id` });
+        if (changed === 0) throw new ValidationError('Secret not found in this variable group', { code: ErrorCodes.secretNotInGroup, field: `secrets.${i}.id` });
       }
     }
     await this.log(actor, projectId, id, `Variable group ${input.name} updated`);
@@ -68,7 +68,7 @@ export class EnvironmentsService implements ProjectResourceService<EnvironmentWi
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
     const row = await this.get(projectId, id);
     const refs = await this.refs(projectId, id);
-    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('variable group'), { references: refs });
+    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('variable group'), { code: ErrorCodes.variableGroupInUse, references: refs });
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Variable group ${row.name} deleted`);
   }

@@ -75,10 +75,11 @@ describe.each(engines)('integration permissions ($name)', (engine) => {
         await reader.put(`${base}/${id}/values/${value.id}`, vBody),
         await reader.del(`${base}/${id}/values/${value.id}`),
       ];
-      for (const r of denied) expect([r.statusCode, r.json()]).toEqual([403, { error: 'Forbidden' }]);
+      for (const r of denied)
+        expect([r.statusCode, r.json()]).toEqual([403, { error: 'Forbidden', code: 'forbidden' }]);
     }
     for (const path of [base, `${base}/${id}`, `${base}/aliases`, `${base}/${id}/matchers`]) {
-      expect((await outsider.get(path)).json()).toEqual({ error: 'Project not found' });
+      expect((await outsider.get(path)).json()).toEqual({ error: 'Project not found', code: 'project_not_found' });
     }
     expect((await outsider.post(`${base}/${id}/aliases`)).statusCode).toBe(404);
     expect((await owner.get(`${base}/${id}/matchers`)).json()).toHaveLength(1);

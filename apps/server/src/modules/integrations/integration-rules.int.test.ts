@@ -25,7 +25,7 @@ describe.each(engines)('integration matchers and extracted values ($name)', (eng
     const badMatcher = async (body: object, message: string) => {
       const r = await admin.post(m, { ...matcher, ...body });
       expect(r.statusCode).toBe(400);
-      expect(r.json()).toEqual({ error: message, field: expect.any(String) });
+      expect(r.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     };
     await badMatcher({ name: '' }, 'Name is required');
     await badMatcher({ match_type: undefined }, 'Match source is required');
@@ -90,7 +90,7 @@ describe.each(engines)('integration matchers and extracted values ($name)', (eng
     const badValue = async (body: object, message: string) => {
       const r = await admin.post(v, { ...value, ...body });
       expect(r.statusCode).toBe(400);
-      expect(r.json()).toEqual({ error: message, field: expect.any(String) });
+      expect(r.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     };
     await badValue({ name: '' }, 'Name is required');
     await badValue({ value_source: 'query' }, 'Value source is required');

@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@gantry/contracts';
 import type { extractValueInputSchema, matcherInputSchema } from '@gantry/contracts';
 import type { z } from 'zod';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -12,7 +13,7 @@ import type {
   MatcherValues,
 } from './integrations.repository.js';
 import type { IntegrationsService } from './integrations.service.js';
-import { extractedVariableProblem } from './webhook-read.js';
+import { extractedVariableIssue } from './webhook-read.js';
 
 export type MatcherInput = z.output<typeof matcherInputSchema>;
 export type ExtractValueInput = z.output<typeof extractValueInputSchema>;
@@ -36,7 +37,7 @@ export class IntegrationRulesService {
   async getMatcher(projectId: number, integrationId: number, id: number): Promise<MatcherRow> {
     await this.integrations.get(projectId, integrationId);
     const row = await this.repo.findMatcher(projectId, integrationId, id);
-    if (!row) throw new NotFoundError('Matcher not found');
+    if (!row) throw new NotFoundError('Matcher not found', { code: ErrorCodes.matcherNotFound });
     return row;
   }
 
@@ -80,7 +81,7 @@ export class IntegrationRulesService {
   async getValue(projectId: number, integrationId: number, id: number): Promise<ExtractValueRow> {
     await this.integrations.get(projectId, integrationId);
     const row = await this.repo.findValue(projectId, integrationId, id);
-    if (!row) throw new NotFoundError('Extracted value not found');
+    if (!row) throw new NotFoundError('Extracted value not found', { code: ErrorCodes.extractedValueNotFound });
     return row;
   }
 
@@ -124,7 +125,10 @@ export class IntegrationRulesService {
   ): Promise<IntegrationWithTemplate> {
     const owner = await this.integrations.get(projectId, integrationId);
     if (bodyId !== undefined && bodyId !== integrationId)
-      throw new ValidationError('Integration id does not match the path', { field: 'integration_id' });
+      throw new ValidationError('Integration id does not match the path', {
+        code: ErrorCodes.integrationIdMismatch,
+        field: 'integration_id',
+      });
     return owner;
   }
 
@@ -151,8 +155,9 @@ function matcherValues(i: MatcherInput): MatcherValues {
 }
 
 function extractValues(i: ExtractValueInput): ExtractValueValues {
-  const problem = extractedVariableProblem(i.variable_type, i.variable);
-  if (problem) throw new ValidationError(problem, { field: 'variable' });
+  const problem = extractedVariableIssue(i.variable_type, i.variable);
+  if (problem)
+    throw new ValidationError(problem.message, { code: problem.code, field: 'variable', variable: i.variable });
   return {
     name: i.name,
     value_source: i.value_source,

@@ -24,7 +24,7 @@ describe.each(engines)('integrations ($name)', (engine) => {
     const bad = async (body: object, message: string) => {
       const r = await admin.post(url, { ...valid, ...body });
       expect(r.statusCode).toBe(400);
-      expect(r.json()).toEqual({ error: message, field: expect.any(String) });
+      expect(r.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     };
     await bad({ name: '' }, 'Name is required');
     await bad({ name: undefined }, 'Name is required');
@@ -95,6 +95,7 @@ describe.each(engines)('integrations ($name)', (engine) => {
     expect(tplDelete.statusCode).toBe(409);
     expect(tplDelete.json()).toMatchObject({
       error: "Can't delete the template",
+      code: 'template_in_use',
       references: { integrations: [{ name: 'audit' }, { name: 'push' }] },
     });
     expect((await admin.get(`/api/project/${p}/keys/${secret}/refs`)).json()).toEqual({

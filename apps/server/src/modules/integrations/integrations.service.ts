@@ -3,6 +3,7 @@ import {
   type IntegrationTaskParams,
   type References,
   type integrationInputSchema,
+  ErrorCodes,
 } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
@@ -41,7 +42,7 @@ export class IntegrationsService implements ProjectResourceService<
 
   async get(projectId: number, id: number): Promise<IntegrationWithTemplate> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('Integration not found');
+    if (!row) throw new NotFoundError('Integration not found', { code: ErrorCodes.integrationNotFound });
     return row;
   }
 
@@ -91,7 +92,7 @@ export class IntegrationsService implements ProjectResourceService<
 
   async deleteAlias(actor: Actor, projectId: number, integrationId: number | null, aliasId: number): Promise<void> {
     const owner = integrationId === null ? null : await this.get(projectId, integrationId);
-    if (!(await this.repo.findAlias(projectId, integrationId, aliasId))) throw new NotFoundError('Alias not found');
+    if (!(await this.repo.findAlias(projectId, integrationId, aliasId))) throw new NotFoundError('Alias not found', { code: ErrorCodes.aliasNotFound });
     await this.repo.deleteAlias(projectId, aliasId);
     await this.log(
       actor,
@@ -103,12 +104,12 @@ export class IntegrationsService implements ProjectResourceService<
 
   private async values(projectId: number, input: IntegrationInput) {
     await this.templates.get(projectId, input.template_id).catch(() => {
-      throw new ValidationError('Template not found in this project', { field: 'template_id' });
+      throw new ValidationError('Template not found in this project', { code: ErrorCodes.notInProject, label_key: 'template', field: 'template_id' });
     });
     const secretId = input.auth_method === 'none' ? null : (input.auth_secret_id ?? null);
     if (secretId !== null) {
       const type = await this.keys.typeInProject(projectId, secretId, 'Secret', 'auth_secret_id');
-      if (type !== 'login_password') throw new ValidationError('The secret must be a login with password key', { field: 'auth_secret_id' });
+      if (type !== 'login_password') throw new ValidationError('The secret must be a login with password key', { code: ErrorCodes.keyMustBeLoginPassword, label_key: 'secret', field: 'auth_secret_id' });
     }
     return {
       name: input.name,

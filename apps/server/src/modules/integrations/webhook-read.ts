@@ -4,7 +4,7 @@
  * yields "no value" or "no match", never an exception.
  */
 
-import { envNameProblem, taskVariableProblem } from '@gantry/contracts';
+import { envNameIssue, taskVariableIssue, type VariableIssue } from '@gantry/contracts';
 
 export type ValueSource = 'header' | 'body';
 export type BodyDataType = 'json' | 'string';
@@ -108,5 +108,10 @@ export function matches(r: ReadResult, method: MatchMethod, expected: string): b
  * variable the rule for every task variable (it is an environment variable of scripts too).
  */
 export function extractedVariableProblem(type: string, variable: string): string | null {
-  return type === 'environment' ? envNameProblem(variable, 'task') : taskVariableProblem(variable);
+  return extractedVariableIssue(type, variable)?.message ?? null;
+}
+
+/** extractedVariableProblem with the refusal's stable code. */
+export function extractedVariableIssue(type: string, variable: string): VariableIssue | null {
+  return type === 'environment' ? envNameIssue(variable, 'task') : taskVariableIssue(variable);
 }

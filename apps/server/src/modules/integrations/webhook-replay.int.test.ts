@@ -146,7 +146,12 @@ describe.each(engines)('webhook replay protection ($name)', (engine) => {
     const long = await deliver(ctx, hook.alias, body, githubHeaders(body, 'x'.repeat(201)));
     expect([long.statusCode, long.json()]).toEqual([
       400,
-      { error: 'X-GitHub-Delivery must be at most 200 characters' },
+      {
+        error: 'X-GitHub-Delivery must be at most 200 characters',
+        code: 'header_too_long',
+        header: 'X-GitHub-Delivery',
+        max: 200,
+      },
     ]);
     expect(await tasksOf(s.admin, s.p, hook.id)).toHaveLength(0);
     expect(await rowsOf(ctx, hook.id)).toEqual([]);

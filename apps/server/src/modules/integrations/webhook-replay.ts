@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { hasControlCharacters, type IntegrationAuthMethod } from '@gantry/contracts';
+import { ErrorCodes, hasControlCharacters, type IntegrationAuthMethod } from '@gantry/contracts';
+import type { ErrorDetails } from '../../platform/errors.js';
 import { hmacTimestampOf, signedMaterial } from './webhook-auth.js';
 import type { Delivery } from './webhook-read.js';
 
@@ -15,7 +16,8 @@ const DELIVERY_ID_HEADERS: Partial<Record<IntegrationAuthMethod, string>> = {
   bitbucket: 'X-Request-UUID',
 };
 
-export type DeliveryId = { kind: 'none' } | { kind: 'id'; id: string } | { kind: 'invalid'; message: string };
+export type DeliveryId =
+  { kind: 'none' } | { kind: 'id'; id: string } | { kind: 'invalid'; message: string; details: ErrorDetails };
 
 /**
  * The delivery id an integration with this auth method goes by: none for methods whose senders
@@ -28,8 +30,18 @@ export function deliveryIdOf(d: Delivery, method: IntegrationAuthMethod): Delive
   const id = d.header(header)?.trim();
   if (!id) return { kind: 'none' };
   if (id.length > DELIVERY_ID_MAX)
-    return { kind: 'invalid', message: `${header} must be at most ${DELIVERY_ID_MAX} characters` };
-  if (hasControlCharacters(id)) return { kind: 'invalid', message: `${header} must not contain control characters` };
+    return {
+      kind: 'invalid',
+      message: `${header} must be at most ${DELIVERY_ID_MAX} characters`,
+      details: { code: ErrorCodes.headerTooLong, header, max: DELIVERY_ID_MAX },
+    };
+  if (hasControlCharacters(id)) {
+    return {
+      kind: 'invalid',
+      message: `${header} must not contain control characters`,
+      details: { code: ErrorCodes.headerControlCharacters, header },
+    };
+  }
   return { kind: 'id', id };
 }
 

@@ -1,4 +1,4 @@
-import { INTEGRATION_BODY_LIMIT, Messages } from '@gantry/contracts';
+import { INTEGRATION_BODY_LIMIT, Messages, ErrorCodes } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { NotFoundError } from '../../platform/errors.js';
@@ -34,7 +34,7 @@ export function webhookRoutes(webhooks: WebhookService): FastifyPluginAsyncZod {
         const result = await webhooks.receive(request.params.alias, new Delivery(request.headers, body), (err) =>
           request.log.error({ err }, 'webhook delivery failed'),
         );
-        if (!result.authenticated) throw new NotFoundError(Messages.notFound);
+        if (!result.authenticated) throw new NotFoundError(Messages.notFound, { code: ErrorCodes.notFound });
         return reply.status(result.repeated ? 200 : 204).send();
       },
     );

@@ -76,7 +76,7 @@ export class WebhookService {
     result.authenticated = true;
     // Checked for all before any task starts, so a refused delivery has started nothing.
     const invalid = accepted.find((a) => a.id.kind === 'invalid');
-    if (invalid?.id.kind === 'invalid') throw new ValidationError(invalid.id.message);
+    if (invalid?.id.kind === 'invalid') throw new ValidationError(invalid.id.message, invalid.id.details);
     let repeats = 0;
     for (const { i, id, bodyHash } of accepted) {
       const keys: DeliveryKeys = { deliveryId: id.kind === 'id' ? id.id : null, bodyHash };

@@ -272,7 +272,7 @@ describe.each(engines)('webhook receiver: authentication and tasks ($name)', (en
     expect(Buffer.byteLength(tooBig)).toBeGreaterThan(INTEGRATION_BODY_LIMIT);
     for (const type of ['application/json', 'text/plain', 'application/octet-stream']) {
       const r = await deliver(ctx, hook.alias, tooBig, { 'content-type': type });
-      expect([r.statusCode, r.json()]).toEqual([413, { error: 'Request body is too large' }]);
+      expect([r.statusCode, r.json()]).toEqual([413, { error: 'Request body is too large', code: 'body_too_large' }]);
     }
     expect(await tasksOf(s.admin, s.p, hook.id)).toHaveLength(0);
     const fits = filler(INTEGRATION_BODY_LIMIT);

@@ -58,8 +58,8 @@ describe.each(engines)('inventories ($name)', (engine) => {
     const otherKey = await createKey(admin, other);
     const otherRepo = await createRepository(admin, other, otherKey);
     const post = (body: object) => admin.post(`/api/project/${p}/inventory`, { name: 'i', type: 'static', ssh_key_id: key, ...body });
-    expect((await post({ become_key_id: key })).json()).toEqual({ error: 'The become key must be a login with password', field: 'become_key_id' });
-    expect((await post({ ssh_key_id: otherKey })).json()).toEqual({ error: 'User credentials not found in this project', field: 'ssh_key_id' });
-    expect((await post({ type: 'file', inventory: 'x.ini', repository_id: otherRepo })).json()).toEqual({ error: 'Repository not found in this project', field: 'repository_id' });
+    expect((await post({ become_key_id: key })).json()).toEqual({ error: 'The become key must be a login with password', code: 'key_must_be_login_password', label_key: 'become_key', field: 'become_key_id' });
+    expect((await post({ ssh_key_id: otherKey })).json()).toEqual({ error: 'User credentials not found in this project', code: 'not_in_project', label_key: 'user_credentials', field: 'ssh_key_id' });
+    expect((await post({ type: 'file', inventory: 'x.ini', repository_id: otherRepo })).json()).toEqual({ error: 'Repository not found in this project', code: 'not_in_project', label_key: 'repository', field: 'repository_id' });
   });
 });

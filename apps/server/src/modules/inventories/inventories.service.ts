@@ -5,6 +5,7 @@ import {
   type InventoryType,
   type References,
   type inventoryInputSchema,
+  ErrorCodes,
 } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
@@ -47,7 +48,7 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
 
   async get(projectId: number, id: number): Promise<InventoryRow> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('Inventory not found');
+    if (!row) throw new NotFoundError('Inventory not found', { code: ErrorCodes.inventoryNotFound });
     return row;
   }
 
@@ -68,7 +69,7 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
     const row = await this.get(projectId, id);
     const refs = await this.refs(projectId, id);
-    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('inventory'), { references: refs });
+    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('inventory'), { code: ErrorCodes.inventoryInUse, references: refs });
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Inventory ${row.name} deleted`);
   }
@@ -99,11 +100,11 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
     if (input.ssh_key_id !== null) await this.keys.typeInProject(projectId, input.ssh_key_id, 'User credentials', 'ssh_key_id');
     if (input.become_key_id !== null) {
       const type = await this.keys.typeInProject(projectId, input.become_key_id, 'Become key', 'become_key_id');
-      if (type !== 'login_password') throw new ValidationError('The become key must be a login with password', { field: 'become_key_id' });
+      if (type !== 'login_password') throw new ValidationError('The become key must be a login with password', { code: ErrorCodes.keyMustBeLoginPassword, label_key: 'become_key', field: 'become_key_id' });
     }
     if (input.repository_id !== null) await this.repositories.assertInProject(projectId, input.repository_id, 'repository_id');
     if (WORKSPACE_INVENTORY_TYPES.includes(input.type) && input.become_key_id !== null) {
-      throw new ValidationError('A workspace has no become key', { field: 'become_key_id' });
+      throw new ValidationError('A workspace has no become key', { code: ErrorCodes.workspaceNoBecomeKey, field: 'become_key_id' });
     }
   }
 

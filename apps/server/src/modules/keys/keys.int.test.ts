@@ -53,7 +53,7 @@ describe.each(engines)('keys ($name)', (engine) => {
     const p = await createProject(admin);
     const res = await admin.post(`/api/project/${p}/keys`, body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
+    expect(res.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     expect((await admin.get(`/api/project/${p}/keys`)).json()).toEqual([]);
   });
 
@@ -63,16 +63,16 @@ describe.each(engines)('keys ($name)', (engine) => {
     const junk = `-----BEGIN OPENSSH PRIVATE KEY-----\nbm90LWEta2V5LWNhbmFyeQ==\n-----END OPENSSH PRIVATE KEY-----`;
     const res = await admin.post(`/api/project/${p}/keys`, { name: 'bad', type: 'ssh', ssh: { private_key: junk } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Private key is not a valid private key', field: 'ssh.private_key' });
+    expect(res.json()).toEqual({ error: 'Private key is not a valid private key', code: 'private_key_invalid', field: 'ssh.private_key' });
     expect(res.body).not.toContain('bm90LWEta2V5');
     const plain = await admin.post(`/api/project/${p}/keys`, { name: 'bad', type: 'ssh', ssh: { private_key: 'just text canary' } });
-    expect(plain.json()).toEqual({ error: 'Private key is not a valid private key', field: 'ssh.private_key' });
+    expect(plain.json()).toEqual({ error: 'Private key is not a valid private key', code: 'private_key_invalid', field: 'ssh.private_key' });
     const wrongPass = await admin.post(`/api/project/${p}/keys`, {
       name: 'bad',
       type: 'ssh',
       ssh: { private_key: encryptedPem(), passphrase: 'wrong' },
     });
-    expect(wrongPass.json()).toEqual({ error: 'Passphrase does not open the private key', field: 'ssh.passphrase' });
+    expect(wrongPass.json()).toEqual({ error: 'Passphrase does not open the private key', code: 'passphrase_incorrect', field: 'ssh.passphrase' });
   });
 
   it('keeps the stored secret on edit unless override_secret is ticked', async () => {
@@ -84,11 +84,11 @@ describe.each(engines)('keys ($name)', (engine) => {
     expect(rename.statusCode).toBe(204);
     expect(await ctx.app.services.keys.secretOf(p, id)).toEqual({ type: 'login_password', login: 'a', password: 'first' });
     const missing = await admin.put(`/api/project/${p}/keys/${id}`, { name: 'renamed', type: 'login_password', override_secret: true, login_password: { login: 'b' } });
-    expect(missing.json()).toEqual({ error: 'Password is required', field: 'login_password.password' });
+    expect(missing.json()).toEqual({ error: 'Password is required', code: 'field_required', label_key: 'password', field: 'login_password.password' });
     await admin.put(`/api/project/${p}/keys/${id}`, { name: 'renamed', type: 'login_password', override_secret: true, login_password: { login: 'b', password: 'second' } });
     expect(await ctx.app.services.keys.secretOf(p, id)).toEqual({ type: 'login_password', login: 'b', password: 'second' });
     const typeChange = await admin.put(`/api/project/${p}/keys/${id}`, { name: 'renamed', type: 'ssh' });
-    expect(typeChange.json()).toEqual({ error: 'Private key is required', field: 'ssh.private_key' });
+    expect(typeChange.json()).toEqual({ error: 'Private key is required', code: 'field_required', label_key: 'private_key', field: 'ssh.private_key' });
     expect((await admin.get(`/api/project/${p}/keys/${id}`)).json()).toMatchObject({ name: 'renamed', type: 'login_password' });
   });
 

@@ -1,4 +1,4 @@
-import { cannotDeleteMessage, hasReferences, type keyCreateSchema, type KeyType, type References } from '@gantry/contracts';
+import { cannotDeleteMessage, hasReferences, type keyCreateSchema, type KeyType, type References, ErrorCodes, labelKey, type FieldLabel } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
@@ -39,9 +39,9 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
    * For other modules: the key's type when it belongs to the project, else a 400 about `field`
    * (the caller's request field that holds the id, e.g. `ssh_key_id`).
    */
-  async typeInProject(projectId: number, id: number, what: string, field: string): Promise<KeyType> {
+  async typeInProject(projectId: number, id: number, what: FieldLabel, field: string): Promise<KeyType> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new ValidationError(`${what} not found in this project`, { field });
+    if (!row) throw new ValidationError(`${what} not found in this project`, { code: ErrorCodes.notInProject, label_key: labelKey(what), field });
     return row.type as KeyType;
   }
 
@@ -83,7 +83,7 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
     const row = await this.row(projectId, id);
     const refs = await this.refs(projectId, id);
-    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('key'), { references: refs });
+    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('key'), { code: ErrorCodes.keyInUse, references: refs });
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Key ${row.name} deleted`);
   }
@@ -102,7 +102,7 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
 
   private async row(projectId: number, id: number): Promise<KeyRow> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('Key not found');
+    if (!row) throw new NotFoundError('Key not found', { code: ErrorCodes.keyNotFound });
     return row;
   }
 
@@ -114,8 +114,8 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
   }
 
   private requireMaterial(input: KeyInput): void {
-    if (input.type === 'ssh' && !input.ssh?.private_key.trim()) throw new ValidationError('Private key is required', { field: 'ssh.private_key' });
-    if (input.type === 'login_password' && !input.login_password?.password) throw new ValidationError('Password is required', { field: 'login_password.password' });
+    if (input.type === 'ssh' && !input.ssh?.private_key.trim()) throw new ValidationError('Private key is required', { code: ErrorCodes.fieldRequired, label_key: 'private_key', field: 'ssh.private_key' });
+    if (input.type === 'login_password' && !input.login_password?.password) throw new ValidationError('Password is required', { code: ErrorCodes.fieldRequired, label_key: 'password', field: 'login_password.password' });
   }
 
   private sealInput(input: KeyInput): string | null {
@@ -125,7 +125,13 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
       case 'ssh': {
         const ssh = input.ssh!;
         const problem = privateKeyProblem(ssh.private_key, ssh.passphrase);
-        if (problem) throw new ValidationError(problem, { field: problem.startsWith('Passphrase') ? 'ssh.passphrase' : 'ssh.private_key' });
+        if (problem) {
+          const passphrase = problem.startsWith('Passphrase');
+          throw new ValidationError(problem, {
+            code: passphrase ? ErrorCodes.passphraseIncorrect : ErrorCodes.privateKeyInvalid,
+            field: passphrase ? 'ssh.passphrase' : 'ssh.private_key',
+          });
+        }
         return this.box.seal(JSON.stringify({ login: ssh.login, passphrase: ssh.passphrase, private_key: ssh.private_key.trim() + '\n' }));
       }
       case 'login_password': {

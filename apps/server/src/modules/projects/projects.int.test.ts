@@ -32,7 +32,7 @@ describe.each(engines)('projects ($name)', (engine) => {
     const before = (await admin.get('/api/projects')).json().length;
     const res = await admin.post('/api/projects', body);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
+    expect(res.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     expect((await admin.get('/api/projects')).json()).toHaveLength(before);
   });
 
@@ -43,7 +43,7 @@ describe.each(engines)('projects ($name)', (engine) => {
     expect(put.statusCode).toBe(204);
     expect((await admin.get(`/api/project/${id}`)).json()).toMatchObject({ name: 'Renamed', alert: true, alert_chat: 'chat-1', max_parallel_tasks: 3 });
     const bad = await admin.put(`/api/project/${id}`, { name: '', max_parallel_tasks: 1 });
-    expect(bad.json()).toEqual({ error: 'Project name is required', field: 'name' });
+    expect(bad.json()).toEqual({ error: 'Project name is required', code: 'field_required', label_key: 'project_name', field: 'name' });
     expect((await admin.get(`/api/project/${id}`)).json().name).toBe('Renamed');
   });
 
@@ -78,7 +78,7 @@ describe.each(engines)('projects ($name)', (engine) => {
           const res = await route.call(member, id);
           const allowed = route.allowed.includes(role);
           expect([route.name, res.statusCode]).toEqual([route.name, allowed ? (route.name.startsWith('GET') ? 200 : 204) : 403]);
-          if (!allowed) expect(res.json()).toEqual({ error: 'Forbidden' });
+          if (!allowed) expect(res.json()).toEqual({ error: 'Forbidden', code: 'forbidden' });
         }
       });
     }
@@ -90,7 +90,7 @@ describe.each(engines)('projects ($name)', (engine) => {
       const id = await createProject(admin);
       for (const route of routes) {
         const res = await route.call(stranger, id);
-        expect([route.name, res.statusCode, res.json()]).toEqual([route.name, 404, { error: 'Project not found' }]);
+        expect([route.name, res.statusCode, res.json()]).toEqual([route.name, 404, { error: 'Project not found', code: 'project_not_found' }]);
       }
       expect((await admin.get(`/api/project/${id}`)).statusCode).toBe(200);
     });

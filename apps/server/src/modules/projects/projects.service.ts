@@ -1,4 +1,4 @@
-import { Messages, projectRoleSchema, type ProjectRole, type projectCreateSchema, type projectUpdateSchema } from '@gantry/contracts';
+import { Messages, projectRoleSchema, type ProjectRole, type projectCreateSchema, type projectUpdateSchema, ErrorCodes } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
@@ -25,7 +25,7 @@ export class ProjectsService implements ProjectMembership {
 
   /** Admins may create projects; others only when GANTRY_NON_ADMIN_CAN_CREATE_PROJECT is set. */
   assertCanCreate(user: { admin: boolean }): void {
-    if (!user.admin && !this.nonAdminCanCreateProject) throw new ForbiddenError('You cannot create projects');
+    if (!user.admin && !this.nonAdminCanCreateProject) throw new ForbiddenError('You cannot create projects', { code: ErrorCodes.projectCreateForbidden });
   }
 
   async create(user: { id: number; admin: boolean }, input: CreateInput): Promise<ProjectRow> {
@@ -48,7 +48,7 @@ export class ProjectsService implements ProjectMembership {
 
   async get(id: number): Promise<ProjectRow> {
     const row = await this.repo.findById(id);
-    if (!row) throw new NotFoundError(Messages.projectNotFound);
+    if (!row) throw new NotFoundError(Messages.projectNotFound, { code: ErrorCodes.projectNotFound });
     return row;
   }
 

@@ -24,7 +24,7 @@ describe.each(engines)('references and safe deletes ($name)', (engine) => {
 
     const blocked = await admin.del(`/api/project/${p}/keys/${key}`);
     expect(blocked.statusCode).toBe(409);
-    expect(blocked.json()).toMatchObject({ error: "Can't delete the key", references: { repositories: [{ id: repo, name: 'app-repo' }] } });
+    expect(blocked.json()).toMatchObject({ error: "Can't delete the key", code: 'key_in_use', references: { repositories: [{ id: repo, name: 'app-repo' }] } });
     expect((await admin.get(`/api/project/${p}/keys/${key}`)).statusCode).toBe(200);
 
     expect((await admin.del(`/api/project/${p}/inventory/${inv}`)).statusCode).toBe(204);
@@ -66,7 +66,7 @@ describe.each(engines)('project isolation ($name)', (engine) => {
       expect((await owner.put(`/api/project/${a}/${section}/${id}`, { name: 'x', type: 'none' })).statusCode).toBeGreaterThanOrEqual(400);
       expect((await owner.del(`/api/project/${a}/${section}/${id}`)).statusCode).toBe(404);
       expect((await owner.get(`/api/project/${b}/${section}/${id}`)).statusCode).toBe(404);
-      expect((await owner.get(`/api/project/${b}/${section}`)).json()).toEqual({ error: 'Project not found' });
+      expect((await owner.get(`/api/project/${b}/${section}`)).json()).toEqual({ error: 'Project not found', code: 'project_not_found' });
       expect((await admin.get(`/api/project/${b}/${section}/${id}`)).statusCode).toBe(200);
     }
   });

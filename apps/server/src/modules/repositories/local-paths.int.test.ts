@@ -89,7 +89,7 @@ describe.each(engines)('local paths with GANTRY_ALLOWED_LOCAL_PATHS unset ($name
       expect(
         (await manager.post(`/api/project/${p}/repositories`, { name: 'r', git_url, ssh_key_id: key })).json(),
         git_url,
-      ).toEqual({ error: 'Incorrect URL', field: 'git_url' });
+      ).toEqual({ error: 'Incorrect URL', code: 'incorrect_url', field: 'git_url' });
     }
     const id = (
       await manager.post(`/api/project/${p}/repositories`, {

@@ -47,7 +47,7 @@ describe.each(engines)('repositories ($name)', (engine) => {
     const key = await createKey(admin, p);
     const res = await admin.post(`/api/project/${p}/repositories`, { name: 'r', git_url: 'https://h/r.git', git_branch: 'main', ssh_key_id: key, ...over });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
+    expect(res.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     expect((await admin.get(`/api/project/${p}/repositories`)).json()).toEqual([]);
   });
 
@@ -58,7 +58,7 @@ describe.each(engines)('repositories ($name)', (engine) => {
     const keyB = await createKey(admin, b);
     const res = await admin.post(`/api/project/${a}/repositories`, { name: 'r', git_url: 'https://h/r.git', git_branch: 'main', ssh_key_id: keyB });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: 'Access key not found in this project', field: 'ssh_key_id' });
+    expect(res.json()).toEqual({ error: 'Access key not found in this project', code: 'not_in_project', label_key: 'access_key', field: 'ssh_key_id' });
   });
 
   it('updates and deletes', async () => {

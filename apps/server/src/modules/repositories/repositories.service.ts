@@ -1,8 +1,8 @@
-import { cannotDeleteMessage, hasReferences, type References, type repositoryInputSchema } from '@gantry/contracts';
+import { cannotDeleteMessage, hasReferences, type References, type repositoryInputSchema, ErrorCodes } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
-import { LOCAL_PATH_NOT_ALLOWED, type LocalPathCheck } from '../../platform/local-paths.js';
+import { LOCAL_PATH_NOT_ALLOWED, REMOTE_HELPER_REFUSED, type LocalPathCheck } from '../../platform/local-paths.js';
 import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
 import type { EventsService } from '../events/events.service.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -27,13 +27,13 @@ export class RepositoriesService implements ProjectResourceService<RepositoryRow
 
   async get(projectId: number, id: number): Promise<RepositoryRow> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('Repository not found');
+    if (!row) throw new NotFoundError('Repository not found', { code: ErrorCodes.repositoryNotFound });
     return row;
   }
 
   /** For other modules: a 400 about `field` (the caller's request field) unless the repository belongs to the project. */
   async assertInProject(projectId: number, id: number, field: string): Promise<void> {
-    if (!(await this.repo.find(projectId, id))) throw new ValidationError('Repository not found in this project', { field });
+    if (!(await this.repo.find(projectId, id))) throw new ValidationError('Repository not found in this project', { code: ErrorCodes.notInProject, label_key: 'repository', field });
   }
 
   async create(actor: Actor, projectId: number, input: Input): Promise<RepositoryRow> {
@@ -55,7 +55,7 @@ export class RepositoriesService implements ProjectResourceService<RepositoryRow
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
     const row = await this.get(projectId, id);
     const refs = await this.refs(projectId, id);
-    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('repository'), { references: refs });
+    if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('repository'), { code: ErrorCodes.repositoryInUse, references: refs });
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Repository ${row.name} deleted`);
   }
@@ -68,7 +68,10 @@ export class RepositoriesService implements ProjectResourceService<RepositoryRow
   /** Paths on this machine's disk only below GANTRY_ALLOWED_LOCAL_PATHS (another project's workspace is one). */
   private checkLocalPath(gitUrl: string): void {
     const problem = this.localPaths.repositoryProblem(gitUrl);
-    if (problem) throw new ValidationError(problem, { code: LOCAL_PATH_NOT_ALLOWED, field: 'git_url' });
+    if (problem) {
+      const code = problem === REMOTE_HELPER_REFUSED ? ErrorCodes.remoteHelperNotAllowed : LOCAL_PATH_NOT_ALLOWED;
+      throw new ValidationError(problem, { code, field: 'git_url' });
+    }
   }
 
   private log(actor: Actor, projectId: number, id: number, description: string): Promise<void> {

@@ -5,7 +5,7 @@ import { gitRepo } from '../../test/git-fixture.js';
 import { createProject, engines, signedInUser, useTestApp, type Caller } from '../../test/harness.js';
 import { runTask, setupTemplate, taskLog } from '../../test/tasks.js';
 
-const FINISHED = { error: 'The task has already finished' };
+const FINISHED = { error: 'The task has already finished', code: 'task_finished' };
 
 describe.each(engines)('runner protocol: reports for finished tasks ($name)', (engine) => {
   const t = useTestApp(engine, { GANTRY_USE_REMOTE_RUNNER: 'true' });

@@ -1,4 +1,4 @@
-import { idParamSchema, runnerLogSchema, runnerPollRequestSchema, runnerPollResponseSchema, runnerStatusSchema } from '@gantry/contracts';
+import { idParamSchema, runnerLogSchema, runnerPollRequestSchema, runnerPollResponseSchema, runnerStatusSchema, ErrorCodes } from '@gantry/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,11 +24,11 @@ export function runnerProtocolRoutes(runners: RunnersService, protocol: RunnerPr
   const authenticate = async (request: FastifyRequest): Promise<void> => {
     const token = request.headers.authorization?.match(/^bearer\s+(\S+)\s*$/i)?.[1];
     const runner = token ? await runners.authenticate(token) : null;
-    if (!runner) throw new UnauthorizedError('Invalid runner token');
+    if (!runner) throw new UnauthorizedError('Invalid runner token', { code: ErrorCodes.runnerTokenInvalid });
     request.runner = runner;
   };
   const runnerOf = (request: FastifyRequest): RunnerRow => {
-    if (!request.runner) throw new UnauthorizedError('Invalid runner token');
+    if (!request.runner) throw new UnauthorizedError('Invalid runner token', { code: ErrorCodes.runnerTokenInvalid });
     return request.runner;
   };
   return async (app) => {

@@ -1,4 +1,4 @@
-import { FINISHED_STATUSES, isFinished, type RunnerControl, type RunnerJob, type RunnerLogBody, type RunnerPollResponse, type RunnerStatusBody } from '@gantry/contracts';
+import { FINISHED_STATUSES, isFinished, type RunnerControl, type RunnerJob, type RunnerLogBody, type RunnerPollResponse, type RunnerStatusBody, ErrorCodes } from '@gantry/contracts';
 import type { App } from '@gantry/contracts';
 import { maskSecrets } from '../../platform/mask-secrets.js';
 import type { RunContext } from '../../engine/ports.js';
@@ -97,7 +97,7 @@ export class RunnerProtocolService {
       case 'stopped':
       case 'rejected':
         // Lost to a concurrent end (the timeout, a repeated report): nothing was stored.
-        if (!(await this.finish(task, body.status))) throw new ConflictError(TASK_FINISHED);
+        if (!(await this.finish(task, body.status))) throw new ConflictError(TASK_FINISHED, { code: ErrorCodes.taskFinished });
     }
   }
 
@@ -199,7 +199,7 @@ export class RunnerProtocolService {
 
   private async ownTask(runner: RunnerRow, taskId: number): Promise<TaskRow> {
     const task = await this.d.tasks.findById(taskId);
-    if (!task || task.runner_id !== runner.id) throw new NotFoundError('Task not found');
+    if (!task || task.runner_id !== runner.id) throw new NotFoundError('Task not found', { code: ErrorCodes.taskNotFound });
     return task;
   }
 
@@ -210,7 +210,7 @@ export class RunnerProtocolService {
   private async openTask(runner: RunnerRow, taskId: number): Promise<TaskRow> {
     const task = await this.ownTask(runner, taskId);
     const awaitingRunner = task.status === 'rejected' && task.runner_reported === 0;
-    if (isFinished(task.status) && !awaitingRunner) throw new ConflictError(TASK_FINISHED);
+    if (isFinished(task.status) && !awaitingRunner) throw new ConflictError(TASK_FINISHED, { code: ErrorCodes.taskFinished });
     return task;
   }
 

@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@gantry/contracts';
 import type { runnerInputSchema } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
@@ -38,7 +39,7 @@ export class RunnersService {
   /** A runner in the scope (the admin scope 'all' reaches any runner). */
   async get(scope: RunnerScope | 'all', id: number): Promise<RunnerRow> {
     const row = await this.repo.find(id);
-    if (!row || (scope !== 'all' && row.project_id !== scope.projectId)) throw new NotFoundError('Runner not found');
+    if (!row || (scope !== 'all' && row.project_id !== scope.projectId)) throw new NotFoundError('Runner not found', { code: ErrorCodes.runnerNotFound });
     return row;
   }
 
@@ -98,7 +99,7 @@ export class RunnersService {
 
   private check(projectId: number | null, input: RunnerInputValues): void {
     // A project runner without a tag would take every untagged task of the project.
-    if (projectId !== null && !input.tag) throw new ValidationError('Tag is required', { field: 'tag' });
+    if (projectId !== null && !input.tag) throw new ValidationError('Tag is required', { code: ErrorCodes.fieldRequired, label_key: 'tag', field: 'tag' });
   }
 
   private log(actor: Actor, row: RunnerRow, description: string): Promise<void> {

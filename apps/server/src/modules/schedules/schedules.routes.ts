@@ -1,10 +1,10 @@
-import { Permission, cronValidateSchema, idParamSchema, scheduleNextRunsResultSchema, scheduleNextRunsSchema, scheduleSchema } from '@gantry/contracts';
+import { Permission, cronValidateSchema, idParamSchema, scheduleNextRunsResultSchema, scheduleNextRunsSchema, scheduleSchema, requiredMessage } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
 import { ValidationError } from '../../platform/errors.js';
-import { cronReason } from '../../platform/cron.js';
+import { cronErrorCode, cronReason } from '../../platform/cron.js';
 import { presentSchedule } from './schedules.presenter.js';
 import type { SchedulesService } from './schedules.service.js';
 
@@ -17,7 +17,7 @@ export function schedulesExtraRoutes(schedules: SchedulesService, members: Proje
     const tags = ['schedules'];
     app.put(
       '/project/:projectId/schedules/:id/active',
-      { preValidation: projectGuard(members, Permission.manageProjectResources), schema: { tags, params: itemParams, body: z.object({ active: z.boolean({ error: 'Active is required' }) }) } },
+      { preValidation: projectGuard(members, Permission.manageProjectResources), schema: { tags, params: itemParams, body: z.object({ active: z.boolean(requiredMessage('Active')) }) } },
       async (request, reply) => {
         const u = requireUser(request);
         await schedules.setActive({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.params.id, request.body.active);
@@ -31,7 +31,7 @@ export function schedulesExtraRoutes(schedules: SchedulesService, members: Proje
       { preValidation: projectGuard(members, 0), schema: { tags, params, body: cronValidateSchema } },
       async (request, reply) => {
         const reason = cronReason(request.body.cron_format);
-        if (reason !== null) throw new ValidationError(`Cron: ${reason}`, { field: 'cron_format' });
+        if (reason !== null) throw new ValidationError(`Cron: ${reason}`, { code: cronErrorCode(reason), field: 'cron_format' });
         return reply.status(200).send();
       },
     );

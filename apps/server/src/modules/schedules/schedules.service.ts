@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@gantry/contracts';
 import type { References, scheduleInputSchema } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
@@ -6,7 +7,7 @@ import type { Actor, ProjectResourceService } from '../../platform/resource-rout
 import type { EventsService } from '../events/events.service.js';
 import type { RepositoriesService } from '../repositories/repositories.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
-import { cronProblem, cronReason, nextDue } from '../../platform/cron.js';
+import { cronErrorCode, cronProblem, cronReason, nextDue } from '../../platform/cron.js';
 import type { SchedulesRepository, ScheduleWithTemplate } from './schedules.repository.js';
 
 type Input = z.output<typeof scheduleInputSchema>;
@@ -27,7 +28,7 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
 
   async get(projectId: number, id: number): Promise<ScheduleWithTemplate> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('Schedule not found');
+    if (!row) throw new NotFoundError('Schedule not found', { code: ErrorCodes.scheduleNotFound });
     return row;
   }
 
@@ -68,7 +69,7 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
    */
   nextRuns(cronFormat: string, count: number): string[] {
     const reason = cronReason(cronFormat);
-    if (reason !== null) throw new ValidationError(`Cron: ${reason}`, { field: 'cron_format' });
+    if (reason !== null) throw new ValidationError(`Cron: ${reason}`, { code: cronErrorCode(reason), field: 'cron_format' });
     const runs: string[] = [];
     let cursor: Date | null = this.clock.now();
     while (runs.length < count && (cursor = nextDue(cronFormat.trim(), cursor))) runs.push(cursor.toISOString());
@@ -82,9 +83,9 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
 
   private async check(projectId: number, input: Input): Promise<void> {
     const problem = cronProblem(input.cron_format);
-    if (problem) throw new ValidationError(problem, { field: 'cron_format' });
+    if (problem) throw new ValidationError(problem, { code: cronErrorCode(problem), field: 'cron_format' });
     await this.templates.get(projectId, input.template_id).catch(() => {
-      throw new ValidationError('Template not found in this project', { field: 'template_id' });
+      throw new ValidationError('Template not found in this project', { code: ErrorCodes.notInProject, label_key: 'template', field: 'template_id' });
     });
     if (input.repository_id) await this.repositories.assertInProject(projectId, input.repository_id, 'repository_id');
   }

@@ -32,7 +32,7 @@ describe.each(engines)('statistics and events ($name)', (engine) => {
     expect((await admin.get(`/api/project/${p}/templates/${ok.templateId}/stats?start=${weekAgo}`)).json()).toEqual([{ date: today, count_by_status: { success: 3, error: 0, stopped: 0 } }]);
     const tomorrow = new Date(Date.now() + 86400_000).toISOString().slice(0, 10);
     expect((await admin.get(`/api/project/${p}/stats?start=${tomorrow}`)).json()).toEqual([]);
-    expect((await admin.get(`/api/project/${p}/stats?start=yesterday`)).json()).toEqual({ error: 'Start must be a date (YYYY-MM-DD)', field: 'start' });
+    expect((await admin.get(`/api/project/${p}/stats?start=yesterday`)).json()).toEqual({ error: 'Start must be a date (YYYY-MM-DD)', code: 'date_required', label_key: 'start', field: 'start' });
 
     // Task events, and the user's events across their projects.
     const events = (await runner.get('/api/events')).json().map((e: { description: string }) => e.description);

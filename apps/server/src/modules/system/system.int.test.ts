@@ -30,7 +30,7 @@ describe.each(engines)('system ($name)', (engine) => {
     expect((await u.get('/api/user/')).statusCode).toBe(200);
     const missing = await u.get('/api/nothing-here');
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ error: 'Route GET /api/nothing-here not found' });
+    expect(missing.json()).toEqual({ error: 'Route GET /api/nothing-here not found', code: 'route_not_found' });
   });
 
   it('never answers bad input with a 500 or a stack trace', async () => {
@@ -65,6 +65,6 @@ describe.each(engines)('system ($name)', (engine) => {
       headers: { 'content-type': 'application/json', 'x-gantry-request': '1' },
     });
     expect(huge.statusCode).toBe(413);
-    expect(huge.json()).toEqual({ error: 'Request body is too large' });
+    expect(huge.json()).toEqual({ error: 'Request body is too large', code: 'body_too_large' });
   });
 });

@@ -10,19 +10,21 @@ import {
   type SurveyVar,
   type TaskParams,
   type TemplateTaskParams,
+  labelKey,
+  type FieldLabel,
 } from '@gantry/contracts';
 import { ForbiddenError, ValidationError } from '../../platform/errors.js';
 import { forbiddenAnsibleArgument } from './ansible-arguments.js';
 
 /** `field`: the request field the text came in (`environment`, `secret`). */
-export function parseJsonObject(text: string, what: string, field: string): Record<string, unknown> {
+export function parseJsonObject(text: string, what: FieldLabel, field: string): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(text || '{}');
     if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
   } catch {
     // reported below
   }
-  throw new ValidationError(`${what} must be a JSON object`, { field });
+  throw new ValidationError(`${what} must be a JSON object`, { code: ErrorCodes.jsonObjectRequired, label_key: labelKey(what), field });
 }
 
 /**
@@ -35,11 +37,11 @@ export function checkSurvey(vars: SurveyVar[], answers: Record<string, unknown>,
     const value = raw === undefined || raw === null ? '' : String(raw);
     const field = `${v.type === 'secret' ? 'secret' : 'environment'}.${v.name}`;
     if (!value) {
-      if (v.required) throw new ValidationError(`${v.title} is required`, { field });
+      if (v.required) throw new ValidationError(`${v.title} is required`, { code: ErrorCodes.surveyValueRequired, title: v.title, field });
       continue;
     }
-    if (v.type === 'int' && !/^-?\d+$/.test(value)) throw new ValidationError(`${v.title} must be integer`, { field });
-    if (v.type === 'enum' && !v.values.some((x) => x.value === value)) throw new ValidationError(`${v.title} must be one of its values`, { field });
+    if (v.type === 'int' && !/^-?\d+$/.test(value)) throw new ValidationError(`${v.title} must be integer`, { code: ErrorCodes.surveyValueInteger, title: v.title, field });
+    if (v.type === 'enum' && !v.values.some((x) => x.value === value)) throw new ValidationError(`${v.title} must be one of its values`, { code: ErrorCodes.surveyValueEnum, title: v.title, field });
   }
 }
 
@@ -86,7 +88,7 @@ export interface TopLevelOptions {
  */
 export function foldTopLevelOptions(input: TopLevelOptions, templatePlaybook: string): TaskParams {
   const playbook = input.playbook?.trim();
-  if (playbook && playbook !== templatePlaybook) throw new ValidationError('Playbook cannot be overridden by a task; leave it empty to run the template playbook', { field: 'playbook' });
+  if (playbook && playbook !== templatePlaybook) throw new ValidationError('Playbook cannot be overridden by a task; leave it empty to run the template playbook', { code: ErrorCodes.playbookOverride, field: 'playbook' });
   const p: TaskParams = { ...input.params };
   if (p.debug === undefined && input.debug !== undefined) p.debug = input.debug;
   if (p.dry_run === undefined && input.dry_run !== undefined) p.dry_run = input.dry_run;
@@ -101,11 +103,11 @@ export function foldTopLevelOptions(input: TopLevelOptions, templatePlaybook: st
  */
 const PATTERN_ITEM = /^[A-Za-z0-9_.*:[\]][A-Za-z0-9_.*:[\]-]*$/;
 
-function cleanList(list: string[] | undefined, what: string, field: string): string[] | undefined {
+function cleanList(list: string[] | undefined, what: FieldLabel, field: string): string[] | undefined {
   if (!list) return undefined;
   const out = list.map((x) => x.trim()).filter(Boolean);
   const bad = out.find((x) => !PATTERN_ITEM.test(x));
-  if (bad !== undefined) throw new ValidationError(`${what} item ${JSON.stringify(bad)} is not a plain host pattern or tag`, { field });
+  if (bad !== undefined) throw new ValidationError(`${what} item ${JSON.stringify(bad)} is not a plain host pattern or tag`, { code: ErrorCodes.hostPatternInvalid, label_key: labelKey(what), item: bad, field });
   return out;
 }
 
@@ -121,7 +123,7 @@ export function checkTaskVariables(names: string[], survey: SurveyVar[], anyName
   for (const name of names) {
     const issue = taskVariableIssue(name);
     if (issue) throw new ValidationError(issue.message, { code: issue.code, field, variable: name });
-    if (!anyName && !surveyNames.has(name)) throw new ValidationError(`Variable ${name} is not a survey variable of this template`, { field, variable: name });
+    if (!anyName && !surveyNames.has(name)) throw new ValidationError(`Variable ${name} is not a survey variable of this template`, { code: ErrorCodes.variableNotInSurvey, field, variable: name });
   }
 }
 
@@ -152,16 +154,16 @@ export function checkGroupEnvKept(names: string[], groupEnv: ReadonlySet<string>
 export function checkArguments(text: string | null | undefined, app: string, mayOverride: boolean): string | null {
   if (!text) return null;
   const list = parseArgumentList(text);
-  if (list === null) throw new ValidationError('Arguments must be a JSON list of strings', { field: 'arguments' });
-  if (list.length && !mayOverride) throw new ForbiddenError('Only managers may override the arguments of a task');
+  if (list === null) throw new ValidationError('Arguments must be a JSON list of strings', { code: ErrorCodes.argumentsNotList, field: 'arguments' });
+  if (list.length && !mayOverride) throw new ForbiddenError('Only managers may override the arguments of a task', { code: ErrorCodes.argumentsOverrideForbidden });
   const bad = app === 'ansible' ? forbiddenAnsibleArgument(list) : null;
-  if (bad !== null) throw new ValidationError(`Argument ${bad} is not allowed`, { field: 'arguments' });
+  if (bad !== null) throw new ValidationError(`Argument ${bad} is not allowed`, { code: ErrorCodes.argumentNotAllowed, argument: bad, field: 'arguments' });
   return text;
 }
 
 export function checkBranch(branch: string | null | undefined): string | null {
   if (!branch) return null;
-  if (!isValidBranch(branch)) throw new ValidationError(INCORRECT_BRANCH, { field: 'git_branch' });
+  if (!isValidBranch(branch)) throw new ValidationError(INCORRECT_BRANCH, { code: ErrorCodes.incorrectBranch, field: 'git_branch' });
   return branch;
 }
 

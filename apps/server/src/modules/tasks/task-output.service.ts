@@ -1,4 +1,4 @@
-import { TASK_OUTPUT_PAGE_SIZE, type TaskOutputPage, type TaskOutputQuery } from '@gantry/contracts';
+import { TASK_OUTPUT_PAGE_SIZE, type TaskOutputPage, type TaskOutputQuery, ErrorCodes } from '@gantry/contracts';
 import type { LogLine } from '../../engine/ports.js';
 import type { Clock } from '../../platform/clock.js';
 import { NotFoundError } from '../../platform/errors.js';
@@ -62,7 +62,7 @@ export class TaskOutputService {
   }
 
   private async task(projectId: number, taskId: number): Promise<void> {
-    if (!(await this.tasks.find(projectId, taskId))) throw new NotFoundError('Task not found');
+    if (!(await this.tasks.find(projectId, taskId))) throw new NotFoundError('Task not found', { code: ErrorCodes.taskNotFound });
   }
 }
 

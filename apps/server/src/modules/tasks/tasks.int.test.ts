@@ -76,9 +76,9 @@ describe.each(engines)('tasks: bash and python ($name)', (engine) => {
       survey_vars: [{ name: 'size', title: 'Size', type: 'int', required: true }],
     });
     const missing = await admin.post(`/api/project/${p}/tasks`, { template_id: py.templateId });
-    expect(missing.json()).toEqual({ error: 'Size is required', field: 'environment.size' });
+    expect(missing.json()).toEqual({ error: 'Size is required', code: 'survey_value_required', title: 'Size', field: 'environment.size' });
     const notInt = await admin.post(`/api/project/${p}/tasks`, { template_id: py.templateId, environment: '{"size": "big"}' });
-    expect(notInt.json()).toEqual({ error: 'Size must be integer', field: 'environment.size' });
+    expect(notInt.json()).toEqual({ error: 'Size must be integer', code: 'survey_value_integer', title: 'Size', field: 'environment.size' });
     const ok = await waitForTask(admin, p, await runTask(admin, p, { template_id: py.templateId, environment: '{"size": "42"}' }));
     expect(ok.status).toBe('success');
     expect(await taskLog(admin, p, ok.id as number)).toContain("py ['--flag'] 42");

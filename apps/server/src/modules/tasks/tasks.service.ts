@@ -8,6 +8,7 @@ import {
   type ActiveTask,
   type ProjectRole,
   type taskCreateSchema,
+  ErrorCodes,
 } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
@@ -81,12 +82,12 @@ export class TasksService {
   async create(actor: TaskActor | null, projectId: number, input: TaskInput, origin: TaskOrigin = {}): Promise<TaskWithNames> {
     const template = presentTemplate(
       await this.templates.get(projectId, input.template_id).catch(() => {
-        throw new ValidationError('Template not found in this project', { field: 'template_id' });
+        throw new ValidationError('Template not found in this project', { code: ErrorCodes.notInProject, label_key: 'template', field: 'template_id' });
       }),
     );
     const app = await this.apps.find(template.app);
-    if (!app) throw new ValidationError('App not found');
-    if (!app.active) throw new ValidationError(`App ${app.title} is not active`);
+    if (!app) throw new ValidationError('App not found', { code: ErrorCodes.appNotFound });
+    if (!app.active) throw new ValidationError(`App ${app.title} is not active`, { code: ErrorCodes.appInactive, app: app.title });
     const answers = parseJsonObject(input.environment, 'Environment', 'environment');
     const secretAnswers = parseJsonObject(input.secret, 'Secret', 'secret');
     checkSurvey(template.survey_vars, answers, secretAnswers);
@@ -110,10 +111,10 @@ export class TasksService {
     if (template.type === 'build') {
       version = input.version || nextVersion((await this.repo.lastVersioned(projectId, template.id))?.version, template.start_version);
     } else if (template.type === 'deploy') {
-      if (!input.build_task_id) throw new ValidationError('Build version is required', { field: 'build_task_id' });
+      if (!input.build_task_id) throw new ValidationError('Build version is required', { code: ErrorCodes.fieldRequired, label_key: 'build_version', field: 'build_task_id' });
       const build = await this.repo.find(projectId, input.build_task_id);
       if (!build || build.template_id !== template.build_template_id || build.status !== 'success') {
-        throw new ValidationError('Build version must be a successful build of the build template', { field: 'build_task_id' });
+        throw new ValidationError('Build version must be a successful build of the build template', { code: ErrorCodes.buildVersionInvalid, field: 'build_task_id' });
       }
       buildTaskId = build.id;
       version = build.version;
@@ -121,11 +122,11 @@ export class TasksService {
     let inventoryId: number | null = null;
     if (input.inventory_id && tp.allow_override_inventory) {
       await this.inventories.get(projectId, input.inventory_id).catch(() => {
-        throw new ValidationError('Inventory not found in this project', { field: 'inventory_id' });
+        throw new ValidationError('Inventory not found in this project', { code: ErrorCodes.notInProject, label_key: 'inventory', field: 'inventory_id' });
       });
       inventoryId = input.inventory_id;
     }
-    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash)) throw new ValidationError('Commit hash must be hexadecimal', { field: 'commit_hash' });
+    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash)) throw new ValidationError('Commit hash must be hexadecimal', { code: ErrorCodes.commitHashInvalid, field: 'commit_hash' });
 
     const row = await this.repo.insert({
       project_id: projectId,
@@ -156,7 +157,7 @@ export class TasksService {
 
   async get(projectId: number, id: number): Promise<TaskWithNames> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('Task not found');
+    if (!row) throw new NotFoundError('Task not found', { code: ErrorCodes.taskNotFound });
     return row;
   }
 
@@ -167,7 +168,7 @@ export class TasksService {
   /** Deletes a finished task and its log (Semaphore's DELETE /project/{id}/tasks/{task_id}). */
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
     const task = await this.get(projectId, id);
-    if (!(await this.repo.deleteIn(projectId, id, FINISHED_STATUSES))) throw new ConflictError('Stop the task before deleting it');
+    if (!(await this.repo.deleteIn(projectId, id, FINISHED_STATUSES))) throw new ConflictError('Stop the task before deleting it', { code: ErrorCodes.taskNotFinished });
     await this.events.record({ projectId, userId: actor.id, objectType: 'task', objectId: id, description: `Task #${id} of ${task.tpl_name ?? 'a deleted template'} deleted` });
   }
 
@@ -200,7 +201,7 @@ export class TasksService {
 
   async confirm(projectId: number, id: number): Promise<void> {
     const task = await this.get(projectId, id);
-    if (!(await this.repo.transition(id, ['waiting_confirmation'], 'confirmed'))) throw new ConflictError('The task is not waiting for confirmation');
+    if (!(await this.repo.transition(id, ['waiting_confirmation'], 'confirmed'))) throw new ConflictError('The task is not waiting for confirmation', { code: ErrorCodes.taskNotWaiting });
     this.publish({ ...task, status: 'confirmed' });
     this.bus.control({ taskId: id, action: 'confirm' });
   }
@@ -209,7 +210,7 @@ export class TasksService {
     const task = await this.get(projectId, id);
     const end = this.clock.now().toISOString();
     if (!(await this.repo.transition(id, ['waiting_confirmation'], 'rejected', { end }))) {
-      throw new ConflictError('The task is not waiting for confirmation');
+      throw new ConflictError('The task is not waiting for confirmation', { code: ErrorCodes.taskNotWaiting });
     }
     this.publish({ ...task, status: 'rejected', end });
     this.bus.control({ taskId: id, action: 'reject' });
@@ -233,7 +234,7 @@ export class TasksService {
   /** One task of any project, by id (the admin's active tasks page). */
   async getAny(id: number): Promise<TaskWithNames> {
     const row = await this.repo.findAnyWithNames(id);
-    if (!row) throw new NotFoundError('Task not found');
+    if (!row) throw new NotFoundError('Task not found', { code: ErrorCodes.taskNotFound });
     return row;
   }
 

@@ -33,7 +33,7 @@ describe.each(engines)('team ($name)', (engine) => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);
     const res = await admin.post(`/api/project/${p}/users`, body);
-    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
+    expect(res.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
   });
 
   it('only manageProjectUsers changes the team; others read it', async () => {
@@ -59,7 +59,7 @@ describe.each(engines)('team ($name)', (engine) => {
     expect((await admin.del(`/api/project/${p}/users/${admin.id}`)).statusCode).toBe(409);
     const leave = await admin.del(`/api/project/${p}/me`);
     expect(leave.statusCode).toBe(409);
-    expect(leave.json()).toEqual({ error: 'The project must keep at least one owner' });
+    expect(leave.json()).toEqual({ error: 'The project must keep at least one owner', code: 'last_owner' });
 
     const second = await signedInUser(ctx);
     await admin.post(`/api/project/${p}/users`, { user_id: second.id, role: 'owner' });

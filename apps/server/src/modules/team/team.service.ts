@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@gantry/contracts';
 import type { ProjectRole, TeamSort } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -30,8 +31,8 @@ export class TeamService {
 
   async add(actor: Actor, access: ProjectAccess, userId: number, role: ProjectRole): Promise<void> {
     const user = await this.users.findById(userId);
-    if (!user) throw new ValidationError('User not found', { field: 'user_id' });
-    if (await this.repo.find(access.projectId, userId)) throw new ConflictError('The user is already a member');
+    if (!user) throw new ValidationError('User not found', { code: ErrorCodes.userNotFound, field: 'user_id' });
+    if (await this.repo.find(access.projectId, userId)) throw new ConflictError('The user is already a member', { code: ErrorCodes.alreadyMember });
     this.assertMayTouchOwners(actor, access, role);
     await this.repo.insert(access.projectId, userId, role, this.clock.now().toISOString());
     this.bus.userChanged(userId);
@@ -42,7 +43,7 @@ export class TeamService {
     const member = await this.member(access.projectId, userId);
     if (member.role === role) return;
     if (member.role === 'owner' || role === 'owner') this.assertMayTouchOwners(actor, access, 'owner');
-    if (member.role === 'owner' && (await this.repo.countOwners(access.projectId)) <= 1) throw new ConflictError(LAST_OWNER);
+    if (member.role === 'owner' && (await this.repo.countOwners(access.projectId)) <= 1) throw new ConflictError(LAST_OWNER, { code: ErrorCodes.lastOwner });
     await this.repo.setRole(access.projectId, userId, role);
     this.bus.userChanged(userId);
     await this.log(actor, access.projectId, userId, `Role of ${member.username} changed to ${role}`);
@@ -52,7 +53,7 @@ export class TeamService {
     const member = await this.member(access.projectId, userId);
     if (member.role === 'owner') {
       this.assertMayTouchOwners(actor, access, 'owner');
-      if ((await this.repo.countOwners(access.projectId)) <= 1) throw new ConflictError(LAST_OWNER);
+      if ((await this.repo.countOwners(access.projectId)) <= 1) throw new ConflictError(LAST_OWNER, { code: ErrorCodes.lastOwner });
     }
     await this.repo.delete(access.projectId, userId);
     this.bus.userChanged(userId);
@@ -62,8 +63,8 @@ export class TeamService {
   /** DELETE /project/{id}/me: any member may leave, except the last owner. */
   async leave(actor: Actor, projectId: number): Promise<void> {
     const member = await this.repo.find(projectId, actor.id);
-    if (!member) throw new NotFoundError('You are not a member of this project');
-    if (member.role === 'owner' && (await this.repo.countOwners(projectId)) <= 1) throw new ConflictError(LAST_OWNER);
+    if (!member) throw new NotFoundError('You are not a member of this project', { code: ErrorCodes.notAMember });
+    if (member.role === 'owner' && (await this.repo.countOwners(projectId)) <= 1) throw new ConflictError(LAST_OWNER, { code: ErrorCodes.lastOwner });
     await this.repo.delete(projectId, actor.id);
     this.bus.userChanged(actor.id);
     await this.log(actor, projectId, actor.id, `User ${member.username} left the project`);
@@ -71,13 +72,13 @@ export class TeamService {
 
   private async member(projectId: number, userId: number): Promise<MemberRow> {
     const m = await this.repo.find(projectId, userId);
-    if (!m) throw new NotFoundError('Member not found');
+    if (!m) throw new NotFoundError('Member not found', { code: ErrorCodes.memberNotFound });
     return m;
   }
 
   private assertMayTouchOwners(actor: Actor, access: ProjectAccess, role: ProjectRole): void {
     if (role === 'owner' && !actor.admin && access.role !== 'owner') {
-      throw new ForbiddenError('Only an owner can grant or change the owner role');
+      throw new ForbiddenError('Only an owner can grant or change the owner role', { code: ErrorCodes.ownerRoleForbidden });
     }
   }
 

@@ -101,7 +101,7 @@ describe.each(engines)('templates ($name)', (engine) => {
       ...over,
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
+    expect(res.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     expect((await admin.get(`/api/project/${p}/templates`)).json()).toEqual([]);
   });
 
@@ -112,7 +112,7 @@ describe.each(engines)('templates ($name)', (engine) => {
     const base = { name: 'tf', app: 'terraform', repository_id: r.repository_id, environment_id: r.environment_id };
     expect((await admin.post(`/api/project/${p}/templates`, base)).statusCode).toBe(201);
     const bad = await admin.post(`/api/project/${p}/templates`, { ...base, app: 'ansible', playbook: 'x.yml', inventory_id: r.inventory_id, vaults: [{ type: 'password', vault_key_id: r.key }] });
-    expect(bad.json()).toEqual({ error: 'A vault password must be a login with password key', field: 'vaults.0.vault_key_id' });
+    expect(bad.json()).toEqual({ error: 'A vault password must be a login with password key', code: 'key_must_be_login_password', label_key: 'vault_password', field: 'vaults.0.vault_key_id' });
   });
 
   it('groups templates into views, reorders them and keeps templates when a view goes', async () => {
@@ -121,7 +121,7 @@ describe.each(engines)('templates ($name)', (engine) => {
     const r = await resources(admin, p);
     const v1 = (await admin.post(`/api/project/${p}/views`, { title: 'Deploys', position: 0 })).json();
     const v2 = (await admin.post(`/api/project/${p}/views`, { title: 'Ops', position: 1 })).json();
-    expect((await admin.post(`/api/project/${p}/views`, { title: ' ' })).json()).toEqual({ error: 'Title is required', field: 'title' });
+    expect((await admin.post(`/api/project/${p}/views`, { title: ' ' })).json()).toEqual({ error: 'Title is required', code: 'field_required', label_key: 'title', field: 'title' });
     const tpl = (await admin.post(`/api/project/${p}/templates`, { name: 'in view', app: 'bash', playbook: 'a.sh', repository_id: r.repository_id, environment_id: r.environment_id, view_id: v1.id })).json();
     expect((await admin.get(`/api/project/${p}/views/${v1.id}/templates`)).json().map((x: { id: number }) => x.id)).toEqual([tpl.id]);
     expect((await admin.get(`/api/project/${p}/views/${v2.id}/templates`)).json()).toEqual([]);
@@ -147,6 +147,6 @@ describe.each(engines)('templates ($name)', (engine) => {
     expect((await guest.post(`/api/project/${p}/tasks`, { template_id: tpl.id })).statusCode).toBe(403);
     expect((await guest.get(`/api/project/${p}/templates/${tpl.id}`)).statusCode).toBe(200);
     const otherProject = await createProject(admin);
-    expect((await admin.post(`/api/project/${otherProject}/tasks`, { template_id: tpl.id })).json()).toEqual({ error: 'Template not found in this project', field: 'template_id' });
+    expect((await admin.post(`/api/project/${otherProject}/tasks`, { template_id: tpl.id })).json()).toEqual({ error: 'Template not found in this project', code: 'not_in_project', label_key: 'template', field: 'template_id' });
   });
 });

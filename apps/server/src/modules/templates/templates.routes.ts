@@ -1,4 +1,4 @@
-import { Permission, idParamSchema, templateSchema } from '@gantry/contracts';
+import { Permission, idParamSchema, templateSchema, ErrorCodes } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
@@ -51,7 +51,7 @@ export function templatesExtraRoutes(templates: TemplatesService, members: Proje
       async (request) => {
         await templates.get(request.params.projectId, request.params.id);
         const summary = stateSummary(request.params.id);
-        if (!summary) throw new NotFoundError('No state available.');
+        if (!summary) throw new NotFoundError('No state available.', { code: ErrorCodes.stateNotFound });
         return summary;
       },
     );

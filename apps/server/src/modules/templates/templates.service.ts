@@ -1,4 +1,4 @@
-import { cannotDeleteMessage, hasReferences, type References, type templateInputSchema } from '@gantry/contracts';
+import { cannotDeleteMessage, hasReferences, type References, type templateInputSchema, ErrorCodes } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -40,7 +40,7 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
 
   async get(projectId: number, id: number): Promise<TemplateWithExtras> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('Template not found');
+    if (!row) throw new NotFoundError('Template not found', { code: ErrorCodes.templateNotFound });
     return row;
   }
 
@@ -70,7 +70,7 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     const row = await this.get(projectId, id);
     const refs = await this.refs(projectId, id);
     // A template's own schedules go with it; deploys built on it and integrations keep it.
-    if (hasReferences({ ...refs, schedules: [] })) throw new ConflictError(cannotDeleteMessage('template'), { references: refs });
+    if (hasReferences({ ...refs, schedules: [] })) throw new ConflictError(cannotDeleteMessage('template'), { code: ErrorCodes.templateInUse, references: refs });
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Template ${row.name} deleted`);
   }
@@ -80,7 +80,7 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     const template = await this.get(projectId, id);
     const inv = await this.workspaceFor(projectId, template.app, inventoryId);
     if (inv.template_id === id) return;
-    if (inv.template_id !== null) throw new ValidationError('The workspace belongs to another template');
+    if (inv.template_id !== null) throw new ValidationError('The workspace belongs to another template', { code: ErrorCodes.workspaceOtherTemplate });
     await this.links.inventories.setTemplate(projectId, inventoryId, id);
     await this.log(actor, projectId, id, `Workspace ${inv.name} attached to template ${template.name}`);
   }
@@ -89,8 +89,8 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
   async detachWorkspace(actor: Actor, projectId: number, id: number, inventoryId: number): Promise<void> {
     const template = await this.get(projectId, id);
     const inv = await this.workspaceFor(projectId, template.app, inventoryId);
-    if (inv.template_id !== id) throw new ValidationError('The workspace is not attached to this template');
-    if (template.inventory_id === inventoryId) throw new ValidationError('The default workspace cannot be detached');
+    if (inv.template_id !== id) throw new ValidationError('The workspace is not attached to this template', { code: ErrorCodes.workspaceNotAttached });
+    if (template.inventory_id === inventoryId) throw new ValidationError('The default workspace cannot be detached', { code: ErrorCodes.defaultWorkspaceDetach });
     await this.links.inventories.setTemplate(projectId, inventoryId, null);
     await this.log(actor, projectId, id, `Workspace ${inv.name} detached from template ${template.name}`);
   }
@@ -107,9 +107,9 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
   /** A workspace inventory of this project usable by `app`; anything else is a bad request. */
   private async workspaceFor(projectId: number, app: string, inventoryId: number) {
     const inv = await this.links.inventories.get(projectId, inventoryId).catch(() => {
-      throw new ValidationError('Inventory not found in this project');
+      throw new ValidationError('Inventory not found in this project', { code: ErrorCodes.notInProject, label_key: 'inventory' });
     });
-    if (!this.links.inventories.isWorkspaceFor(app, inv.type)) throw new ValidationError(`Not a workspace of a ${app} template`);
+    if (!this.links.inventories.isWorkspaceFor(app, inv.type)) throw new ValidationError(`Not a workspace of a ${app} template`, { code: ErrorCodes.notAWorkspaceForApp, app });
     return inv;
   }
 
@@ -120,28 +120,28 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
 
   /** Every id a template points at must be this project's; vault passwords are login keys. */
   private async checkLinks(projectId: number, t: TemplateInput, selfId: number | null): Promise<void> {
-    if (!(await this.links.appExists(t.app))) throw new ValidationError('App not found', { field: 'app' });
+    if (!(await this.links.appExists(t.app))) throw new ValidationError('App not found', { code: ErrorCodes.appNotFound, field: 'app' });
     await this.links.repositories.assertInProject(projectId, t.repository_id, 'repository_id');
     await this.links.environments.get(projectId, t.environment_id).catch(() => {
-      throw new ValidationError('Variable group not found in this project', { field: 'environment_id' });
+      throw new ValidationError('Variable group not found in this project', { code: ErrorCodes.notInProject, label_key: 'variable_group', field: 'environment_id' });
     });
     if (t.inventory_id) {
       await this.links.inventories.get(projectId, t.inventory_id).catch(() => {
-        throw new ValidationError('Inventory not found in this project', { field: 'inventory_id' });
+        throw new ValidationError('Inventory not found in this project', { code: ErrorCodes.notInProject, label_key: 'inventory', field: 'inventory_id' });
       });
     }
-    if (t.view_id && !(await this.links.viewExists(projectId, t.view_id))) throw new ValidationError('View not found in this project', { field: 'view_id' });
+    if (t.view_id && !(await this.links.viewExists(projectId, t.view_id))) throw new ValidationError('View not found in this project', { code: ErrorCodes.notInProject, label_key: 'view', field: 'view_id' });
     if (t.build_template_id) {
       const field = 'build_template_id';
-      if (t.build_template_id === selfId) throw new ValidationError('A template cannot deploy its own builds', { field });
+      if (t.build_template_id === selfId) throw new ValidationError('A template cannot deploy its own builds', { code: ErrorCodes.templateDeploysItself, field });
       const build = await this.repo.find(projectId, t.build_template_id);
-      if (!build || build.type !== 'build') throw new ValidationError('Build template not found in this project', { field });
+      if (!build || build.type !== 'build') throw new ValidationError('Build template not found in this project', { code: ErrorCodes.notInProject, label_key: 'build_template', field });
     }
     for (const [i, v] of t.vaults.entries()) {
       if (v.type === 'password' && v.vault_key_id) {
         const field = `vaults.${i}.vault_key_id`;
         const type = await this.links.keys.typeInProject(projectId, v.vault_key_id, 'Vault password', field);
-        if (type !== 'login_password') throw new ValidationError('A vault password must be a login with password key', { field });
+        if (type !== 'login_password') throw new ValidationError('A vault password must be a login with password key', { code: ErrorCodes.keyMustBeLoginPassword, label_key: 'vault_password', field });
       }
     }
   }

@@ -111,10 +111,17 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
     expect((await admin.get(`${base}/${alias.id}`)).json()).toEqual(alias);
 
     // Bad input: 400 with the reason; unknown aliases 404.
-    expect((await admin.post(base, {})).json()).toEqual({ error: 'Auth key is required', field: 'auth_key_id' });
+    expect((await admin.post(base, {})).json()).toEqual({
+      error: 'Auth key is required',
+      code: 'field_required',
+      label_key: 'auth_key',
+      field: 'auth_key_id',
+    });
     const none = await createKey(admin, p);
     expect((await admin.post(base, { auth_key_id: none })).json()).toEqual({
       error: 'The auth key must be a login/password key',
+      code: 'key_must_be_login_password',
+      label_key: 'auth_key',
       field: 'auth_key_id',
     });
     const other = await createProject(admin);
@@ -130,6 +137,7 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
     });
     expect((await admin.get(`/api/project/${p}/inventory/${hosts.json().id}/terraform/aliases`)).json()).toEqual({
       error: 'Only Terraform/OpenTofu workspaces have a state backend',
+      code: 'terraform_workspace_required',
     });
     // Another project's workspace is not found through this project.
     expect((await admin.get(`/api/project/${other}/inventory/${inventoryId}/terraform/aliases`)).statusCode).toBe(404);
@@ -197,7 +205,7 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
       await manager.post(`${base}/${existing.id}/rotate`),
       await manager.del(`${base}/${existing.id}`),
     ])
-      expect([r.statusCode, r.json()]).toEqual([403, { error: 'Forbidden' }]);
+      expect([r.statusCode, r.json()]).toEqual([403, { error: 'Forbidden', code: 'forbidden' }]);
     expect(
       (await t().db.db.selectFrom('terraform_alias').select('id').where('project_id', '=', p).execute()).length,
     ).toBe(1);
@@ -231,7 +239,7 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
     const bare = await backend(t(), 'GET', url, undefined);
     for (const r of [wrong, wrongLogin, unknown, malformed, bare]) {
       expect(r.statusCode).toBe(401);
-      expect(r.json()).toEqual({ error: 'Invalid alias or credentials' });
+      expect(r.json()).toEqual({ error: 'Invalid alias or credentials', code: 'backend_denied' });
       expect(r.headers['www-authenticate']).toBe('Basic realm="Gantry Terraform state"');
     }
     // A session cookie or API token does not open the backend either.
@@ -268,10 +276,12 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
     // Bad bodies are 400, too large ones 413; neither changes the state.
     expect((await backend(t(), 'POST', url, auth, 'not json')).json()).toEqual({
       error: 'The body is not a Terraform state',
+      code: 'state_body_invalid',
     });
     expect((await backend(t(), 'POST', url, auth, '{"serial": "x"}')).statusCode).toBe(400);
     expect((await backend(t(), 'LOCK', url, auth, '{"Who": "no id"}')).json()).toEqual({
       error: 'The body is not lock information',
+      code: 'lock_body_invalid',
     });
     expect((await backend(t(), 'POST', url, auth, state(3, 200))).statusCode).toBe(413);
     expect((await backend(t(), 'DELETE', url, auth)).statusCode).toBe(405);

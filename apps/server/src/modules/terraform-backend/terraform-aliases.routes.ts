@@ -4,6 +4,8 @@ import {
   terraformAliasInputSchema,
   terraformAliasSchema,
   terraformBackendSettingsSchema,
+  coded,
+  ErrorCodes,
 } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
@@ -16,7 +18,7 @@ import type { TerraformAliasesService } from './terraform-aliases.service.js';
 
 const workspaceParams = z.object({ projectId: idParamSchema, id: idParamSchema });
 const aliasParams = workspaceParams.extend({
-  aliasId: z.string().regex(/^[a-z0-9]{1,64}$/, { error: 'Invalid alias' }),
+  aliasId: z.string().regex(/^[a-z0-9]{1,64}$/, coded('Invalid alias', ErrorCodes.aliasInvalid)),
 });
 const tags = ['inventory'];
 

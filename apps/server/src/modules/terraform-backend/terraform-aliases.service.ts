@@ -4,6 +4,7 @@ import {
   type InventoryType,
   type TerraformAliasInput,
   type TerraformBackendSettings,
+  ErrorCodes,
 } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
@@ -69,7 +70,7 @@ export class TerraformAliasesService {
     const { auth_key_id } = terraformAliasInputSchema.parse(input);
     await this.checkKey(projectId, auth_key_id);
     if (!(await this.repo.setAliasKey(projectId, inventoryId, id, auth_key_id)))
-      throw new NotFoundError(ALIAS_NOT_FOUND);
+      throw new NotFoundError(ALIAS_NOT_FOUND, { code: ErrorCodes.aliasNotFound });
     await this.record(actor, projectId, inventoryId, `Terraform backend alias of workspace ${ws.name} changed its key`);
   }
 
@@ -77,14 +78,16 @@ export class TerraformAliasesService {
   async rotate(actor: Actor, projectId: number, inventoryId: number, id: string): Promise<AliasRow> {
     const ws = await this.workspace(projectId, inventoryId);
     const next = newAliasId();
-    if (!(await this.repo.renameAlias(projectId, inventoryId, id, next))) throw new NotFoundError(ALIAS_NOT_FOUND);
+    if (!(await this.repo.renameAlias(projectId, inventoryId, id, next)))
+      throw new NotFoundError(ALIAS_NOT_FOUND, { code: ErrorCodes.aliasNotFound });
     await this.record(actor, projectId, inventoryId, `Terraform backend alias of workspace ${ws.name} rotated`);
     return this.found(await this.repo.findAlias(projectId, inventoryId, next));
   }
 
   async delete(actor: Actor, projectId: number, inventoryId: number, id: string): Promise<void> {
     const ws = await this.workspace(projectId, inventoryId);
-    if (!(await this.repo.deleteAlias(projectId, inventoryId, id))) throw new NotFoundError(ALIAS_NOT_FOUND);
+    if (!(await this.repo.deleteAlias(projectId, inventoryId, id)))
+      throw new NotFoundError(ALIAS_NOT_FOUND, { code: ErrorCodes.aliasNotFound });
     await this.record(actor, projectId, inventoryId, `Terraform backend alias removed from workspace ${ws.name}`);
   }
 
@@ -117,7 +120,9 @@ export class TerraformAliasesService {
   private async workspace(projectId: number, inventoryId: number) {
     const inv = await this.inventories.get(projectId, inventoryId);
     if (!WORKSPACE_INVENTORY_TYPES.includes(inv.type as InventoryType)) {
-      throw new ValidationError('Only Terraform/OpenTofu workspaces have a state backend');
+      throw new ValidationError('Only Terraform/OpenTofu workspaces have a state backend', {
+        code: ErrorCodes.terraformWorkspaceRequired,
+      });
     }
     return inv;
   }
@@ -126,15 +131,23 @@ export class TerraformAliasesService {
   private async checkKey(projectId: number, keyId: number): Promise<void> {
     const field = 'auth_key_id';
     const type = await this.keys.typeInProject(projectId, keyId, 'Auth key', field);
-    if (type !== 'login_password') throw new ValidationError('The auth key must be a login/password key', { field });
+    if (type !== 'login_password')
+      throw new ValidationError('The auth key must be a login/password key', {
+        code: ErrorCodes.keyMustBeLoginPassword,
+        label_key: 'auth_key',
+        field,
+      });
     const secret = await this.keys.secretOf(projectId, keyId);
     if (secret?.type !== 'login_password' || !secret.login || !secret.password) {
-      throw new ValidationError('The auth key needs a login and a password', { field });
+      throw new ValidationError('The auth key needs a login and a password', {
+        code: ErrorCodes.authKeyIncomplete,
+        field,
+      });
     }
   }
 
   private found(row: AliasRow | undefined): AliasRow {
-    if (!row) throw new NotFoundError(ALIAS_NOT_FOUND);
+    if (!row) throw new NotFoundError(ALIAS_NOT_FOUND, { code: ErrorCodes.aliasNotFound });
     return row;
   }
 

@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -96,7 +97,9 @@ export function terraformBackendRoutes(
     });
     app.delete('/terraform/:alias', { ...opts, schema: { tags, params } }, async (_request, reply) => {
       reply.header('allow', 'GET, POST, PUT, LOCK, UNLOCK');
-      throw new AppError(405, 'The state is purged in Gantry by an owner or a manager, not through the backend');
+      throw new AppError(405, 'The state is purged in Gantry by an owner or a manager, not through the backend', {
+        code: ErrorCodes.statePurgeViaBackend,
+      });
     });
   };
 }

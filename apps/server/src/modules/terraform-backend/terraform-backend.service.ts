@@ -4,6 +4,7 @@ import {
   summarizeState,
   terraformLockInfoSchema,
   type TerraformLockInfo,
+  ErrorCodes,
 } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
@@ -19,7 +20,7 @@ export const BACKEND_DENIED = 'Invalid alias or credentials';
 /** 423 with the holder's lock information, as terraform expects (plus the usual `error`). */
 export class StateLockedError extends AppError {
   constructor(info: Record<string, unknown>) {
-    super(423, 'The state is locked', info);
+    super(423, 'The state is locked', { ...info, code: ErrorCodes.stateLocked });
   }
 }
 
@@ -119,7 +120,7 @@ export class TerraformBackendService {
     }
     const given = parseBasicAuth(authorization);
     const ok = await this.d.throttle.attempt(keys, async () => credentialsMatch(given, expected));
-    if (!ok || !row) throw new UnauthorizedError(BACKEND_DENIED);
+    if (!ok || !row) throw new UnauthorizedError(BACKEND_DENIED, { code: ErrorCodes.backendDenied });
     return { projectId: row.project_id, inventoryId: row.inventory_id, alias: row.id, taskId: row.task_id };
   }
 
@@ -130,7 +131,8 @@ export class TerraformBackendService {
 
   /** Stores a new version; refused (423) while someone else holds the lock (`lockId` is terraform's `?ID=`). */
   async write(c: BackendCaller, body: string, lockId: string | undefined): Promise<void> {
-    if (!summarizeState(body)) throw new ValidationError('The body is not a Terraform state');
+    if (!summarizeState(body))
+      throw new ValidationError('The body is not a Terraform state', { code: ErrorCodes.stateBodyInvalid });
     const lock = await this.currentLock(c.inventoryId);
     if (lock && !this.mayWriteUnder(c, lock, lockId)) throw new StateLockedError(lockInfo(lock));
     const writer: StateWriter =
@@ -141,7 +143,7 @@ export class TerraformBackendService {
   /** Takes the lock, or answers 423 with the holder's information. A task holding it for its run may lock again. */
   async lock(c: BackendCaller, body: string): Promise<void> {
     const info = parseLockInfo(body);
-    if (!info) throw new ValidationError('The body is not lock information');
+    if (!info) throw new ValidationError('The body is not lock information', { code: ErrorCodes.lockBodyInvalid });
     for (let attempt = 0; attempt < 3; attempt++) {
       const taken = await this.d.repo.insertLock({
         inventory_id: c.inventoryId,
@@ -157,7 +159,7 @@ export class TerraformBackendService {
       if (c.taskId !== null && lock.task_id === c.taskId) return;
       throw new StateLockedError(lockInfo(lock));
     }
-    throw new AppError(409, 'The lock changed hands too often; try again');
+    throw new AppError(409, 'The lock changed hands too often; try again', { code: ErrorCodes.lockContended });
   }
 
   /**
@@ -169,7 +171,7 @@ export class TerraformBackendService {
     let id: string | null = null;
     if (body.trim()) {
       const info = parseLockInfo(body);
-      if (!info) throw new ValidationError('The body is not lock information');
+      if (!info) throw new ValidationError('The body is not lock information', { code: ErrorCodes.lockBodyInvalid });
       id = info.ID;
     }
     const lock = await this.currentLock(c.inventoryId);

@@ -1,4 +1,4 @@
-import { summarizeState, type TerraformState, type TerraformStateVersion } from '@gantry/contracts';
+import { summarizeState, type TerraformState, type TerraformStateVersion, ErrorCodes } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { NotFoundError } from '../../platform/errors.js';
@@ -83,7 +83,7 @@ export class TerraformStatesService {
   async get(projectId: number, inventoryId: number, id: number): Promise<TerraformState> {
     await this.inventories.get(projectId, inventoryId);
     const row = await this.repo.find(projectId, inventoryId, id);
-    if (!row) throw new NotFoundError(NO_STATE);
+    if (!row) throw new NotFoundError(NO_STATE, { code: ErrorCodes.stateNotFound });
     return presentState(row, redactState(this.box.open(row.state)));
   }
 
@@ -91,7 +91,7 @@ export class TerraformStatesService {
   async download(projectId: number, inventoryId: number, id: number): Promise<{ name: string; state: string }> {
     const inventory = await this.inventories.get(projectId, inventoryId);
     const row = await this.repo.find(projectId, inventoryId, id);
-    if (!row) throw new NotFoundError(NO_STATE);
+    if (!row) throw new NotFoundError(NO_STATE, { code: ErrorCodes.stateNotFound });
     const safeName = inventory.inventory.replace(/[^A-Za-z0-9._-]+/g, '_') || 'workspace';
     return { name: `${safeName}-${row.id}.tfstate`, state: this.box.open(row.state) };
   }
@@ -100,7 +100,7 @@ export class TerraformStatesService {
   async purge(actor: Actor, projectId: number, inventoryId: number, id: number | null): Promise<void> {
     const inventory = await this.inventories.get(projectId, inventoryId);
     const gone = await this.repo.delete(projectId, inventoryId, id);
-    if (id !== null && gone === 0) throw new NotFoundError(NO_STATE);
+    if (id !== null && gone === 0) throw new NotFoundError(NO_STATE, { code: ErrorCodes.stateNotFound });
     await this.events?.record({
       projectId,
       userId: actor.id,

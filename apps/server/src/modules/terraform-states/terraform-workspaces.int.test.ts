@@ -65,6 +65,7 @@ describe.each(engines)('terraform workspaces and state versions ($name)', (engin
     expect((await admin.get(`/api/project/${p}/inventory/${ws2}`)).json()).toMatchObject({ template_id: s.templateId });
     expect((await admin.post(`${base}/${ws2}/detach`)).json()).toEqual({
       error: 'The default workspace cannot be detached',
+      code: 'default_workspace_detach',
     });
     expect((await admin.post(`${base}/${ws1}/detach`)).statusCode).toBe(204);
     expect((await admin.get(`/api/project/${p}/inventory/${ws1}`)).json()).toMatchObject({ template_id: null });
@@ -110,7 +111,7 @@ describe.each(engines)('terraform workspaces and state versions ($name)', (engin
     ).toBe(204);
     const states = `/api/project/${p}/inventory/${ws}/terraform/states`;
     expect((await admin.get(states)).json()).toEqual([]);
-    expect((await admin.get(`${states}/1`)).json()).toEqual({ error: 'No state available.' });
+    expect((await admin.get(`${states}/1`)).json()).toEqual({ error: 'No state available.', code: 'state_not_found' });
 
     const id = await runTask(admin, p, { template_id: s.templateId });
     expect((await waitForTask(admin, p, id)).status).toBe('success');

@@ -77,7 +77,7 @@ describe.each(engines)('API tokens ($name)', (engine) => {
     await t().db.db.updateTable('api_token').set({ expires: past }).where('token_id', '=', token_id).execute();
     const res = await bearer(value);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ error: 'Invalid or expired token' });
+    expect(res.json()).toEqual({ error: 'Invalid or expired token', code: 'token_invalid' });
     expect((await u.get('/api/user/tokens')).json()).toEqual([expect.objectContaining({ token_id, expired: true, expires: past })]);
     // Deleting an expired token removes it.
     expect((await u.del(`/api/user/tokens/${token_id}`)).statusCode).toBe(204);
@@ -97,7 +97,7 @@ describe.each(engines)('API tokens ($name)', (engine) => {
       const u = await signedInUser(t());
       const res = await u.post('/api/user/tokens', body);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: 'expires_in_days must be one of 30, 90, 365, or empty for never', field: 'expires_in_days' });
+      expect(res.json()).toEqual({ error: 'expires_in_days must be one of 30, 90, 365, or empty for never', code: 'token_expiry_invalid', values: '30, 90, 365', field: 'expires_in_days' });
       expect((await u.get('/api/user/tokens')).json()).toEqual([]);
     },
   );

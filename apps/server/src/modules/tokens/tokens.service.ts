@@ -1,4 +1,4 @@
-import { Messages, type ApiToken } from '@gantry/contracts';
+import { Messages, type ApiToken, ErrorCodes } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, safeEqual, sha256 } from '../../platform/crypto.js';
 import { NotFoundError } from '../../platform/errors.js';
@@ -82,7 +82,7 @@ export class TokensService {
   async delete(userId: number, id: string): Promise<void> {
     const row = await this.repo.findByTokenId(id.slice(0, ID_LENGTH));
     if (!row || row.user_id !== userId || (id.length > ID_LENGTH && !safeEqual(sha256(id), row.token_hash))) {
-      throw new NotFoundError(Messages.tokenNotFound);
+      throw new NotFoundError(Messages.tokenNotFound, { code: ErrorCodes.tokenNotFound });
     }
     if (isExpired(row, this.clock.now())) {
       await this.repo.delete(row.id);

@@ -56,7 +56,7 @@ describe.each(engines)('users ($name)', (engine) => {
     const before = (await admin.get('/api/users')).json().length;
     const res = await admin.post('/api/users', newUser(over));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: message, field: expect.any(String) });
+    expect(res.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     expect((await admin.get('/api/users')).json()).toHaveLength(before);
   });
 
@@ -73,9 +73,9 @@ describe.each(engines)('users ($name)', (engine) => {
     await admin.post('/api/users', body);
     const dupName = await admin.post('/api/users', newUser({ username: body.username.toUpperCase() }));
     expect(dupName.statusCode).toBe(409);
-    expect(dupName.json()).toEqual({ error: 'Username is already taken' });
+    expect(dupName.json()).toEqual({ error: 'Username is already taken', code: 'username_taken' });
     const dupMail = await admin.post('/api/users', newUser({ email: body.email }));
-    expect(dupMail.json()).toEqual({ error: 'Email is already taken' });
+    expect(dupMail.json()).toEqual({ error: 'Email is already taken', code: 'email_taken' });
   });
 
   it('lets a user edit their own profile but not their admin flag, nor anyone else', async () => {
@@ -116,7 +116,7 @@ describe.each(engines)('users ($name)', (engine) => {
     for (const c of [callers.task_runner, callers.guest, nobody]) {
       const res = await c.get('/api/users');
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: 'Only administrators and project owners or managers can list users' });
+      expect(res.json()).toEqual({ error: 'Only administrators and project owners or managers can list users', code: 'users_list_forbidden' });
       // Only themselves, one by one.
       expect((await c.get(`/api/users/${c.id}`)).statusCode).toBe(200);
       expect((await c.get(`/api/users/${admin.id}`)).statusCode).toBe(404);
@@ -132,9 +132,9 @@ describe.each(engines)('users ($name)', (engine) => {
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toEqual({ error: 'Sign in again to change your password', code: 'recent_sign_in_required', field: 'current_password' });
     const wrong = await me.post(`/api/users/${me.id}/password`, { password: 'new-one-1', current_password: 'bad' });
-    expect(wrong.json()).toEqual({ error: 'Current password is incorrect', field: 'current_password' });
+    expect(wrong.json()).toEqual({ error: 'Current password is incorrect', code: 'current_password_incorrect', field: 'current_password' });
     const empty = await me.post(`/api/users/${me.id}/password`, { password: '', current_password: me.password });
-    expect(empty.json()).toEqual({ error: 'Password is required', field: 'password' });
+    expect(empty.json()).toEqual({ error: 'Password is required', code: 'field_required', label_key: 'password', field: 'password' });
     const ok = await me.post(`/api/users/${me.id}/password`, { password: 'new-one-1', current_password: me.password });
     expect(ok.statusCode).toBe(204);
     const login = (password: string) =>

@@ -35,12 +35,22 @@ type UserPatch = Partial<{ username: string; name: string; email: string; admin:
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Every read of users goes through here, so each row says whether the user has TOTP. */
+  /**
+   * Every read of users goes through here, so each row says whether the user has TOTP: a
+   * confirmed method only (one still waiting for its first code is not asked for at sign-in).
+   */
   private users() {
     return this.db
       .selectFrom('user')
       .selectAll('user')
-      .select((eb) => eb.selectFrom('user_totp').select('user_totp.id').whereRef('user_totp.user_id', '=', 'user.id').as('totp_id'));
+      .select((eb) =>
+        eb
+          .selectFrom('user_totp')
+          .select('user_totp.id')
+          .whereRef('user_totp.user_id', '=', 'user.id')
+          .where('user_totp.confirmed', '=', 1)
+          .as('totp_id'),
+      );
   }
 
   list(): Promise<UserRow[]> {

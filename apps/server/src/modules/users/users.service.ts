@@ -43,15 +43,15 @@ export class UsersService {
    */
   async listCandidates(actor: Actor): Promise<UserRow[]> {
     if (!actor.admin && !(await this.repo.managesAnyProject(actor.id))) {
-      throw new ForbiddenError('Only administrators and project owners or managers can list users');
+      throw new ForbiddenError('Only administrators and project owners or managers can list users', { code: ErrorCodes.usersListForbidden });
     }
     return this.repo.list();
   }
 
   async get(actor: Actor, id: number): Promise<UserRow> {
-    if (!actor.admin && actor.id !== id) throw new NotFoundError(Messages.userNotFound);
+    if (!actor.admin && actor.id !== id) throw new NotFoundError(Messages.userNotFound, { code: ErrorCodes.userNotFound });
     const row = await this.repo.findById(id);
-    if (!row) throw new NotFoundError(Messages.userNotFound);
+    if (!row) throw new NotFoundError(Messages.userNotFound, { code: ErrorCodes.userNotFound });
     return row;
   }
 
@@ -94,19 +94,19 @@ export class UsersService {
       ? await this.checkPasswordChange(actor, row, input.password, input.current_password, session)
       : null;
     if (!actor.admin && (input.admin !== undefined && input.admin !== (row.admin === 1))) {
-      throw new ForbiddenError('Only administrators can change the admin flag');
+      throw new ForbiddenError('Only administrators can change the admin flag', { code: ErrorCodes.adminFlagForbidden });
     }
     if (!actor.admin && input.external !== undefined && input.external !== (row.external === 1)) {
-      throw new ForbiddenError('Only administrators can change the external flag');
+      throw new ForbiddenError('Only administrators can change the external flag', { code: ErrorCodes.externalFlagForbidden });
     }
     if (input.external !== undefined && input.external !== (row.external === 1)) {
-      throw new ValidationError('The external flag can only be set when the user is created', { field: 'external' });
+      throw new ValidationError('The external flag can only be set when the user is created', { code: ErrorCodes.externalFlagFixed, field: 'external' });
     }
     if (row.external === 1 && input.email.toLowerCase() !== row.email.toLowerCase()) {
-      throw new ValidationError('The email of an external user cannot be changed', { field: 'email' });
+      throw new ValidationError('The email of an external user cannot be changed', { code: ErrorCodes.externalEmailFixed, field: 'email' });
     }
     if (actor.admin && input.admin === false && row.admin === 1 && (await this.repo.countAdmins()) <= 1) {
-      throw new ConflictError(Messages.lastAdmin);
+      throw new ConflictError(Messages.lastAdmin, { code: ErrorCodes.lastAdmin });
     }
     await this.assertUnique(input.username, input.email, id);
     const demoted = actor.admin && input.admin === false && row.admin === 1;
@@ -131,8 +131,8 @@ export class UsersService {
   async delete(actor: Actor, id: number): Promise<UserRow> {
     if (!actor.admin) throw new ForbiddenError();
     const row = await this.get(actor, id);
-    if (row.id === actor.id) throw new ConflictError(Messages.cannotDeleteSelf);
-    if (row.admin === 1 && (await this.repo.countAdmins()) <= 1) throw new ConflictError(Messages.lastAdmin);
+    if (row.id === actor.id) throw new ConflictError(Messages.cannotDeleteSelf, { code: ErrorCodes.cannotDeleteSelf });
+    if (row.admin === 1 && (await this.repo.countAdmins()) <= 1) throw new ConflictError(Messages.lastAdmin, { code: ErrorCodes.lastAdmin });
     await this.repo.delete(id);
     // Sessions and tokens went with the user (cascade); their sockets close.
     this.bus.userChanged(id);
@@ -167,11 +167,11 @@ export class UsersService {
     current: string | undefined,
     session: CallerSession,
   ): Promise<string> {
-    if (row.external === 1) throw new ValidationError('External users have no password here');
+    if (row.external === 1) throw new ValidationError('External users have no password here', { code: ErrorCodes.externalUserNoPassword });
     if (actor.id === row.id) {
       if (current) {
         if (!row.password || !(await verifyPassword(current, row.password))) {
-          throw new ValidationError(Messages.incorrectCurrentPassword, { field: 'current_password' });
+          throw new ValidationError(Messages.incorrectCurrentPassword, { code: ErrorCodes.currentPasswordIncorrect, field: 'current_password' });
         }
       } else if (!(await this.signedInRecently(row.id, session))) {
         throw new ValidationError(Messages.recentSignInRequired, { code: ErrorCodes.recentSignInRequired, field: 'current_password' });
@@ -220,7 +220,7 @@ export class UsersService {
 
   private async assertUnique(username: string, email: string, exceptId?: number): Promise<void> {
     const clash = await this.repo.findClash(username, email, exceptId);
-    if (clash === 'username') throw new ConflictError(Messages.usernameTaken);
-    if (clash === 'email') throw new ConflictError(Messages.emailTaken);
+    if (clash === 'username') throw new ConflictError(Messages.usernameTaken, { code: ErrorCodes.usernameTaken });
+    if (clash === 'email') throw new ConflictError(Messages.emailTaken, { code: ErrorCodes.emailTaken });
   }
 }

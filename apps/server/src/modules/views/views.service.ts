@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@gantry/contracts';
 import type { References, viewInputSchema } from '@gantry/contracts';
 import type { z } from 'zod';
 import { NotFoundError } from '../../platform/errors.js';
@@ -20,7 +21,7 @@ export class ViewsService implements ProjectResourceService<ViewRow, Input, Inpu
 
   async get(projectId: number, id: number): Promise<ViewRow> {
     const row = await this.repo.find(projectId, id);
-    if (!row) throw new NotFoundError('View not found');
+    if (!row) throw new NotFoundError('View not found', { code: ErrorCodes.viewNotFound });
     return row;
   }
 

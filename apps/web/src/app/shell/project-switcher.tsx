@@ -3,9 +3,10 @@ import RestoreIcon from '@mui/icons-material/RestoreOutlined';
 import UnfoldMoreIcon from '@mui/icons-material/UnfoldMore';
 import { Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Typography } from '@mui/material';
 import type { Project } from '@gantry/contracts';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { VisuallyHidden } from '../../components/visually-hidden';
 import { paths } from '../../lib/paths';
 import { useCurrentUser, useProjects } from '../../lib/session';
 import { ProjectAvatar } from './project-avatar';
@@ -22,6 +23,7 @@ export function ProjectSwitcher({ current }: { current: Project | undefined }) {
   const projects = useProjects();
   const user = useCurrentUser();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const id = useId();
   const index = current ? projects.findIndex((p) => p.id === current.id) : 0;
   const go = (to: string) => {
     setAnchor(null);
@@ -29,17 +31,22 @@ export function ProjectSwitcher({ current }: { current: Project | undefined }) {
   };
   return (
     <>
+      {/* Named by what it shows (project, role) and then what it does, so speech input finds it by its text. */}
       <ButtonBase
         onClick={(e) => setAnchor(e.currentTarget)}
-        aria-label={t('shell.switchProject')}
+        aria-labelledby={`${id}-shown ${id}-does`}
+        aria-haspopup="menu"
+        aria-expanded={anchor ? 'true' : 'false'}
         data-testid="project-switcher"
         sx={{ width: '100%', justifyContent: 'flex-start', gap: 1.5, p: 1.5, borderRadius: 1, textAlign: 'left' }}
       >
         {current ? <ProjectAvatar name={current.name} index={index} /> : null}
-        <Box sx={{ minWidth: 0, flexGrow: 1 }}>
+        <VisuallyHidden id={`${id}-does`}>{t('shell.switchProject')}</VisuallyHidden>
+        <Box id={`${id}-shown`} sx={{ minWidth: 0, flexGrow: 1 }}>
           <Typography noWrap sx={{ fontWeight: 600 }} data-testid="current-project-name">
             {current?.name ?? t('shell.noProject')}
           </Typography>
+          {/* A space between name and role, so the text reads (and is matched by speech) as two words. */}{' '}
           {current ? (
             <Typography variant="caption" color="text.secondary" data-testid="current-project-role">
               {roleLabel(t, current, user.admin)}

@@ -1,4 +1,4 @@
-import { Box, Divider, List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
+import { Box, Divider, List, ListItem, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useMatch } from 'react-router';
 import { paths } from '../../lib/paths';
@@ -25,17 +25,18 @@ export function Sidebar() {
       <List dense sx={{ flexGrow: 1, px: 1 }}>
         {current
           ? links.map((l) => (
-              <ListItemButton
-                key={l.key}
-                component={NavLink}
-                to={paths.projectSection(current.id, l.section)}
-                sx={{ borderRadius: 1, '&.active': { bgcolor: 'action.selected' } }}
-              >
-                <ListItemIcon sx={{ minWidth: 36 }}>
-                  <l.icon fontSize="small" />
-                </ListItemIcon>
-                <ListItemText primary={t(l.labelKey)} />
-              </ListItemButton>
+              <ListItem key={l.key} disablePadding>
+                <ListItemButton
+                  component={NavLink}
+                  to={paths.projectSection(current.id, l.section)}
+                  sx={{ borderRadius: 1, '&.active': { bgcolor: 'action.selected' } }}
+                >
+                  <ListItemIcon sx={{ minWidth: 36 }}>
+                    <l.icon fontSize="small" />
+                  </ListItemIcon>
+                  <ListItemText primary={t(l.labelKey)} />
+                </ListItemButton>
+              </ListItem>
             ))
           : null}
       </List>

@@ -10,9 +10,10 @@ import RunnersIcon from '@mui/icons-material/DnsOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { VisuallyHidden } from '../../components/visually-hidden';
 import { api } from '../../lib/api-client';
 import { paths } from '../../lib/paths';
 import { infoQuery, useCurrentUser } from '../../lib/session';
@@ -34,6 +35,7 @@ export function UserMenu() {
   const qc = useQueryClient();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [dialog, setDialog] = useState<'account' | 'password' | null>(null);
+  const id = useId();
   const go = (to: string) => {
     setAnchor(null);
     void navigate(to);
@@ -46,12 +48,23 @@ export function UserMenu() {
   };
   return (
     <>
-      <ButtonBase onClick={(e) => setAnchor(e.currentTarget)} aria-label={t('shell.userMenu')} sx={{ p: 1.5, gap: 1.5, justifyContent: 'flex-start', width: '100%' }}>
-        <Avatar sx={{ width: 32, height: 32 }}>{user.name.charAt(0).toUpperCase()}</Avatar>
-        <Box sx={{ minWidth: 0, textAlign: 'left' }}>
+      {/* Named by what it shows (who is signed in) and then what it does; the initial is decoration. */}
+      <ButtonBase
+        onClick={(e) => setAnchor(e.currentTarget)}
+        aria-labelledby={`${id}-shown ${id}-does`}
+        aria-haspopup="menu"
+        aria-expanded={anchor ? 'true' : 'false'}
+        sx={{ p: 1.5, gap: 1.5, justifyContent: 'flex-start', width: '100%' }}
+      >
+        <Avatar aria-hidden="true" sx={{ width: 32, height: 32, bgcolor: 'primary.main', color: 'primary.contrastText' }}>
+          <Box component="span" data-initial={user.name.charAt(0).toUpperCase()} sx={{ '&::before': { content: 'attr(data-initial)' } }} />
+        </Avatar>
+        <VisuallyHidden id={`${id}-does`}>{t('shell.userMenu')}</VisuallyHidden>
+        <Box id={`${id}-shown`} sx={{ minWidth: 0, textAlign: 'left' }}>
           <Typography noWrap sx={{ fontWeight: 600 }} data-testid="user-name">
             {user.name}
           </Typography>
+          {/* A space between the lines, so the text reads as separate words. */}{' '}
           <Typography variant="caption" color="text.secondary" noWrap component="div">
             {user.username}
             {user.admin ? ` · ${t('roles.admin')}` : ''}

@@ -1,9 +1,12 @@
-import { Link as MuiLink } from '@mui/material';
-import type { Task } from '@gantry/contracts';
+import ReplayIcon from '@mui/icons-material/Replay';
+import { IconButton, Link as MuiLink, Tooltip } from '@mui/material';
+import { isFinished, type Task } from '@gantry/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { formatDateTime, formatDuration } from '../../lib/format';
+import { useProjectAccess, useProjectId } from '../../lib/project-access';
+import { launchTask } from '../../lib/task-launcher';
 import { PagedTable } from '../paged-table';
 import type { QueryState } from '../query-states';
 import { TaskStatus } from './task-status';
@@ -27,12 +30,30 @@ const duration = (task: Task) => {
 };
 
 /**
- * Tasks newest first: number (opens the log), template, status, author, start, duration. `query`
- * and `empty` are the list's loading, error and empty states (see PagedTable).
+ * Re-run of a finished task, for those who may run tasks: the New task dialog opens with that
+ * task's message, answers, options, branch, arguments and inventory filled in.
+ */
+function RerunButton({ task }: { task: Task }) {
+  const { t } = useTranslation();
+  if (!isFinished(task.status)) return null;
+  const label = t('tasks.rerunNamed', { id: task.id });
+  return (
+    <Tooltip title={label}>
+      <IconButton size="small" aria-label={label} onClick={() => launchTask({ projectId: task.project_id, templateId: task.template_id, fromTaskId: task.id })}>
+        <ReplayIcon fontSize="small" />
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+/**
+ * Tasks newest first: number (opens the log), template, status, author, start, duration, and a
+ * re-run button. `query` and `empty` are the list's loading, error and empty states (see PagedTable).
  */
 export function TaskTable({ tasks, showTemplate = true, paged = true, pageSize, query, empty }: { tasks: Task[]; showTemplate?: boolean; paged?: boolean; pageSize?: number; query?: QueryState; empty?: ReactNode }) {
   const { t } = useTranslation();
   const href = useTaskHref();
+  const canRun = useProjectAccess(useProjectId()).canRun;
   return (
     <PagedTable<Task>
       rows={tasks}
@@ -60,6 +81,7 @@ export function TaskTable({ tasks, showTemplate = true, paged = true, pageSize, 
         { key: 'user', header: t('tasks.user'), render: (x) => x.user_name ?? (x.integration_id ? t('tasks.integration') : x.schedule_id ? t('tasks.schedule') : '') },
         { key: 'start', header: t('tasks.start'), render: (x) => (x.start ? formatDateTime(x.start) : '') },
         { key: 'duration', header: t('tasks.duration'), render: duration },
+        ...(canRun ? [{ key: 'rerun', header: '', render: (x: Task) => <RerunButton task={x} /> }] : []),
       ]}
     />
   );

@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PageHeader } from '../../components/page-header';
 import { PagedTable, type Column } from '../../components/paged-table';
 import { useSnackbar } from '../../components/snackbar';
+import { VisuallyHidden } from '../../components/visually-hidden';
 import { ApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/error-text';
 import { useCurrentUser } from '../../lib/session';
@@ -56,7 +57,7 @@ export function AppsPage() {
   };
 
   const columns: Column<App>[] = [
-    { key: 'icon', header: '', width: 40, render: (a) => <AppIcon icon={a.icon} /> },
+    { key: 'icon', header: <VisuallyHidden>{t('common.icon')}</VisuallyHidden>, width: 40, render: (a) => <AppIcon icon={a.icon} /> },
     { key: 'title', header: t('apps.appTitle'), render: (a) => a.title },
     {
       key: 'id',

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { errorText } from '../../lib/error-text';
+import { LanguageButton } from '../../components/language-menu';
+import { codeText, errorText } from '../../lib/error-text';
 import { abandonSession, loginInfoQuery, signedInQuery, useLogin } from './api/auth-api';
 import { LoginHelpDialog } from './components/login-help-dialog';
 import { ProviderButtons } from './components/provider-buttons';
@@ -32,8 +33,9 @@ export function LoginPage() {
   const [touched, setTouched] = useState(false);
   const [help, setHelp] = useState(false);
   const query = new URLSearchParams(location.search);
-  // A failed external sign-in comes back here with ?error=.
+  // A failed external sign-in comes back here with ?error= (English), and ?code= and its params.
   const providerError = query.get('error');
+  const providerText = codeText(Object.fromEntries(query)) ?? t('auth.providerError', { error: providerError });
   const redirect = query.get('redirect') ?? (query.get('new_project') === 'premium' ? '/project/premium' : null);
   const enter = () => void navigate(`/${location.search}`, { replace: true });
   const switchStep = (next: Step) => {
@@ -60,7 +62,7 @@ export function LoginPage() {
 
   if (signedIn) return <Navigate to={`/${location.search}`} replace />;
   return (
-    <Box sx={{ display: 'grid', placeItems: 'center', minHeight: '100vh', p: 2, bgcolor: 'background.default' }}>
+    <Box component="main" sx={{ display: 'grid', placeItems: 'center', minHeight: '100vh', p: 2, bgcolor: 'background.default' }}>
       <Card sx={{ width: '100%', maxWidth: 400 }} variant="outlined">
         <CardContent sx={{ p: 4 }}>
           <Typography variant="h5" component="h1" sx={{ mb: 3, fontWeight: 600 }}>
@@ -70,7 +72,7 @@ export function LoginPage() {
             <Stack spacing={2}>
               {login.error || providerError ? (
                 <Alert severity="error" role="alert">
-                  {login.error ? errorText(login.error) : t('auth.providerError', { error: providerError })}
+                  {login.error ? errorText(login.error) : providerText}
                 </Alert>
               ) : null}
               {info?.login_with_password !== false ? (
@@ -107,6 +109,9 @@ export function LoginPage() {
           ) : (
             <VerifyForm mode={step} allowRecovery={!!info?.auth_methods.totp.allow_recovery} onDone={enter} onSwitch={switchStep} />
           )}
+          <Box sx={{ mt: 2, display: 'flex', justifyContent: 'center' }}>
+            <LanguageButton />
+          </Box>
         </CardContent>
       </Card>
       <LoginHelpDialog open={help} onClose={() => setHelp(false)} />

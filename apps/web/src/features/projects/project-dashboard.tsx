@@ -1,4 +1,4 @@
-import { Alert, Box, Tab, Tabs } from '@mui/material';
+import { Box, Tab, Tabs } from '@mui/material';
 import { Permission, can } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -12,6 +12,7 @@ import { ActivityList } from '../activity/activity-list';
 import { ProjectRunners } from '../runners/runners-page';
 import { ProjectHistory } from './components/project-history';
 import { ProjectSettings } from './components/project-settings';
+import { RoleNotice } from './components/role-notice';
 
 export type DashboardTab = 'history' | 'settings' | 'activity' | 'stats' | 'runners';
 
@@ -35,11 +36,7 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
         {canUpdate ? <Tab label={t('projects.settings')} value="settings" component={Link} to={paths.settings(id)} /> : null}
         {canUpdate && project.type === '' ? <Tab label={t('projects.runners')} value="runners" component={Link} to={paths.projectSection(id, 'runners')} /> : null}
       </Tabs>
-      {role ? (
-        <Alert severity={canRun ? 'success' : 'info'} variant="outlined" sx={{ mb: 2 }} data-testid="role-notice">
-          {canRun ? t('projects.canRun') : t('projects.readOnly')}
-        </Alert>
-      ) : null}
+      {role ? <RoleNotice key={id} projectId={id} canRun={canRun} /> : null}
       {tab === 'history' ? <ProjectHistory projectId={id} /> : null}
       {tab === 'activity' ? <ActivityList projectId={id} /> : null}
       {tab === 'stats' ? <StatsChart baseUrl={`/project/${id}`} users={team} /> : null}

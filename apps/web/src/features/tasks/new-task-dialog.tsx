@@ -11,6 +11,7 @@ import { useProjectAccess } from '../../lib/project-access';
 import { projectQueries } from '../../lib/project-queries';
 import type { TaskLaunch } from '../../lib/task-launcher';
 import { useCreateTask } from './api/tasks-api';
+import { openTaskLog } from './task-log-host';
 import { SurveyFields, checkSurvey } from './components/survey-fields';
 import { TaskOptions } from './components/task-options';
 
@@ -86,9 +87,12 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
       })
       .catch(() => null);
     if (!task) return;
-    onClose();
     const q = new URLSearchParams(location.search);
     q.set('t', String(task.id));
+    // In one render, not waiting for the address (the router changes it in a transition): this
+    // form goes and the task's log (its code already loaded, see NewTaskHost) comes.
+    openTaskLog(task.id);
+    onClose();
     void navigate(`${location.pathname}?${q.toString()}`);
   };
   const action = template.type === 'build' ? t('templates.build') : template.type === 'deploy' ? t('templates.deploy') : t('templates.run');

@@ -15,12 +15,14 @@ import { LogSearchResults } from './components/log-search-results';
 import { LogToolbar } from './components/log-toolbar';
 import { LogView, type LogViewHandle } from './components/log-view';
 import { TaskFinishedActions, TaskRunActions } from './components/task-log-actions';
+import { TaskLogHeaderInfo } from './components/task-log-header-info';
 import { useTaskLog } from './components/use-task-log';
 
 /**
  * A task's status, actions and log (opened by TaskLogHost). Below 960 px it fills the screen
  * unless this browser was told otherwise; its run actions then sit above the log and the others in
- * a menu. The header keeps one line: the template's name gives way first, then the status label.
+ * a menu. A wide header keeps one line (the template's name gives way first, then the status
+ * label); on a phone the name has a line of its own.
  */
 export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId: number }) {
   const { t } = useTranslation();
@@ -67,7 +69,7 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
       maxWidth={false}
       slotProps={{ paper: { sx: full ? {} : { maxWidth: TASK_DIALOG_MAX_WIDTH, height: 'min(820px, calc(100% - 64px))' } } }}
     >
-      <DialogTitle sx={{ display: 'flex', alignItems: 'center', gap: { xs: 1, md: 1.5 }, pr: 1, pl: { xs: 2, md: 3 }, minWidth: 0 }}>
+      <DialogTitle sx={{ display: 'flex', flexWrap: { xs: 'wrap', md: 'nowrap' }, alignItems: 'center', gap: { xs: 1, md: 1.5 }, pr: 1, pl: { xs: 2, md: 3 }, minWidth: 0 }}>
         <Typography variant="h6" component="span" noWrap sx={{ flexShrink: 0 }}>
           {t('tasks.title', { id: taskId })}
         </Typography>
@@ -76,7 +78,13 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
             <TaskStatus status={status} />
           </Box>
         ) : null}
-        <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: '1 1 0', minWidth: 0 }}>
+        {/* On a phone the template's name takes a line of its own under the status and buttons. */}
+        <Box sx={{ flex: 1, display: { xs: 'block', md: 'none' } }} />
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ flex: { xs: '1 0 100%', md: '1 1 0' }, order: { xs: 1, md: 0 }, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: { xs: 'normal', md: 'nowrap' } }}
+        >
           {task?.tpl_alias}
         </Typography>
         {task && !mobile ? <TaskRunActions projectId={projectId} task={task} /> : null}
@@ -95,6 +103,7 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
           </Stack>
         ) : null}
         {taskResult.error ? <Alert severity="error">{errorText(taskResult.error)}</Alert> : null}
+        {task ? <TaskLogHeaderInfo task={task} /> : null}
         {task?.message ? <Typography variant="body2">{task.message}</Typography> : null}
         {task?.commit_hash ? (
           <Typography variant="caption" color="text.secondary" noWrap>

@@ -50,7 +50,7 @@ export function TeamPage() {
       <PageHeader
         title={t('team.title')}
         actions={
-          <Stack direction="row" spacing={1}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
             {myRole ? (
               <Button startIcon={<ExitIcon />} onClick={() => setLeaving(true)} disabled={myRole === 'owner'}>
                 {t('team.leave')}

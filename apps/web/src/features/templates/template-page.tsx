@@ -1,6 +1,7 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
+import HistoryIcon from '@mui/icons-material/History';
 import PlayIcon from '@mui/icons-material/PlayArrow';
 import { Box, Button, IconButton, Stack, Tab, Tabs, Tooltip, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -72,8 +73,9 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
   const action = template.type === 'build' ? t('templates.build') : template.type === 'deploy' ? t('templates.deploy') : t('templates.run');
   return (
     <Box>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
-        <Typography variant="h5" component="h1" sx={{ fontWeight: 600, flexGrow: 1 }}>
+      {/* On a phone the name has its own line and the buttons wrap below it. */}
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+        <Typography variant="h5" component="h1" sx={{ fontWeight: 600, flexGrow: 1, flexBasis: { xs: '100%', sm: 0 }, minWidth: 0, overflowWrap: 'anywhere' }}>
           {template.name}
         </Typography>
         {access.canManage ? (
@@ -110,7 +112,28 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
         <Tab value="details" label={t('templates.detailsTab')} component={Link} to={`${base}/${templateId}/details`} />
         {terraform ? <Tab value="state" label={t('templates.stateTab')} component={Link} to={`${base}/${templateId}/state`} /> : null}
       </Tabs>
-      {tab === 'tasks' ? <TaskTable tasks={tasks} query={tasksResult} showTemplate={false} pageSize={5} /> : null}
+      {tab === 'tasks' ? (
+        <TaskTable
+          tasks={tasks}
+          query={tasksResult}
+          showTemplate={false}
+          pageSize={5}
+          empty={
+            <EmptyState
+              icon={<HistoryIcon sx={{ fontSize: 48, mb: 1 }} />}
+              title={t('templates.noTasks')}
+              hint={t('templates.noTasksHint')}
+              action={
+                access.canRun ? (
+                  <Button variant="outlined" startIcon={<PlayIcon />} onClick={() => launchTask({ projectId, templateId })}>
+                    {action}
+                  </Button>
+                ) : null
+              }
+            />
+          }
+        />
+      ) : null}
       {tab === 'details' ? (
         <Stack spacing={2}>
           <TemplateDetails projectId={projectId} template={template} />

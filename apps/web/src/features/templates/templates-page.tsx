@@ -18,6 +18,7 @@ import { useCurrentUser } from '../../lib/session';
 import { storage, StorageKeys } from '../../lib/storage';
 import { launchTask } from '../../lib/task-launcher';
 import { appsQuery } from './api/templates-api';
+import { TemplateColumnsButton, useTemplateColumns, type TemplateColumn } from './components/template-columns';
 import { TemplateDialog } from './components/template-dialog';
 import { ViewsDialog } from './components/views-dialog';
 
@@ -36,6 +37,14 @@ export function TemplatesPage() {
   const apps = useQuery(appsQuery).data ?? [];
   const [creating, setCreating] = useState(false);
   const [editingViews, setEditingViews] = useState(false);
+  const columns = useTemplateColumns();
+  const headers: Record<TemplateColumn, string> = {
+    app: t('templates.app'),
+    type: t('templates.type'),
+    version: t('templates.version'),
+    last: t('templates.lastTask'),
+    lastBy: t('templates.lastTaskBy'),
+  };
   const noActiveApp = apps.length > 0 && !apps.some((a) => a.active);
   const shown = viewId ? templates.filter((x) => x.view_id === viewId) : templates;
   const base = `/project/${projectId}`;
@@ -70,6 +79,7 @@ export function TemplatesPage() {
             <Tab key={v.id} value={v.id} label={v.title} component={Link} to={`${base}/views/${v.id}/templates`} />
           ))}
         </Tabs>
+        <TemplateColumnsButton hidden={columns.hidden} headers={headers} onToggle={columns.toggle} />
         {access.canManage ? (
           <Tooltip title={t('templates.editViews')}>
             <IconButton aria-label={t('templates.editViews')} onClick={() => setEditingViews(true)}>
@@ -85,13 +95,15 @@ export function TemplatesPage() {
           rowKey={(x) => x.id}
           label={t('templates.title')}
           columns={[
-            { key: 'name', header: t('common.name'), render: (x) => <MuiLink component={Link} to={`${base}/templates/${x.id}`}>{x.name}</MuiLink> },
-            { key: 'app', header: t('templates.app'), render: (x) => apps.find((a) => a.id === x.app)?.title ?? x.app },
-            { key: 'type', header: t('templates.type'), render: (x) => t(`templates.types.${x.type || 'task'}`) },
-            { key: 'version', header: t('templates.version'), render: (x) => x.last_task?.version ?? x.last_task?.build_task?.version ?? '' },
-            { key: 'last', header: t('templates.lastTask'), render: (x) => (x.last_task ? <TaskStatus status={x.last_task.status} /> : '') },
-            { key: 'lastBy', header: t('templates.lastTaskBy'), render: (x) => x.last_task?.user_name ?? '' },
-            {
+            { key: 'name', header: t('common.name'), render: (x: Template) => <MuiLink component={Link} to={`${base}/templates/${x.id}`}>{x.name}</MuiLink> },
+            { key: 'app', header: headers.app, render: (x: Template) => apps.find((a) => a.id === x.app)?.title ?? x.app },
+            { key: 'type', header: headers.type, render: (x: Template) => t(`templates.types.${x.type || 'task'}`) },
+            { key: 'version', header: headers.version, render: (x: Template) => x.last_task?.version ?? x.last_task?.build_task?.version ?? '' },
+            { key: 'last', header: headers.last, render: (x: Template) => (x.last_task ? <TaskStatus status={x.last_task.status} /> : '') },
+            { key: 'lastBy', header: headers.lastBy, render: (x: Template) => x.last_task?.user_name ?? '' },
+          ]
+            .filter((c) => !columns.hidden.includes(c.key as TemplateColumn))
+            .concat({
               key: 'run',
               header: '',
               render: (x) => (
@@ -99,8 +111,7 @@ export function TemplatesPage() {
                   {x.type === 'build' ? t('templates.build') : x.type === 'deploy' ? t('templates.deploy') : t('templates.run')}
                 </Button>
               ),
-            },
-          ]}
+            })}
         />
       ) : (
         <QueryStates

@@ -28,7 +28,8 @@ export function ProviderButtons({ providers, redirect }: ProviderButtonsProps) {
           size="large"
           href={`/api/auth/oidc/${encodeURIComponent(p.id)}/login${query}`}
           startIcon={p.icon && isImageUrl(p.icon) ? <Box component="img" src={p.icon} alt="" sx={{ width: 20, height: 20 }} /> : <VpnKeyIcon />}
-          sx={p.color ? { borderColor: p.color, color: p.color } : undefined}
+          // The provider's colour marks the frame and icon; the text keeps the theme's readable colour.
+          sx={p.color ? { borderColor: p.color, color: 'text.primary', '& .MuiButton-startIcon': { color: p.color } } : undefined}
         >
           {t('auth.signInWith', { name: p.name })}
         </Button>

@@ -1,4 +1,4 @@
-import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
 import { KEY_TYPES, keyInputSchema, type AccessKey, type KeyInput } from '@gantry/contracts';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { useSaveKey } from '../api/keys-api';
+import { StoredSecret } from './stored-secret';
 
 interface Values {
   name: string;
@@ -15,7 +16,10 @@ interface Values {
   login_password: { login: string; password: string };
 }
 
-/** New or edit key. Editing keeps the stored secret: its fields stay locked until "override" is ticked. */
+/**
+ * New or edit key. Editing keeps the stored secret: instead of its fields the dialog says it is
+ * stored, with a Replace button that opens them (override_secret) and a way back to keeping it.
+ */
 export function KeyDialog({ projectId, item, onClose }: { projectId: number; item: AccessKey | null; onClose(): void }) {
   const { t } = useTranslation();
   const isNew = !item;
@@ -45,15 +49,15 @@ export function KeyDialog({ projectId, item, onClose }: { projectId: number; ite
     <Controller
       name={name}
       control={form.control}
-      render={({ field: f }) => (
+      render={({ field: { ref, ...f } }) => (
         <TextField
           {...f}
+          inputRef={ref}
           label={label}
           type={opts.type}
           multiline={opts.multiline}
           minRows={opts.multiline ? 6 : undefined}
           disabled={locked}
-          placeholder={locked ? t('keys.stored') : undefined}
           error={!!opts.error}
           helperText={opts.error ?? ' '}
           slotProps={{ htmlInput: { style: opts.multiline ? { fontFamily: 'monospace', fontSize: 12 } : undefined, autoComplete: 'off' } }}
@@ -81,25 +85,32 @@ export function KeyDialog({ projectId, item, onClose }: { projectId: number; ite
               </TextField>
             )}
           />
-          {!isNew && type !== 'none' ? (
-            <Controller
-              name="override_secret"
-              control={form.control}
-              render={({ field: f }) => <FormControlLabel control={<Checkbox checked={f.value} onChange={(ev) => f.onChange(ev.target.checked)} />} label={t('keys.override')} />}
-            />
-          ) : null}
           {type === 'ssh' ? (
             <>
               {field('ssh.login', t('keys.login'))}
-              {field('ssh.passphrase', t('keys.passphrase'), { type: 'password' })}
-              {field('ssh.private_key', t('keys.privateKey'), { multiline: true, error: e.ssh?.private_key?.message })}
+              {locked ? null : field('ssh.passphrase', t('keys.passphrase'), { type: 'password' })}
+              {locked ? null : field('ssh.private_key', t('keys.privateKey'), { multiline: true, error: e.ssh?.private_key?.message })}
             </>
           ) : null}
           {type === 'login_password' ? (
             <>
               {field('login_password.login', t('keys.login'))}
-              {field('login_password.password', t('keys.password'), { type: 'password', error: e.login_password?.password?.message })}
+              {locked ? null : field('login_password.password', t('keys.password'), { type: 'password', error: e.login_password?.password?.message })}
             </>
+          ) : null}
+          {!isNew && (type === 'ssh' || type === 'login_password') ? (
+            <StoredSecret
+              replacing={override}
+              onReplace={() => {
+                form.setValue('override_secret', true);
+                // The first secret field (now shown) takes the keyboard.
+                setTimeout(() => form.setFocus(type === 'ssh' ? 'ssh.passphrase' : 'login_password.password'));
+              }}
+              onKeep={() => {
+                form.setValue('override_secret', false);
+                form.clearErrors(['ssh', 'login_password']);
+              }}
+            />
           ) : null}
         </Stack>
       </DialogContent>

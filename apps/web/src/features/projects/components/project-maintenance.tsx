@@ -21,7 +21,7 @@ export function ProjectMaintenance({ projectId }: { projectId: number }) {
 
   return (
     <Paper variant="outlined" sx={{ p: 3 }} data-testid="project-maintenance">
-      <Typography variant="h6" sx={{ mb: 1 }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
         {t('projects.maintenance')}
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>

@@ -46,7 +46,7 @@ export function ProjectSettings({ project }: { project: Project }) {
   return (
     <Stack spacing={3} sx={{ maxWidth: 560 }}>
       <Paper variant="outlined" sx={{ p: 3 }} component="form" noValidate onSubmit={(e) => void save(e)}>
-        <Typography variant="h6" sx={{ mb: 2 }}>
+        <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
           {t('projects.generalSettings')}
         </Typography>
         <FormError error={update.error} />
@@ -59,7 +59,7 @@ export function ProjectSettings({ project }: { project: Project }) {
       </Paper>
       <ProjectMaintenance projectId={project.id} />
       <Paper variant="outlined" sx={{ p: 3, borderColor: 'error.main' }}>
-        <Typography variant="h6" color="error" sx={{ mb: 1 }}>
+        <Typography variant="h6" component="h2" color="error" sx={{ mb: 1 }}>
           {t('projects.dangerZone')}
         </Typography>
         <Typography variant="body2" sx={{ mb: 2 }}>

@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { focusFirstField } from '../../../components/focus-first-field';
 import { FormError } from '../../../components/form-error';
 import { api } from '../../../lib/api-client';
+import { issueText } from '../../../lib/contract-resolver';
+import { errorText } from '../../../lib/error-text';
 import { projectQueries } from '../../../lib/project-queries';
 import { CronBuilder } from './cron-builder';
 import { NextRuns } from './next-runs';
@@ -45,13 +47,13 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
     const body = { name, template_id: template || undefined, cron_format: saved, repository_id: onCommit ? repository || undefined : null, active: item?.active ?? true };
     const r = scheduleInputSchema.safeParse(body);
     const errs: Record<string, string> = {};
-    if (!r.success) for (const i of r.error.issues) errs[String(i.path[0])] ??= i.message;
+    if (!r.success) for (const i of r.error.issues) errs[String(i.path[0])] ??= issueText(i);
     if (onCommit && !repository) errs.repository_id = t('schedules.repositoryRequired');
     if (!errs.cron_format) {
       // The server answers 400 with the reason for a bad cron (as Semaphore's does); any failure blocks saving.
       const problem = await api.post(`/project/${projectId}/schedules/validate`, { cron_format: saved }).then(
         () => null,
-        (e: unknown) => (e instanceof Error && e.message ? e.message : t('schedules.invalidCron')),
+        (e: unknown) => errorText(e) || t('schedules.invalidCron'),
       );
       if (problem !== null) errs.cron_format = problem;
     }

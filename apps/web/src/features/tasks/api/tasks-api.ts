@@ -51,6 +51,13 @@ export function useCreateTask(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: TaskCreate) => api.post<Task>(`/project/${projectId}/tasks`, body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['project', projectId] }),
+    onSuccess: (task) => {
+      // The log opens on the answer itself, not after reading the task again; marked stale, so the
+      // open log reads it once more in the background (updates heard before this answer are in it).
+      qc.setQueryData(taskQuery(projectId, task.id).queryKey, task, { updatedAt: 0 });
+      // Not awaited, nothing read now: the task lists on screen hear of the task over the socket
+      // (useLiveTasks, RealtimeBridge); the project's other queries are read when next shown.
+      void qc.invalidateQueries({ queryKey: ['project', projectId], refetchType: 'none' });
+    },
   });
 }

@@ -1,5 +1,5 @@
-import type { TaskOutputPage, TaskOutputQuery } from '@gantry/contracts';
-import { describe, expect, it } from 'vitest';
+import { LOG_BATCH_MS, type TaskOutputPage, type TaskOutputQuery } from '@gantry/contracts';
+import { describe, expect, it, vi } from 'vitest';
 import { TaskLogLoader } from './log-loader';
 
 /** A fake output API over `total` lines ("line N"), with `missing` numbers absent, as the server pages them. */
@@ -111,5 +111,70 @@ describe('TaskLogLoader.showing', () => {
     }
     expect(api.calls[1]).toEqual({ from_seq: 41, to_seq: 50, limit: 10 });
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('TaskLogLoader on a task that just started', () => {
+  it('reads a just-started task again once its first lines are stored, if they said nothing to it yet', async () => {
+    vi.useFakeTimers();
+    try {
+      // The task's first line was sent before this view subscribed and is not stored yet.
+      let stored = 0;
+      const calls: TaskOutputQuery[] = [];
+      const fetch = (q: TaskOutputQuery): Promise<TaskOutputPage> => {
+        calls.push(q);
+        const lines = stored ? [{ task_id: 1, seq: 1, time: 't', output: 'Task #1 started' }] : [];
+        return Promise.resolve({ lines, last_seq: stored || null });
+      };
+      const l = new TaskLogLoader(fetch, opts);
+      await l.open(false);
+      expect(l.store.lastSeq).toBe(0);
+      stored = 1;
+      await vi.advanceTimersByTimeAsync(2 * LOG_BATCH_MS);
+      expect(calls).toEqual([{ tail: true, limit: 10 }, { tail: true, limit: 10, from_seq: 1 }]);
+      expect(l.store.line(1)).toBe('Task #1 started');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('reads at once the lines before a live batch that this view never got', async () => {
+    const api = fakeApi(3);
+    const l = new TaskLogLoader(api.fetch, opts);
+    await l.open(false);
+    expect(l.store.lastSeq).toBe(3);
+    // Lines 4 and 5 were said before the view subscribed; 6 comes live.
+    l.onMessage({ type: 'logs', project_id: 1, task_id: 1, from_seq: 6, lines: [{ time: 't', output: 'line 6' }] });
+    expect(api.calls.slice(1)).toEqual([{ from_seq: 1, to_seq: 10, limit: 10 }]);
+  });
+
+  it('reads the end once more when asked while a read of it is out (the task ended meanwhile)', async () => {
+    let total = 1;
+    const calls: TaskOutputQuery[] = [];
+    const answers: Array<() => void> = [];
+    const fetch = (q: TaskOutputQuery): Promise<TaskOutputPage> => {
+      calls.push(q);
+      // Answered with what is stored when the request arrives, sent back only when released.
+      const from = q.from_seq ?? 1;
+      const lines = [];
+      for (let seq = from; seq <= total; seq++) lines.push({ task_id: 1, seq, time: 't', output: `line ${seq}` });
+      const page = { lines, last_seq: total };
+      return new Promise((resolve) => answers.push(() => resolve(page)));
+    };
+    const l = new TaskLogLoader(fetch, opts);
+    const opened = l.open(false);
+    answers.shift()!();
+    await opened;
+    const first = l.catchUp();
+    total = 4;
+    const second = l.catchUp();
+    answers.shift()!();
+    await second;
+    await Promise.resolve();
+    expect(calls).toHaveLength(3);
+    answers.shift()!();
+    await first;
+    expect(l.store.lastSeq).toBe(4);
+    expect(l.store.line(4)).toBe('line 4');
   });
 });

@@ -1,4 +1,4 @@
-import { TASK_OUTPUT_PAGE_SIZE, type TaskOutputPage, type TaskOutputQuery } from '@gantry/contracts';
+import { LOG_BATCH_MS, TASK_OUTPUT_PAGE_SIZE, type TaskOutputPage, type TaskOutputQuery } from '@gantry/contracts';
 import type { TaskLogMessage } from '../../../lib/realtime';
 import { LogStore } from './log-store';
 
@@ -35,7 +35,9 @@ export class TaskLogLoader {
   private readonly maxGapPages: number;
   private readonly inFlight = new Set<number>();
   private tailInFlight = false;
+  private tailAgain = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private retry: ReturnType<typeof setTimeout> | undefined;
   private waitingSince = 0;
   private visible: [number, number] = [1, 1];
   private disposed = false;
@@ -60,6 +62,10 @@ export class TaskLogLoader {
     if (this.opened || this.disposed) return;
     this.opened = true;
     await this.read(finished ? { from_seq: 1, limit: this.pageSize } : { tail: true, limit: this.pageSize }, true);
+    // A task that just started may have said its first lines before this view subscribed to them
+    // (they were sent to no one) and before they were stored (the server stores lines in batches
+    // of LOG_BATCH_MS): read once more when those are surely stored, not when the next line comes.
+    if (!finished && this.store.lastSeq === 0 && !this.disposed) this.retry = setTimeout(() => void this.catchUp(), 2 * LOG_BATCH_MS);
   }
 
   /**
@@ -67,12 +73,22 @@ export class TaskLogLoader {
    * socket was down were not heard) or when the task ends, so the end of the log is never missing.
    */
   async catchUp(): Promise<void> {
-    if (this.tailInFlight || !this.started) return;
+    if (!this.started || this.disposed) return;
+    // Asked again while a read is out (the task ended meanwhile): that read may be older than
+    // what is asked for now, so one more follows it.
+    if (this.tailInFlight) {
+      this.tailAgain = true;
+      return;
+    }
     this.tailInFlight = true;
     try {
       await this.read({ tail: true, limit: this.pageSize, from_seq: this.store.lastSeq + 1 }, false);
     } finally {
       this.tailInFlight = false;
+    }
+    if (this.tailAgain) {
+      this.tailAgain = false;
+      await this.catchUp();
     }
   }
 
@@ -80,10 +96,14 @@ export class TaskLogLoader {
   onMessage(m: TaskLogMessage): void {
     if (this.disposed) return;
     switch (m.type) {
-      case 'logs':
+      case 'logs': {
+        const known = this.store.lastSeq;
         this.store.put(m.from_seq, m.lines);
         this.trim();
+        // Lines before these that never came (said before this view subscribed): read them now.
+        if (this.started && m.from_seq > known + 1) void this.loadRange(known + 1, m.from_seq - 1, this.maxGapPages);
         break;
+      }
       case 'log':
         // Servers that send per-line messages (not in subscribe mode): harmless to keep.
         this.store.put(m.seq ?? this.store.lastSeq + 1, [m]);
@@ -138,6 +158,7 @@ export class TaskLogLoader {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.retry);
     this.store.dispose();
   }
 

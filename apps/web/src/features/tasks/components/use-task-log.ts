@@ -21,12 +21,15 @@ export function useTaskLog(projectId: number, taskId: number, status: string | u
     const offLines = realtime.subscribeTask(taskId, (m) => l.onMessage(m));
     const offOpen = realtime.onOpen(() => void l.catchUp());
     setLoader(l);
-    // Straight from the task's answer (cached, or the request already in flight), not after the
-    // render that shows it: the first page is asked for as early as possible.
-    qc.fetchQuery(taskQuery(projectId, taskId)).then(
-      (task) => void l.open(isFinished(task.status)),
-      () => undefined,
-    );
+    // Straight from the task's answer (cached, even if marked stale, or the request already in
+    // flight), not after the render that shows it: the first page is asked for as early as possible.
+    const cached = qc.getQueryData(taskQuery(projectId, taskId).queryKey);
+    if (cached) void l.open(isFinished(cached.status));
+    else
+      qc.fetchQuery(taskQuery(projectId, taskId)).then(
+        (task) => void l.open(isFinished(task.status)),
+        () => undefined,
+      );
     return () => {
       offLines();
       offOpen();

@@ -1,6 +1,7 @@
 import type { App, Schedule, Task, Template, TemplateInput, View } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../../lib/api-client';
+import { errorText } from '../../../lib/error-text';
 import { projectKeys } from '../../../lib/project-queries';
 
 export const appsQuery = queryOptions({ queryKey: ['apps'], queryFn: () => api.get<App[]>('/apps') });
@@ -59,13 +60,13 @@ export function useSaveViews(p: number) {
 export const templateSchedulesQuery = (p: number, id: number) =>
   queryOptions({ queryKey: ['project', p, 'schedules', 'template', id], queryFn: () => api.get<Schedule[]>(`/project/${p}/templates/${id}/schedules`) });
 
-/** Asks the server whether a cron expression is valid; answers its error text, or null. */
+/** Asks the server whether a cron expression is valid; answers its refusal's text, or null. */
 export async function cronError(p: number, cron: string): Promise<string | null> {
   // A bad cron is a 400 with the reason (as Semaphore answers); other failures are thrown.
   return api.post(`/project/${p}/schedules/validate`, { cron_format: cron }).then(
     () => null,
     (e: unknown) => {
-      if (e instanceof ApiError && e.status === 400) return e.message;
+      if (e instanceof ApiError && e.status === 400) return errorText(e);
       throw e;
     },
   );

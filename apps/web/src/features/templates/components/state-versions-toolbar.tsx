@@ -39,7 +39,7 @@ export function StateVersionsToolbar({
     setDialog(null);
   };
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', maxWidth: 800 }}>
+    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', maxWidth: 800 }}>
       <Typography variant="subtitle2" sx={{ flex: 1 }}>
         {title}
       </Typography>

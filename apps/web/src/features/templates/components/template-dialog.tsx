@@ -1,4 +1,4 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Divider, Stack, Tab, Tabs, TextField } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Divider, Stack, Tab, Tabs, TextField, useMediaQuery, useTheme } from '@mui/material';
 import { templateInputSchema, type Template, type TemplateType } from '@gantry/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -57,6 +57,8 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
     if (submitCount) focusFirstError(content.current);
   }, [submitCount]);
   const wide = ['ansible', 'terraform', 'tofu'].includes(d.app);
+  // A phone gets the whole screen: the form is long and its type tabs need the width.
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
   const submit = form.handleSubmit(async (values) => {
     // The server checks the cron before anything is saved.
     const cronText = cronValue.trim();
@@ -76,9 +78,9 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
     onSaved(id);
   });
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth={false} slotProps={{ paper: { sx: { maxWidth: wide ? 1200 : 800 } } }}>
+    <Dialog open onClose={onClose} fullWidth fullScreen={phone} maxWidth={false} slotProps={{ paper: { sx: { maxWidth: wide ? 1200 : 800 } } }}>
       <DialogTitle>{template && !copy ? t('templates.editTitle') : t('templates.newTitle')}</DialogTitle>
-      <Tabs value={d.type} onChange={(_e, v: TemplateType) => set({ type: v })} sx={{ px: 3 }}>
+      <Tabs value={d.type} onChange={(_e, v: TemplateType) => set({ type: v })} sx={{ px: { xs: 1, sm: 3 } }}>
         <Tab value="" label={t('templates.types.task')} />
         <Tab value="build" label={t('templates.types.build')} />
         <Tab value="deploy" label={t('templates.types.deploy')} />

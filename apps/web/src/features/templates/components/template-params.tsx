@@ -25,7 +25,8 @@ export function TemplateParams({ d, set }: { d: TemplateDraft; set(p: Partial<Te
   return (
     <Stack spacing={1}>
       <Typography variant="subtitle2">{t('templates.runOptions')}</Typography>
-      <Stack direction="row" spacing={1}>
+      {/* One per line on a phone, so each label shows whole. */}
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 2, sm: 1 }}>
         <TextField size="small" label={t('tasks.limit')} value={d.limit} onChange={(e) => set({ limit: e.target.value })} fullWidth />
         <TextField size="small" label={t('tasks.tags')} value={d.tags} onChange={(e) => set({ tags: e.target.value })} fullWidth />
         <TextField size="small" label={t('tasks.skipTags')} value={d.skip_tags} onChange={(e) => set({ skip_tags: e.target.value })} fullWidth />

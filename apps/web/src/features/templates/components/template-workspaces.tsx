@@ -7,6 +7,7 @@ import {
   Table,
   TableBody,
   TableCell,
+  TableContainer,
   TableHead,
   TableRow,
   Typography,
@@ -17,6 +18,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from '../../../components/snackbar';
 import { useSafeDelete } from '../../../components/use-safe-delete';
+import { VisuallyHidden } from '../../../components/visually-hidden';
 import { errorText } from '../../../lib/error-text';
 import { projectKeys, projectQueries } from '../../../lib/project-queries';
 import {
@@ -66,7 +68,7 @@ export function TemplateWorkspaces({
 
   return (
     <Stack spacing={2}>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         <Typography variant="subtitle1" sx={{ flex: 1 }}>
           {t('workspaces.title')}
         </Typography>
@@ -84,52 +86,57 @@ export function TemplateWorkspaces({
       {workspaces.length === 0 ? (
         <Alert severity="info">{t('workspaces.empty')}</Alert>
       ) : (
-        <Table size="small" aria-label={t('workspaces.title')} sx={{ maxWidth: 800 }}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('common.name')}</TableCell>
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {workspaces.map((w) => {
-              const isDefault = w.id === template.inventory_id;
-              return (
-                <TableRow
-                  key={w.id}
-                  hover
-                  selected={w.id === selected?.id}
-                  onClick={() => setPicked(w.id)}
-                  sx={{ cursor: 'pointer' }}
-                >
-                  <TableCell>
-                    {w.name}{' '}
-                    {isDefault ? (
-                      <Chip size="small" color="primary" label={t('workspaces.default')} sx={{ ml: 1 }} />
-                    ) : null}
-                  </TableCell>
-                  <TableCell align="right" onClick={(ev) => ev.stopPropagation()}>
-                    {canManage && !isDefault ? (
-                      <>
-                        <Button size="small" onClick={() => run('set_default', w.id)}>
-                          {t('workspaces.setDefault')}
+        // On a phone the table scrolls sideways inside its frame, not the page.
+        <TableContainer sx={{ maxWidth: 800 }}>
+          <Table size="small" aria-label={t('workspaces.title')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('common.name')}</TableCell>
+                <TableCell>
+                  <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {workspaces.map((w) => {
+                const isDefault = w.id === template.inventory_id;
+                return (
+                  <TableRow
+                    key={w.id}
+                    hover
+                    selected={w.id === selected?.id}
+                    onClick={() => setPicked(w.id)}
+                    sx={{ cursor: 'pointer' }}
+                  >
+                    <TableCell>
+                      {w.name}{' '}
+                      {isDefault ? (
+                        <Chip size="small" color="primary" label={t('workspaces.default')} sx={{ ml: 1 }} />
+                      ) : null}
+                    </TableCell>
+                    <TableCell align="right" onClick={(ev) => ev.stopPropagation()}>
+                      {canManage && !isDefault ? (
+                        <>
+                          <Button size="small" onClick={() => run('set_default', w.id)}>
+                            {t('workspaces.setDefault')}
+                          </Button>
+                          <Button size="small" onClick={() => run('detach', w.id)}>
+                            {t('workspaces.detach')}
+                          </Button>
+                        </>
+                      ) : null}
+                      {canManage ? (
+                        <Button size="small" color="error" onClick={() => void del.request(w)}>
+                          {t('common.delete')}
                         </Button>
-                        <Button size="small" onClick={() => run('detach', w.id)}>
-                          {t('workspaces.detach')}
-                        </Button>
-                      </>
-                    ) : null}
-                    {canManage ? (
-                      <Button size="small" color="error" onClick={() => void del.request(w)}>
-                        {t('common.delete')}
-                      </Button>
-                    ) : null}
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
+                      ) : null}
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        </TableContainer>
       )}
       {selected ? (
         <Stack spacing={3}>

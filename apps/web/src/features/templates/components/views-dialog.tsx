@@ -4,7 +4,7 @@ import { CSS } from '@dnd-kit/utilities';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import DragIcon from '@mui/icons-material/DragIndicator';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, FormHelperText, IconButton, Stack, TextField } from '@mui/material';
 import type { View } from '@gantry/contracts';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -66,11 +66,17 @@ export function ViewsDialog({ projectId, views: initial, onClose }: { projectId:
         <Button size="small" startIcon={<AddIcon />} sx={{ mt: 1 }} onClick={() => setViews([...views, { id: nextId.current--, project_id: projectId, title: '', position: views.length }])}>
           {t('templates.addView')}
         </Button>
+        {/* Why Save is greyed out, said where it can be read (and by screen readers, from Save). */}
+        {valid ? null : (
+          <FormHelperText error id="views-save-help" data-testid="views-save-help">
+            {t('templates.viewTitleRequired')}
+          </FormHelperText>
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={() => { setViews(initial); setRemoved([]); }}>{t('templates.reset')}</Button>
         <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button variant="contained" disabled={!valid || save.isPending} onClick={() => void save.mutateAsync({ views, removed }).then(onClose, () => undefined)}>
+        <Button variant="contained" disabled={!valid || save.isPending} aria-describedby={valid ? undefined : 'views-save-help'} onClick={() => void save.mutateAsync({ views, removed }).then(onClose, () => undefined)}>
           {t('common.save')}
         </Button>
       </DialogActions>

@@ -10,6 +10,7 @@ import {
   Table,
   TableBody,
   TableCell,
+  TableContainer,
   TableHead,
   TableRow,
 } from '@mui/material';
@@ -19,6 +20,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CodeEditor } from '../../../components/code-editor';
+import { VisuallyHidden } from '../../../components/visually-hidden';
 import { TaskStatus } from '../../../components/tasks/task-status';
 import { useTaskHref } from '../../../components/tasks/task-table';
 import { errorText } from '../../../lib/error-text';
@@ -72,43 +74,48 @@ export function WorkspaceStates({
       {versions.data.length === 0 ? (
         <Alert severity="info">{t('templates.noState')}</Alert>
       ) : (
-        <Table size="small" aria-label={t('workspaces.states')} sx={{ maxWidth: 800 }}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{t('workspaces.created')}</TableCell>
-              <TableCell>{t('tasks.task')}</TableCell>
-              <TableCell>{t('tasks.status')}</TableCell>
-              <TableCell align="right">{t('terraformBackend.serial')}</TableCell>
-              <TableCell align="right">{t('terraformBackend.resources')}</TableCell>
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {versions.data.map((v) => (
-              <TableRow key={v.id}>
-                <TableCell>{formatDateTime(v.created)}</TableCell>
+        // On a phone the table scrolls sideways inside its frame, not the page.
+        <TableContainer sx={{ maxWidth: 800 }}>
+          <Table size="small" aria-label={t('workspaces.states')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('workspaces.created')}</TableCell>
+                <TableCell>{t('tasks.task')}</TableCell>
+                <TableCell>{t('tasks.status')}</TableCell>
+                <TableCell align="right">{t('terraformBackend.serial')}</TableCell>
+                <TableCell align="right">{t('terraformBackend.resources')}</TableCell>
                 <TableCell>
-                  {v.task_id ? (
-                    <MuiLink component={Link} to={href(v.task_id)} underline="hover">
-                      #{v.task_id}
-                    </MuiLink>
-                  ) : v.alias_hint ? (
-                    t('terraformBackend.viaAlias', { hint: v.alias_hint })
-                  ) : null}
-                </TableCell>
-                <TableCell>{v.status ? <TaskStatus status={v.status} /> : null}</TableCell>
-                <TableCell align="right">{v.serial ?? ''}</TableCell>
-                <TableCell align="right">{v.resource_count ?? ''}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <DownloadStateButton projectId={projectId} inventoryId={inventoryId} stateId={v.id} />
-                  <Button size="small" onClick={() => setOpen(v.id)}>
-                    {t('workspaces.viewState')}
-                  </Button>
+                  <VisuallyHidden>{t('common.actions')}</VisuallyHidden>
                 </TableCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {versions.data.map((v) => (
+                <TableRow key={v.id}>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(v.created)}</TableCell>
+                  <TableCell>
+                    {v.task_id ? (
+                      <MuiLink component={Link} to={href(v.task_id)} underline="hover">
+                        #{v.task_id}
+                      </MuiLink>
+                    ) : v.alias_hint ? (
+                      t('terraformBackend.viaAlias', { hint: v.alias_hint })
+                    ) : null}
+                  </TableCell>
+                  <TableCell>{v.status ? <TaskStatus status={v.status} /> : null}</TableCell>
+                  <TableCell align="right">{v.serial ?? ''}</TableCell>
+                  <TableCell align="right">{v.resource_count ?? ''}</TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <DownloadStateButton projectId={projectId} inventoryId={inventoryId} stateId={v.id} />
+                    <Button size="small" onClick={() => setOpen(v.id)}>
+                      {t('workspaces.viewState')}
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
       )}
       {open !== null ? (
         <StateDialog projectId={projectId} inventoryId={inventoryId} stateId={open} onClose={() => setOpen(null)} />

@@ -1,4 +1,4 @@
-import type { PasswordChange, TotpCreated, TotpEnable, TotpRemove, User, UserCreate, UserUpdate } from '@gantry/contracts';
+import type { PasswordChange, TotpConfirm, TotpCreated, TotpEnable, TotpRemove, User, UserCreate, UserUpdate } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { keys } from '../../../lib/session';
@@ -43,6 +43,15 @@ export function useEnableTotp(userId: number) {
   const invalidate = useInvalidateUser();
   return useMutation({
     mutationFn: (body?: NonNullable<TotpEnable>) => api.post<TotpCreated>(`/users/${userId}/2fas/totp`, body),
+    onSuccess: invalidate,
+  });
+}
+
+/** Turns your own new method on with a current code from the authenticator app. */
+export function useConfirmTotp(userId: number) {
+  const invalidate = useInvalidateUser();
+  return useMutation({
+    mutationFn: ({ totpId, code }: { totpId: number } & TotpConfirm) => api.post(`/users/${userId}/2fas/totp/${totpId}/confirm`, { code }),
     onSuccess: invalidate,
   });
 }

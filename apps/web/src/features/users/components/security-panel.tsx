@@ -7,14 +7,14 @@ import { useTranslation } from 'react-i18next';
 import { FormError } from '../../../components/form-error';
 import { useSnackbar } from '../../../components/snackbar';
 import { infoQuery } from '../../../lib/session';
-import { totpQrUrl, useDisableTotp, useEnableTotp } from '../api/users-api';
+import { useDisableTotp, useEnableTotp } from '../api/users-api';
 import { DisableTotpDialog } from './disable-totp-dialog';
 import { EnableTotpDialog } from './enable-totp-dialog';
 
 /**
  * The Security tab: enable two-factor sign-in (your own with your password, when you have one
- * here; then the QR code, for yourself only, and the recovery code, shown this once with a copy
- * button), or disable it: your own only with your password or a code; an admin disables someone else's (a lost device) without. An admin may enable
+ * here, then the QR code and setup key and one code from the app, which alone turns it on; then
+ * the recovery code, shown this once with a copy button), or disable it: your own only with your password or a code; an admin disables someone else's (a lost device) without. An admin may enable
  * it for someone else only when recovery codes are accepted: that user's first sign-in needs the code.
  * When the server has two-factor sign-in turned off, the tab says so and offers nothing.
  */
@@ -26,25 +26,14 @@ export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
   const disable = useDisableTotp(user.id);
   const [created, setCreated] = useState<TotpCreated | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [enrolling, setEnrolling] = useState(false);
+  // The setup under way: true asks for the password first; a method is given when there is none here.
+  const [enrolling, setEnrolling] = useState<TotpCreated | true | null>(null);
 
   if (created) {
     return (
       <Stack spacing={2} data-testid="totp-created">
         <Alert severity="success">{t('users.totpEnabled')}</Alert>
-        {self ? (
-          <Stack spacing={1} sx={{ alignItems: 'center' }}>
-            <Typography variant="body2">{t('users.totpScan')}</Typography>
-            <Box
-              component="img"
-              src={totpQrUrl(user.id, created.id)}
-              alt={t('users.totpQrAlt')}
-              sx={{ width: 200, height: 200, bgcolor: 'common.white', p: 1, borderRadius: 1 }}
-            />
-          </Stack>
-        ) : (
-          <Typography variant="body2">{t('users.totpOtherUser', { name: user.name })}</Typography>
-        )}
+        {self ? null : <Typography variant="body2">{t('users.totpOtherUser', { name: user.name })}</Typography>}
         <RecoveryCode code={created.recovery_code} />
       </Stack>
     );
@@ -89,6 +78,8 @@ export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
           disabled={enable.isPending}
           onClick={() => {
             if (self && !user.external) setEnrolling(true);
+            // Without a password here, your own method is made at once and waits for a code.
+            else if (self) enable.mutate(undefined, { onSuccess: setEnrolling });
             else enable.mutate(undefined, { onSuccess: setCreated });
           }}
         >
@@ -100,11 +91,12 @@ export function SecurityPanel({ user, self }: { user: User; self: boolean }) {
       {enrolling ? (
         <EnableTotpDialog
           userId={user.id}
+          started={enrolling === true ? null : enrolling}
           onEnabled={(c) => {
-            setEnrolling(false);
+            setEnrolling(null);
             setCreated(c);
           }}
-          onClose={() => setEnrolling(false)}
+          onClose={() => setEnrolling(null)}
         />
       ) : null}
       {confirming && user.totp ? (

@@ -1,0 +1,202 @@
+// The console's main pages and a project that fills them, shared by the accessibility and the
+// phone-layout specs: each visits every page the same way and checks its own things there.
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import type english from '../src/locales/en.json';
+import { E2E_ADMIN, unique } from './helpers';
+import { gitRepo } from './repo';
+
+export type Dictionary = typeof english;
+
+/** A dictionary as the console ships it, so texts looked for follow the language on screen. */
+export function dictionary(code: string): Dictionary {
+  return JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, `../src/locales/${code}.json`), 'utf8')) as Dictionary;
+}
+
+const H = { 'x-gantry-request': '1' };
+const MAIN_TF = 'resource "terraform_data" "web" {\n  input = "e2e"\n}\n';
+// Enough output, and lines long enough, that the log scrolls both ways.
+const LONG_SH = 'for i in $(seq 1 120); do echo "host web-$i.example.com: ok=3 changed=1 unreachable=0 failed=0 skipped=0 rescued=0 ignored=0"; done\n';
+const LOG_TEMPLATE = 'Check every web server of the shop (Bash)';
+
+/** What the pages show: a demo project with runs, a terraform template with state, people. */
+export interface ConsoleFixture {
+  p: number;
+  /** The demo's Bash template, run once. */
+  bash: number;
+  /** The demo's Ansible template (its form has the run options). */
+  ansible: number;
+  /** A terraform template with two workspaces, one of them with a state version. */
+  terraform: number;
+  /** A finished task with a long log, for the log dialog. */
+  taskId: number;
+  integrationId: number;
+  /** The name of the template of that task (the log dialog's header shows it). */
+  logTemplate: string;
+}
+
+async function post<T>(request: APIRequestContext, url: string, data?: unknown): Promise<T> {
+  const res = await request.post(url, { data, headers: H });
+  const text = await res.text();
+  expect(res.ok(), `POST ${url}: ${res.status()} ${text}`).toBe(true);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function get<T>(request: APIRequestContext, url: string): Promise<T> {
+  return (await (await request.get(url)).json()) as T;
+}
+
+async function runToEnd(request: APIRequestContext, p: number, templateId: number): Promise<number> {
+  const task = await post<{ id: number }>(request, `/api/project/${p}/tasks`, { template_id: templateId });
+  await expect
+    .poll(async () => (await get<{ status: string }>(request, `/api/project/${p}/tasks/${task.id}`)).status, { timeout: 60_000 })
+    .toMatch(/^(success|error|stopped)$/);
+  return task.id;
+}
+
+/** Signs a request context (a page's, or a new one) in as the admin through the API. */
+export async function apiSignIn(request: APIRequestContext): Promise<void> {
+  const res = await request.post('/api/auth/login', { data: { auth: E2E_ADMIN.login, password: E2E_ADMIN.password }, headers: H });
+  expect(res.status()).toBe(204);
+}
+
+/** Makes the project once per spec file (call from beforeAll). */
+export async function seedConsole(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string): Promise<ConsoleFixture> {
+  const request = await playwright.request.newContext({ baseURL });
+  try {
+    await apiSignIn(request);
+    const p = (await post<{ id: number }>(request, '/api/projects', { name: unique('Web shop'), demo: true })).id;
+    const templates = await get<{ id: number; name: string; app: string }[]>(request, `/api/project/${p}/templates`);
+    const bash = templates.find((x) => x.app === 'bash')!;
+    const ansible = templates.find((x) => x.app === 'ansible')!;
+    await runToEnd(request, p, bash.id);
+
+    const key = (await get<{ id: number }[]>(request, `/api/project/${p}/keys`))[0]!;
+    const env = (await get<{ id: number }[]>(request, `/api/project/${p}/environment`))[0]!;
+    const repo = await post<{ id: number }>(request, `/api/project/${p}/repositories`, { name: 'Infrastructure code', git_url: gitRepo({ 'main.tf': MAIN_TF, 'check.sh': LONG_SH }), ssh_key_id: key.id });
+    const tf = await post<{ id: number }>(request, `/api/project/${p}/templates`, {
+      name: 'Provision the web servers (Terraform)',
+      app: 'terraform',
+      repository_id: repo.id,
+      environment_id: env.id,
+      task_params: { auto_approve: true },
+    });
+    for (const name of ['production', 'staging']) {
+      const inv = await post<{ id: number }>(request, `/api/project/${p}/inventory`, { name, type: 'terraform-workspace', inventory: name, ssh_key_id: key.id });
+      await post(request, `/api/project/${p}/templates/${tf.id}/inventory/${inv.id}/attach`);
+      if (name === 'production') await post(request, `/api/project/${p}/templates/${tf.id}/inventory/${inv.id}/set_default`);
+    }
+    await runToEnd(request, p, tf.id);
+    const long = await post<{ id: number }>(request, `/api/project/${p}/templates`, { name: LOG_TEMPLATE, app: 'bash', playbook: 'check.sh', repository_id: repo.id, environment_id: env.id });
+    const taskId = await runToEnd(request, p, long.id);
+
+    await post(request, `/api/project/${p}/schedules`, { name: 'Nightly greeting', template_id: bash.id, cron_format: '30 2 * * *' });
+    const integration = await post<{ id: number }>(request, `/api/project/${p}/integrations`, { name: 'Deploy on push', template_id: bash.id });
+    await post(request, `/api/project/${p}/integrations/${integration.id}/aliases`);
+    const login = `a11y${Date.now().toString(36)}`;
+    const user = await post<{ id: number }>(request, '/api/users', { name: 'Grace Hopper', username: login, email: `${login}@example.com`, password: 'grace-pass-1' });
+    await post(request, `/api/project/${p}/users`, { user_id: user.id, role: 'task_runner' });
+    await post(request, '/api/user/tokens', { expires_in_days: 30 });
+    await post(request, '/api/runners', { name: unique('build'), tag: 'linux' });
+    return { p, bash: bash.id, ansible: ansible.id, terraform: tf.id, taskId, integrationId: integration.id, logTemplate: LOG_TEMPLATE };
+  } finally {
+    await request.dispose();
+  }
+}
+
+/** One screen of the console: where it is, how to reach its state, what must stay reachable. */
+export interface ConsolePage {
+  name: string;
+  url(f: ConsoleFixture): string;
+  /** After the page settled: opens what this screen is about (a dialog); answers the dialog. */
+  open?(page: Page, d: Dictionary, f: ConsoleFixture): Promise<void>;
+  /** Buttons (by name) that must be wholly on screen, e.g. a page header's main action. */
+  buttons?(d: Dictionary): string[];
+}
+
+/** The stats chart loads after its page: waits for its bars and legend. */
+async function chartShown(page: Page): Promise<void> {
+  await expect(page.getByTestId('stats-chart').locator('.recharts-legend-item').first()).toBeVisible();
+}
+
+/** Every main page of a signed-in admin, with the log dialog and a create dialog open. */
+export const MAIN_PAGES: ConsolePage[] = [
+  { name: 'dashboard', url: (f) => `/project/${f.p}/history` },
+  { name: 'new project', url: () => '/project/new' },
+  { name: 'templates', url: (f) => `/project/${f.p}/templates`, buttons: (d) => [d.templates.new] },
+  { name: 'template tasks', url: (f) => `/project/${f.p}/templates/${f.bash}/tasks`, buttons: (d) => [d.templates.run] },
+  { name: 'template details', url: (f) => `/project/${f.p}/templates/${f.bash}/details`, open: chartShown },
+  { name: 'inventories', url: (f) => `/project/${f.p}/inventory`, buttons: (d) => [d.inventories.new] },
+  { name: 'keys', url: (f) => `/project/${f.p}/keys`, buttons: (d) => [d.keys.new] },
+  { name: 'repositories', url: (f) => `/project/${f.p}/repositories`, buttons: (d) => [d.repositories.new] },
+  { name: 'variable groups', url: (f) => `/project/${f.p}/environment`, buttons: (d) => [d.environments.new] },
+  { name: 'team', url: (f) => `/project/${f.p}/team`, buttons: (d) => [d.team.addMember] },
+  { name: 'schedules', url: (f) => `/project/${f.p}/schedules`, buttons: (d) => [d.schedules.new] },
+  { name: 'integrations', url: (f) => `/project/${f.p}/integrations`, buttons: (d) => [d.integrations.new] },
+  { name: 'integration', url: (f) => `/project/${f.p}/integrations/${f.integrationId}` },
+  { name: 'settings', url: (f) => `/project/${f.p}/settings` },
+  { name: 'activity', url: (f) => `/project/${f.p}/activity` },
+  { name: 'stats', url: (f) => `/project/${f.p}/stats`, open: chartShown },
+  { name: 'project runners', url: (f) => `/project/${f.p}/runners` },
+  { name: 'users', url: () => '/users', buttons: (d) => [d.users.new] },
+  { name: 'active tasks', url: () => '/tasks' },
+  { name: 'apps', url: () => '/apps' },
+  { name: 'runners', url: () => '/runners', buttons: (d) => [d.runners.new] },
+  { name: 'cluster', url: () => '/cluster' },
+  { name: 'tokens', url: () => '/tokens', buttons: (d) => [d.tokens.new] },
+  {
+    name: 'task log dialog',
+    url: (f) => `/project/${f.p}/history?t=${f.taskId}`,
+    open: async (page) => {
+      const log = page.getByRole('dialog');
+      await expect(log.getByTestId('task-status')).toHaveAttribute('data-status', /success|error/);
+      await expect(log.getByTestId('log-line').first()).toBeVisible();
+    },
+    buttons: (d) => [d.common.close],
+  },
+  {
+    name: 'create dialog',
+    url: (f) => `/project/${f.p}/keys`,
+    open: async (page, d) => {
+      await page.getByRole('button', { name: d.keys.new }).click();
+      await expect(page.getByRole('dialog', { name: d.keys.newTitle })).toBeVisible();
+    },
+    buttons: (d) => [d.common.create],
+  },
+];
+
+/** More screens a phone must fit: the terraform State tab and the template form. */
+export const PHONE_PAGES: ConsolePage[] = [
+  { name: 'terraform state', url: (f) => `/project/${f.p}/templates/${f.terraform}/state`, buttons: (d) => [d.workspaces.new, d.workspaces.attach] },
+  {
+    name: 'template form',
+    url: (f) => `/project/${f.p}/templates/${f.ansible}/details`,
+    open: async (page, d) => {
+      await page.getByRole('button', { name: d.templates.edit }).click();
+      await expect(page.getByRole('dialog', { name: d.templates.editTitle })).toBeVisible();
+    },
+    buttons: (d) => [d.common.save, d.common.cancel],
+  },
+];
+
+/** Waits until the page stopped loading and moving: no request, skeleton or transition left. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('.MuiSkeleton-root')).toHaveCount(0);
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+  );
+}
+
+/** Opens a page (and its dialog), ready to be checked. */
+export async function visit(page: Page, screen: ConsolePage, d: Dictionary, f: ConsoleFixture): Promise<void> {
+  await page.goto(screen.url(f));
+  // A dialog opened by the address hides the page from the accessibility tree, not from view.
+  await expect(page.getByRole('heading', { level: 1, includeHidden: true }).first()).toBeVisible();
+  await settle(page);
+  if (screen.open) {
+    await screen.open(page, d, f);
+    await settle(page);
+  }
+}

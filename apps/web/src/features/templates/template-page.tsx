@@ -126,7 +126,7 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
               action={
                 access.canRun ? (
                   <Button variant="outlined" startIcon={<PlayIcon />} onClick={() => launchTask({ projectId, templateId })}>
-                    {action}
+                    {t('templates.runFirstTask')}
                   </Button>
                 ) : null
               }

@@ -177,4 +177,36 @@ describe('TaskLogLoader on a task that just started', () => {
     expect(l.store.lastSeq).toBe(4);
     expect(l.store.line(4)).toBe('line 4');
   });
+
+  it('reads the end after its first read when the task ended while that read was out', async () => {
+    let total = 1;
+    const calls: TaskOutputQuery[] = [];
+    let release = () => undefined as void;
+    const fetch = (q: TaskOutputQuery): Promise<TaskOutputPage> => {
+      calls.push(q);
+      const lines = [];
+      for (let seq = q.from_seq ?? 1; seq <= total; seq++) lines.push({ task_id: 1, seq, time: 't', output: `line ${seq}` });
+      const page = { lines, last_seq: total };
+      if (calls.length > 1) return Promise.resolve(page);
+      return new Promise((resolve) => (release = () => resolve(page)));
+    };
+    const l = new TaskLogLoader(fetch, opts);
+    const opened = l.open(false);
+    // The task prints its last lines and ends before the first page is back; nothing came live.
+    total = 3;
+    void l.catchUp();
+    release();
+    await opened;
+    expect(calls).toEqual([{ tail: true, limit: 10 }, { tail: true, limit: 10, from_seq: 2 }]);
+    expect(l.store.line(3)).toBe('line 3');
+  });
+
+  it('reads nothing more for a task that had ended when it was opened', async () => {
+    const api = fakeApi(30);
+    const l = new TaskLogLoader(api.fetch, opts);
+    const opened = l.open(true);
+    void l.catchUp();
+    await opened;
+    expect(api.calls).toEqual([{ from_seq: 1, limit: 10 }]);
+  });
 });

@@ -42,6 +42,7 @@ export class TaskLogLoader {
   private visible: [number, number] = [1, 1];
   private disposed = false;
   private opened = false;
+  private openedFinished = false;
 
   constructor(
     private readonly fetchPage: FetchPage,
@@ -61,11 +62,18 @@ export class TaskLogLoader {
   async open(finished: boolean): Promise<void> {
     if (this.opened || this.disposed) return;
     this.opened = true;
+    this.openedFinished = finished;
     await this.read(finished ? { from_seq: 1, limit: this.pageSize } : { tail: true, limit: this.pageSize }, true);
+    if (this.disposed) return;
+    // The task ended (or the socket reopened) while this read was out: read what came since.
+    if (this.tailAgain) {
+      this.tailAgain = false;
+      await this.catchUp();
+    }
     // A task that just started may have said its first lines before this view subscribed to them
     // (they were sent to no one) and before they were stored (the server stores lines in batches
     // of LOG_BATCH_MS): read once more when those are surely stored, not when the next line comes.
-    if (!finished && this.store.lastSeq === 0 && !this.disposed) this.retry = setTimeout(() => void this.catchUp(), 2 * LOG_BATCH_MS);
+    else if (!finished && this.store.lastSeq === 0) this.retry = setTimeout(() => void this.catchUp(), 2 * LOG_BATCH_MS);
   }
 
   /**
@@ -73,9 +81,14 @@ export class TaskLogLoader {
    * socket was down were not heard) or when the task ends, so the end of the log is never missing.
    */
   async catchUp(): Promise<void> {
-    if (!this.started || this.disposed) return;
-    // Asked again while a read is out (the task ended meanwhile): that read may be older than
-    // what is asked for now, so one more follows it.
+    if (this.disposed) return;
+    // Asked while a read is out (the first one, or another catch-up): that read may be older than
+    // what is asked for now (the task ended meanwhile), so one more follows it.
+    if (!this.started) {
+      // Before the first read nothing is known to follow; during it, only a running task's can be.
+      if (this.opened && !this.openedFinished) this.tailAgain = true;
+      return;
+    }
     if (this.tailInFlight) {
       this.tailAgain = true;
       return;

@@ -46,7 +46,7 @@ test('create a bash template in the form, run it and watch its lines arrive', as
   const saved = (await (await page.request.get(`/api/project/${p}/templates`)).json()) as Array<{ name: string; allow_extra_vars_in_task: boolean }>;
   expect(saved.find((x) => x.name === 'Say hello')?.allow_extra_vars_in_task).toBe(true);
 
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('dialog').getByLabel('Message')).toBeFocused();
   await page.keyboard.type('by keyboard');
   await page.keyboard.press('Enter');
@@ -73,9 +73,9 @@ test('stop a long task from its log', async ({ page }) => {
   const r = await resources(page.request, p, gitRepo({ 'long.sh': 'echo started\nsleep 120\necho never\n' }));
   const tpl = await (await page.request.post(`/api/project/${p}/templates`, { data: { name: 'Long job', app: 'bash', playbook: 'long.sh', repository_id: r.repositoryId, environment_id: r.environmentId }, headers: H })).json();
   await page.goto(`/project/${p}/templates/${tpl.id}`);
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   await page.getByRole('dialog').getByRole('textbox', { name: 'Message' }).fill('please stop me');
-  await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('task-log')).toContainText('started');
   await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByRole('dialog').getByTestId('task-status')).toHaveAttribute('data-status', 'stopped');
@@ -89,7 +89,7 @@ test('confirm a terraform plan', async ({ page }) => {
   const r = await resources(page.request, p, repo);
   const tpl = await (await page.request.post(`/api/project/${p}/templates`, { data: { name: 'Infra', app: 'terraform', repository_id: r.repositoryId, environment_id: r.environmentId }, headers: H })).json();
   await page.goto(`/project/${p}/templates/${tpl.id}`);
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('dialog').getByLabel('Message')).toBeFocused();
   await page.keyboard.type('by keyboard');
   await page.keyboard.press('Enter');
@@ -140,10 +140,10 @@ test('a manager may run a template with debug even when the template does not al
   ).json();
   expect(tpl.task_params.allow_debug ?? false).toBe(false);
   await page.goto(`/project/${p}/templates/${tpl.id}/tasks`);
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('checkbox', { name: 'Debug' }).check();
-  await dialog.getByRole('button', { name: 'Run' }).click();
+  await dialog.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page).toHaveURL(/\?t=\d+/);
   const log = page.getByTestId('task-log');
   await expect(page.getByRole('dialog').getByTestId('task-status')).toHaveAttribute('data-status', 'success', { timeout: 60_000 });

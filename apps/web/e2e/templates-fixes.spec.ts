@@ -89,7 +89,7 @@ test('template form: every problem at once, each at its field, the first focused
   await page.getByRole('button', { name: 'Edit template' }).click();
   await expect(page.getByRole('dialog').getByRole('group', { name: 'Survey variable 1' }).getByRole('textbox', { name: 'Default value' })).toHaveValue('3');
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
-  await page.getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Size' })).toHaveValue('3');
 });
 

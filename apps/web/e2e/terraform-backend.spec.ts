@@ -103,8 +103,8 @@ test('terraform backend: turn it on, add an alias, copy it, paste-ready block, r
   await expect(section).not.toContainText(PASSWORD);
 
   // A task keeps its state in the backend...
-  await page.getByRole('button', { name: 'Run' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Run', exact: true }).click();
   const status = page.getByRole('dialog').getByTestId('task-status');
   await expect(status).toHaveAttribute('data-status', 'success', { timeout: 30_000 });
   await expect(page.getByTestId('task-log')).toContainText("State: Gantry's HTTP state backend");

@@ -54,8 +54,8 @@ test('terraform workspaces: create, make default, run, read a redacted state ver
   await expect(table.getByText('default', { exact: true })).toBeVisible();
   await expect(page.getByText('No state available.').first()).toBeVisible();
 
-  await page.getByRole('button', { name: 'Run' }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Run', exact: true }).click();
   const status = page.getByRole('dialog').getByTestId('task-status');
   await expect(status).toHaveAttribute('data-status', 'success', { timeout: 30_000 });
   await expect(page.getByTestId('task-log')).toContainText('Apply complete!');

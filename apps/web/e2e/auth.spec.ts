@@ -42,7 +42,8 @@ test('a failing start-up shows the error view with refresh and re-login', async 
   await page.route('**/api/info', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Internal server error"}' }));
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
-  await expect(page.getByText('Internal server error')).toBeVisible();
+  // What happened and what to do, not a bare "Internal server error".
+  await expect(page.getByText('The server had a problem and could not finish the request (error 500).', { exact: false })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Refresh page' })).toBeVisible();
   await page.unroute('**/api/info');
   await page.getByRole('button', { name: 'Sign in again' }).click();

@@ -106,7 +106,9 @@ async function send(url: string, init: RequestInit): Promise<Response> {
     reportUnreachable();
     throw e;
   }
-  if (UNREACHABLE_STATUSES.has(res.status)) reportUnreachable();
+  // A proxy's page, not the server's own JSON answer (a 503 from Gantry itself says what failed).
+  const fromServer = (res.headers.get('content-type') ?? '').includes('application/json');
+  if (UNREACHABLE_STATUSES.has(res.status) && !fromServer) reportUnreachable();
   else reportReachable();
   return res;
 }

@@ -40,10 +40,11 @@ const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
 export function errorText(e: unknown): string {
   if (isNetworkFailure(e)) return i18n.t('app.unreachable');
   if (e instanceof ApiError) {
-    if (UNREACHABLE_STATUSES.has(e.status)) return i18n.t('app.unreachable');
+    // A proxy's answer while the server is away; the server's own 503 (e.g. its database is down) says what failed.
+    if (UNREACHABLE_STATUSES.has(e.status) && !e.body?.error && !e.body?.code) return i18n.t('app.unreachable');
     // A failure of the server itself: what to do, rather than "Internal server error".
     const code = e.body?.code;
-    if (e.status >= 500 && (code === undefined || code === ErrorCodes.internalError)) return i18n.t('app.serverProblem', { status: e.status });
+    if (e.status >= 500 && !UNREACHABLE_STATUSES.has(e.status) && (code === undefined || code === ErrorCodes.internalError)) return i18n.t('app.serverProblem', { status: e.status });
     const coded = codeText(e.body);
     if (coded) return coded;
     if (e.body?.error) return e.body.error;

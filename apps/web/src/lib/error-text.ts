@@ -44,7 +44,9 @@ export function errorText(e: unknown): string {
     if (UNREACHABLE_STATUSES.has(e.status) && !e.body?.error && !e.body?.code) return i18n.t('app.unreachable');
     // A failure of the server itself: what to do, rather than "Internal server error".
     const code = e.body?.code;
-    if (e.status >= 500 && !UNREACHABLE_STATUSES.has(e.status) && (code === undefined || code === ErrorCodes.internalError)) return i18n.t('app.serverProblem', { status: e.status });
+    // (A 5xx that names its own cause without a code, e.g. from a component in front, keeps its words.)
+    const generic = code === ErrorCodes.internalError || (code === undefined && (!e.body?.error || e.body.error === 'Internal server error'));
+    if (e.status >= 500 && !UNREACHABLE_STATUSES.has(e.status) && generic) return i18n.t('app.serverProblem', { status: e.status });
     const coded = codeText(e.body);
     if (coded) return coded;
     if (e.body?.error) return e.body.error;

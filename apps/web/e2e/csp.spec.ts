@@ -167,8 +167,9 @@ test('every page of the console works under the CSP and reports no violation', a
   await dialog.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
   const enable = page.getByRole('dialog', { name: 'Enable two-factor sign-in' });
   await enable.getByLabel('Current password').fill('csp-pass-1');
-  await enable.getByRole('button', { name: 'Enable', exact: true }).click();
-  const qr = dialog.getByRole('img', { name: 'QR code for your authenticator app' });
+  // Enrolment: the password first, then the QR code (an image from the API) and the setup key.
+  await enable.getByRole('button', { name: 'Continue' }).click();
+  const qr = enable.getByRole('img', { name: 'QR code for your authenticator app' });
   await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
   await expectNoViolations(page, 'two-factor QR code');
 

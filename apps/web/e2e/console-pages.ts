@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import type english from '../src/locales/en.json';
+import { stillFrame } from './axe';
 import { E2E_ADMIN, unique } from './helpers';
 import { gitRepo } from './repo';
 
@@ -184,9 +185,7 @@ export const PHONE_PAGES: ConsolePage[] = [
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   await expect(page.locator('.MuiSkeleton-root')).toHaveCount(0);
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
-  );
+  await stillFrame(page);
 }
 
 /** Opens a page (and its dialog), ready to be checked. */

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Route } from '@playwright/test';
 import i18next, { type TFunction } from 'i18next';
 import type english from '../src/locales/en.json';
+import { seriousAxeFindings } from './axe';
 import { E2E_ADMIN } from './helpers';
 import { shot } from './shots';
 
@@ -39,12 +39,6 @@ async function onSignIn(page: Page, answer: (route: Route) => Promise<void>): Pr
   await page.route('**/api/auth/login', (route) => (route.request().method() === 'POST' ? answer(route) : route.fallback()));
 }
 
-/** Serious and critical accessibility problems on the page as it is. */
-async function axeProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 /** Fills the sign-in form in German and sends it. */
 async function submitSignIn(page: Page, password: string): Promise<void> {
   await page.getByLabel(de.auth.username).fill(E2E_ADMIN.login);
@@ -61,11 +55,11 @@ test("a first visit follows the browser's language; the sign-in page's language 
   const menuButton = page.getByRole('button', { name: de.shell.languageButton.replace('{{language}}', 'Deutsch') });
   await expect(menuButton).toHaveText('Deutsch');
   await shot(page, 'i18n-sign-in-de');
-  expect(await axeProblems(page)).toEqual([]);
+  expect(await seriousAxeFindings(page)).toEqual([]);
   await menuButton.click();
   const menu = page.getByRole('menu', { name: de.shell.language });
   await expect(menu.getByRole('menuitem', { name: 'Deutsch' })).toHaveClass(/Mui-selected/);
-  expect(await axeProblems(page)).toEqual([]);
+  expect(await seriousAxeFindings(page)).toEqual([]);
   await menu.getByRole('menuitem', { name: 'Français', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: fr.auth.title })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { seriousAxeFindings } from './axe';
 import { E2E_EXTERNAL_USER } from './global-setup';
 import { E2E_ADMIN, createProject, openUserMenu, signIn, signInAsNewUser, unique } from './helpers';
 import { shot } from './shots';
@@ -20,13 +20,6 @@ async function adminClient(playwright: Playwright): Promise<APIRequestContext> {
   const admin = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   expect((await admin.post('/api/auth/login', { data: { auth: E2E_ADMIN.login, password: E2E_ADMIN.password }, headers: CSRF })).status()).toBe(204);
   return admin;
-}
-
-/** Serious or critical axe findings on the page as it is (or only in `within`). */
-async function seriousViolations(page: Page, within?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page });
-  const result = await (within ? builder.include(within) : builder).analyze();
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
 }
 
 /** Marks the current document: the mark is gone once the page has reloaded. */
@@ -59,7 +52,7 @@ test.describe('an ended session is signed in again over the page', () => {
     // The provider's button is there too, with what it means for the typed work.
     await expect(dialog.getByRole('link', { name: 'Sign in with Test IdP' })).toBeVisible();
     await expect(dialog).toContainText('opens a new window');
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousAxeFindings(page)).toEqual([]);
     await shot(page, 'session-sign-in-again');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -203,7 +196,7 @@ test.describe('server gone, server back', () => {
     const banner = page.getByRole('status').filter({ hasText: 'Cannot reach the server' });
     await expect(banner).toBeVisible();
     await expect(banner.getByRole('button', { name: 'Try now' })).toBeVisible();
-    expect(await seriousViolations(page, '[data-testid="offline-banner"]')).toEqual([]);
+    expect(await seriousAxeFindings(page, '[data-testid="offline-banner"]')).toEqual([]);
     await shot(page, 'offline-banner');
     await page.setViewportSize({ width: 390, height: 844 });
     await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

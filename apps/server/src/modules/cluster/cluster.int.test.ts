@@ -1,15 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
-import path from 'node:path';
-import { CSRF_HEADER, SESSION_COOKIE, type WsMessage } from '@gantry/contracts';
+import { SESSION_COOKIE, type WsMessage } from '@gantry/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitRepo, TEST_ALLOWED_LOCAL_PATHS } from '../../test/git-fixture.js';
+import { gitRepo } from '../../test/git-fixture.js';
 import { engines, type Caller } from '../../test/harness.js';
 import type { TestDatabase } from '../../test/engines.js';
+import { assertServerBuilt, signInNode as signIn, sleep, startNode as startNodeWith, stopNode, type ServerNode as Node } from '../../test/server-process.js';
 import { setupTemplate } from '../../test/tasks.js';
 
 // Two (or three) real server processes on one PostgreSQL database, as an operator runs them:
@@ -23,96 +21,10 @@ interface ClientSocket {
 }
 const WebSocket = createRequire(import.meta.url)('ws') as new (url: string, options: { headers: Record<string, string> }) => ClientSocket;
 const postgres = engines.find((e) => e.name === 'postgres');
-const SERVER = path.resolve(import.meta.dirname, '../../../bin/gantry.mjs');
-const BUILT = path.resolve(import.meta.dirname, '../../../dist/cli/main.js');
-const ADMIN = { login: 'cluster-admin', password: 'cluster-pass-1' };
 const TIMEOUT_S = 3;
-
-interface Node {
-  name: string;
-  port: number;
-  base: string;
-  dataDir: string;
-  proc: ChildProcess;
-  output: string[];
-}
-
-function freePort(): number {
-  return 20_000 + Math.floor(Math.random() * 20_000);
-}
-
-async function startNode(name: string, db: TestDatabase, secret: string, env: Record<string, string> = {}, dataDir?: string, port = freePort()): Promise<Node> {
-  const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `gantry-node-${name}-`));
-  const output: string[] = [];
-  const proc = spawn(process.execPath, [SERVER], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      GANTRY_DB_URL: db.url,
-      GANTRY_DATA_DIR: dir,
-      GANTRY_PORT: String(port),
-      GANTRY_HOST: '127.0.0.1',
-      GANTRY_SECRET_KEY: secret,
-      GANTRY_ADMIN: ADMIN.login,
-      GANTRY_ADMIN_PASSWORD: ADMIN.password,
-      GANTRY_LOG_LEVEL: 'warn',
-      GANTRY_WEB_DIST: '/nonexistent',
-      GANTRY_NODE_TIMEOUT_SECONDS: String(TIMEOUT_S),
-      GANTRY_NODE_ADDRESS: `127.0.0.1:${port}`,
-      GANTRY_ALLOWED_LOCAL_PATHS: TEST_ALLOWED_LOCAL_PATHS,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  proc.stdout!.on('data', (b: Buffer) => output.push(b.toString()));
-  proc.stderr!.on('data', (b: Buffer) => output.push(b.toString()));
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`node ${name} exited: ${output.join('')}`);
-    const up = await fetch(`${base}/api/ping`).then((r) => r.ok, () => false);
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`node ${name} did not start: ${output.join('')}`);
-    await sleep(100);
-  }
-  return { name, port, base, dataDir: dir, proc, output };
-}
-
-async function stopNode(n: Node, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (n.proc.exitCode !== null || n.proc.signalCode !== null) return;
-  const exited = new Promise((resolve) => n.proc.once('exit', resolve));
-  n.proc.kill(signal);
-  await exited;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The harness's Caller over real HTTP with a session cookie, for one node. */
-async function signIn(base: string): Promise<Caller> {
-  const res = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ auth: ADMIN.login, password: ADMIN.password }) });
-  if (res.status !== 204) throw new Error(`sign-in: ${res.status} ${await res.text()}`);
-  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
-  const send = async (method: string, url: string, body?: unknown) => {
-    const r = await fetch(`${base}${url}`, {
-      method,
-      headers: { cookie, [CSRF_HEADER]: '1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    return { statusCode: r.status, body: text, json: () => JSON.parse(text) as unknown };
-  };
-  const caller = {
-    id: 0,
-    username: ADMIN.login,
-    password: ADMIN.password,
-    cookie: cookie.split('=').slice(1).join('='),
-    get: (url: string) => send('GET', url),
-    post: (url: string, body?: unknown) => send('POST', url, body),
-    put: (url: string, body?: unknown) => send('PUT', url, body),
-    del: (url: string) => send('DELETE', url),
-  };
-  return caller as unknown as Caller;
-}
+/** Nodes with a short node timeout, so a dead node is found within seconds. */
+const startNode = (name: string, db: TestDatabase, secret: string, env: Record<string, string> = {}, dataDir?: string, port?: number) =>
+  startNodeWith(name, db, secret, { GANTRY_NODE_TIMEOUT_SECONDS: String(TIMEOUT_S), ...env }, dataDir, port);
 
 describe.skipIf(!postgres)('two server nodes on one PostgreSQL database', () => {
   let db: TestDatabase;
@@ -123,7 +35,7 @@ describe.skipIf(!postgres)('two server nodes on one PostgreSQL database', () => 
   let b: Node;
 
   beforeAll(async () => {
-    if (!fs.existsSync(BUILT)) throw new Error(`Build the server first (npm run build): ${BUILT} is missing`);
+    assertServerBuilt();
     db = await postgres!.create();
     // One node first: it migrates the fresh database and creates the admin.
     a = await startNode('a', db, secret, { GANTRY_MAX_PARALLEL_TASKS: '1' });

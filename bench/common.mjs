@@ -18,7 +18,15 @@ export async function startBenchServer(extraEnv = {}) {
   const { createDb } = await import(dist('db/db.js'));
   const { migrateToLatest } = await import(dist('db/migrate.js'));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-'));
-  const config = loadConfig({ GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: 'silent', GANTRY_WEB_DIST: '/nonexistent', PATH: process.env.PATH, ...extraEnv });
+  const config = loadConfig({
+    GANTRY_DATA_DIR: dataDir,
+    GANTRY_LOG_LEVEL: 'silent',
+    GANTRY_WEB_DIST: '/nonexistent',
+    // bashTemplate's repositories are local folders under the temp folder.
+    GANTRY_ALLOWED_LOCAL_PATHS: os.tmpdir(),
+    PATH: process.env.PATH,
+    ...extraEnv,
+  });
   const db = createDb(config.dbUrl);
   await migrateToLatest(db);
   const app = await buildApp({ config, db, secretKey: randomBytes(32) });

@@ -54,6 +54,8 @@ async function audit(url, headers) {
       if (!lhr.runtimeError) break;
       if (attempt === 3) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     }
+    // LH_REPORT=<folder> keeps each run's full report, to see what the figures are made of.
+    if (process.env.LH_REPORT) (await import('node:fs')).writeFileSync(`${process.env.LH_REPORT}/${new URL(url).pathname.split('/').pop()}-${i}.json`, JSON.stringify(lhr));
     const a = (id) => lhr.audits[id]?.numericValue ?? NaN;
     runs.push({
       finalUrl: lhr.finalDisplayedUrl,

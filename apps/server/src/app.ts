@@ -51,6 +51,7 @@ import { RequestLogController, loggerOptions } from './ops/logging.js';
 import { registerOps } from './ops/ops.js';
 
 import { createServices, type AppDeps, type Services } from './services.js';
+import { OrphanSweep } from './engine/orphan-sweep.js';
 
 export { createServices, type AppDeps, type Services };
 
@@ -102,7 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     },
   );
   // /metrics (GANTRY_METRICS), /api/health, /api/ready; answers the metrics registry (null when off).
-  const metrics = await registerOps(app, { config, db: deps.db, bus: services.bus, wsClients: () => hub.size });
+  const metrics = await registerOps(app, { config, db: deps.db, bus: services.bus, wsClients: () => hub.size, draining: () => services.drain.active });
   // Every node's heartbeat age as this node sees it: a growing one is a node about to be declared dead.
   metrics?.gauge({
     name: 'gantry_node_heartbeat_age_seconds',
@@ -118,6 +119,9 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const runnerCheckMs = Math.min(15_000, (config.runnerTimeoutSeconds * 1000) / 4);
   const runnerCheck = setInterval(() => void services.runnerProtocol.failSilent().catch((e: unknown) => app.log.error(e)), runnerCheckMs);
   runnerCheck.unref();
+  // Tasks this node's database rows say it runs but no live run holds (a final write lost): failed.
+  const orphanSweep = new OrphanSweep(services.tasks, (id) => services.dispatcher.isRunningHere(id));
+  orphanSweep.start((e) => app.log.error(e));
   // Log retention: once shortly after start, then daily; every node may run it (deletes are idempotent).
   const retention = () => void services.taskOutput.applyRetention(config.taskLogRetentionDays).catch((e: unknown) => app.log.error(e));
   const retentionStart = config.taskLogRetentionDays > 0 ? setTimeout(retention, 60_000) : undefined;
@@ -131,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   app.addHook('onClose', async () => {
     services.cluster.stop();
     clearInterval(runnerCheck);
+    orphanSweep.stop();
     clearTimeout(retentionStart);
     clearInterval(retentionDaily);
     hub.close();

@@ -11,9 +11,12 @@ import {
 } from './config/secret-key.js';
 import { createDb } from './db/db.js';
 import { migrateToLatest } from './db/migrate.js';
+import { checkSqliteBeforeStart } from './db/sqlite-integrity.js';
 import { serverTaskSandbox } from './engine/sandbox.js';
 import { masterKeyService } from './modules/system/master-key.service.js';
 import { SecretBox } from './platform/crypto.js';
+import { handleShutdownSignals } from './shutdown.js';
+import { surviveDatabaseRejections } from './platform/process-guard.js';
 import { VERSION } from './version.js';
 
 /** Start-up: configuration, database and migrations, first admin, then listen. */
@@ -21,6 +24,9 @@ export async function startServer(): Promise<void> {
   // Everything the server creates (database, key, workspaces, logs) is for its own user only.
   process.umask(0o077);
   const config = loadConfig(undefined, VERSION);
+  // Before anything creates a key or writes: a damaged or emptied SQLite file stops the start.
+  checkSqliteBeforeStart({ dbUrl: config.dbUrl, dataDir: config.dataDir });
+  surviveDatabaseRejections(config.dbUrl);
   // GANTRY_TASK_SANDBOX=bwrap refuses to start here when bwrap does not work.
   const sandbox = serverTaskSandbox(config);
   sandbox.check();
@@ -66,16 +72,13 @@ export async function startServer(): Promise<void> {
         `  Change it after signing in (user menu > Edit account).\n\n`,
     );
   }
-  const shutdown = async () => {
-    await app.close();
-    await db.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  handleShutdownSignals(app, db);
   await app.listen({ port: config.port, host: config.host });
   const failed = await app.services.tasks.failOrphans();
   if (failed) app.log.warn(`${failed} task(s) left running by the previous start were marked as failed`);
+  // Their folders (key files with them) and agents went with no run to remove them.
+  const left = await app.services.removeLeftovers();
+  if (left.folders || left.agents) app.log.warn(`Removed ${left.folders} task folder(s) and ${left.agents} ssh-agent(s) left by the previous start`);
   app.services.dispatcher.kick();
   app.services.scheduler.start();
   process.stdout.write(`Gantry ${VERSION} is serving on http://${displayHost(config.host)}:${config.port}\n`);

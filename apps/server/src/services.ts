@@ -39,11 +39,16 @@ import { TeamService } from './modules/team/team.service.js';
 import { SecretBox } from './platform/crypto.js';
 import { resolveNodeId } from './config/node-id.js';
 import { Dispatcher } from './engine/dispatcher.js';
+import { Drain } from './engine/drain.js';
+import { fencedRunStore } from './engine/fencing.js';
+import { removeLeftovers } from './engine/leftovers.js';
+import { LocalRuns } from './engine/local-runs.js';
 import { TaskOutputRepository } from './modules/tasks/task-output.repository.js';
 import { TaskOutputService } from './modules/tasks/task-output.service.js';
 import { createProcessLauncher, type ProcessLauncher } from './engine/process.js';
 import { serverTaskSandbox, type TaskSandbox } from './engine/sandbox.js';
 import { TaskRun } from './engine/runner.js';
+import { LogRetryBuffer } from './engine/log-retry-buffer.js';
 import { loadRunContext } from './engine/run-context.js';
 import { TerraformStateStore } from './engine/terraform-state.js';
 import { TerraformStatesRepository } from './modules/terraform-states/terraform-states.repository.js';
@@ -133,6 +138,10 @@ export interface Services {
   sandbox: TaskSandbox;
   /** The sandbox's status with what a probe process, started as tasks are, measured. */
   sandboxReport: () => Promise<SandboxStatus>;
+  /** The graceful stop of this node's tasks (SIGTERM); `drain.active` while it goes on. */
+  drain: Drain;
+  /** At start-up: removes the task folders (keys included) and ssh-agents a crashed earlier life left. */
+  removeLeftovers: () => Promise<{ folders: number; agents: number }>;
 }
 
 /** Wires repositories and services (the composition root); buildApp in app.ts adds the routes. */
@@ -193,8 +202,11 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps, environments);
   const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
   tasks.endedOutsideRun = (t) => notifications.dispatch(t);
+  // This process's runs: the dispatcher tracks them, the drain and the cluster's fence stop them.
+  const runs = new LocalRuns();
   const runnerDeps = {
     nodeId: node,
+    runs,
     templates,
     repositories,
     inventories,
@@ -210,7 +222,8 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
       },
     },
     webHost: config.webHost,
-    tasks: tasksRepo,
+    // A run's lines and final status are stored only while its task is this node's (fencing.ts).
+    tasks: fencedRunStore(tasksRepo, outputRepo, node, runs),
     bus,
     clock,
     launcher,
@@ -223,19 +236,36 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     systemPath: config.systemPath,
     apps,
     maxLogLines: config.maxTaskLogLines,
+    logRetryBuffer: new LogRetryBuffer(config.logRetryBufferBytes),
     onFinished: (t: Parameters<TasksService['finished']>[0]) => {
-      notifications.dispatch(t);
       // The task's state backend session ends with it (its address stops, its lock goes).
       void terraformBackend.closeSession(t.id).catch(() => undefined);
+      // Failed by another node while this one was declared dead: that node told everyone already.
+      if (runs.isLost(t.id)) return Promise.resolve();
+      notifications.dispatch(t);
       return tasks.finished(t);
     },
     onWaitingConfirmation: (t: Parameters<TasksService['finished']>[0]) => notifications.dispatch(t),
     onTerraformState: (t: Parameters<TasksService['finished']>[0], inventoryId: number, state: string) =>
       terraformStates.record({ projectId: t.project_id, inventoryId, taskId: t.id, status: t.status, state }),
   };
-  const dispatcher = new Dispatcher(tasksRepo, bus, clock, node, config.maxParallelTasks, async (id) => {
-    const task = await tasksRepo.findById(id);
-    if (task) await new TaskRun(runnerDeps, task).run();
+  const dispatcher = new Dispatcher(
+    tasksRepo,
+    bus,
+    clock,
+    node,
+    config.maxParallelTasks,
+    async (id) => {
+      const task = await tasksRepo.findById(id);
+      if (task) await new TaskRun(runnerDeps, task).run();
+    },
+    runs,
+  );
+  const drain = new Drain({
+    stopClaiming: () => dispatcher.close(),
+    runs,
+    timeoutMs: config.shutdownTimeoutSeconds * 1000,
+    say: (line) => process.stderr.write(`${line}\n`),
   });
   // With remote runners every task waits for a runner whose tag matches: this node claims none.
   if (config.useRemoteRunner) dispatcher.close();
@@ -251,8 +281,9 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
       }
     })().catch(() => undefined);
   });
+  const nodesRepo = new NodesRepository(db.db);
   const cluster = new ClusterService({
-    nodes: new NodesRepository(db.db),
+    nodes: nodesRepo,
     clock,
     nodeId: node,
     address: config.nodeAddress ?? `${os.hostname()}:${config.port}`,
@@ -261,7 +292,15 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     failNode: (id) => tasks.failDeadNode(id),
     kick: () => bus.kick(),
     onReaped: (id, failed) => process.stderr.write(`Node ${id} stopped answering: ${failed} of its task(s) were failed\n`),
+    fence: {
+      runningIds: () => runs.ids(),
+      kill: (ids, line) => ids.forEach((id) => runs.kill(id, line)),
+    },
+    onFenced: (killed) =>
+      process.stderr.write(`This node was declared dead by the other nodes (no heartbeat for ${config.nodeTimeoutSeconds} s): ${killed} of its task(s), failed by them, were killed here; it joined the cluster again\n`),
   });
+  const leftovers = () =>
+    removeLeftovers({ workRoot: config.taskDir, activeElsewhere: (ids) => nodesRepo.activeElsewhere(ids, node), runningHere: (id) => runs.has(id) });
   const runnersRepo = new RunnersRepository(db.db);
   const runners = new RunnersService(runnersRepo, events, clock, generateRunnerKeyPair);
   const runnerProtocol = new RunnerProtocolService({
@@ -308,5 +347,5 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
   const sandboxReport = () => sandbox.report(launcher);
-  return { sandboxReport, cluster, users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
+  return { drain, removeLeftovers: leftovers, sandboxReport, cluster, users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
 }

@@ -76,9 +76,10 @@ test('settings: back up (a file download without secrets) and clear the cache; r
   const dialog = page.getByRole('dialog', { name: 'Project restored' });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(`Project ${restoredName} has been restored.`);
-  await expect(dialog.getByTestId('restore-empty-keys')).toHaveText(
-    '1 empty key added; please update access keys before running tasks.',
-  );
+  // Each secret the backup could not hold is named: here the one key.
+  const empty = dialog.getByTestId('restore-empty-secrets');
+  await expect(empty).toContainText('1 secret came back empty; fill it in before running tasks:');
+  await expect(empty.getByRole('listitem')).toHaveText(['Key “deploy login”']);
   // Wait for the dialog's fade-in to end before the picture.
   await expect(page.locator('.MuiDialog-container')).toHaveCSS('opacity', '1');
   await shot(page, 'restore-result');
@@ -122,9 +123,7 @@ test('a Semaphore backup restores through the console, listing what it could not
 
   const dialog = page.getByRole('dialog', { name: 'Project restored' });
   await expect(dialog).toContainText(`Project ${name} has been restored.`);
-  await expect(dialog.getByTestId('restore-empty-keys')).toHaveText(
-    '4 empty keys added; please update access keys before running tasks.',
-  );
+  await expect(dialog.getByTestId('restore-empty-secrets')).toContainText('secrets came back empty; fill them in before running tasks:');
   const unmapped = dialog.getByTestId('restore-unmapped');
   await expect(unmapped).toContainText('items from the backup could not be carried over:');
   await expect(unmapped.getByRole('listitem')).toHaveCount(21);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import type english from '../src/locales/en.json';
+import { apiGet, apiPost, runToEnd } from './api-calls';
 import { stillFrame } from './axe';
 import { E2E_ADMIN, unique } from './helpers';
 import { gitRepo } from './repo';
@@ -37,25 +38,6 @@ export interface ConsoleFixture {
   logTemplate: string;
 }
 
-async function post<T>(request: APIRequestContext, url: string, data?: unknown): Promise<T> {
-  const res = await request.post(url, { data, headers: H });
-  const text = await res.text();
-  expect(res.ok(), `POST ${url}: ${res.status()} ${text}`).toBe(true);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-async function get<T>(request: APIRequestContext, url: string): Promise<T> {
-  return (await (await request.get(url)).json()) as T;
-}
-
-async function runToEnd(request: APIRequestContext, p: number, templateId: number): Promise<number> {
-  const task = await post<{ id: number }>(request, `/api/project/${p}/tasks`, { template_id: templateId });
-  await expect
-    .poll(async () => (await get<{ status: string }>(request, `/api/project/${p}/tasks/${task.id}`)).status, { timeout: 60_000 })
-    .toMatch(/^(success|error|stopped)$/);
-  return task.id;
-}
-
 /** Signs a request context (a page's, or a new one) in as the admin through the API. */
 export async function apiSignIn(request: APIRequestContext): Promise<void> {
   const res = await request.post('/api/auth/login', { data: { auth: E2E_ADMIN.login, password: E2E_ADMIN.password }, headers: H });
@@ -67,16 +49,16 @@ export async function seedConsole(playwright: PlaywrightWorkerArgs['playwright']
   const request = await playwright.request.newContext({ baseURL });
   try {
     await apiSignIn(request);
-    const p = (await post<{ id: number }>(request, '/api/projects', { name: unique('Web shop'), demo: true })).id;
-    const templates = await get<{ id: number; name: string; app: string }[]>(request, `/api/project/${p}/templates`);
+    const p = (await apiPost<{ id: number }>(request, '/api/projects', { name: unique('Web shop'), demo: true })).id;
+    const templates = await apiGet<{ id: number; name: string; app: string }[]>(request, `/api/project/${p}/templates`);
     const bash = templates.find((x) => x.app === 'bash')!;
     const ansible = templates.find((x) => x.app === 'ansible')!;
     await runToEnd(request, p, bash.id);
 
-    const key = (await get<{ id: number }[]>(request, `/api/project/${p}/keys`))[0]!;
-    const env = (await get<{ id: number }[]>(request, `/api/project/${p}/environment`))[0]!;
-    const repo = await post<{ id: number }>(request, `/api/project/${p}/repositories`, { name: 'Infrastructure code', git_url: gitRepo({ 'main.tf': MAIN_TF, 'check.sh': LONG_SH }), ssh_key_id: key.id });
-    const tf = await post<{ id: number }>(request, `/api/project/${p}/templates`, {
+    const key = (await apiGet<{ id: number }[]>(request, `/api/project/${p}/keys`))[0]!;
+    const env = (await apiGet<{ id: number }[]>(request, `/api/project/${p}/environment`))[0]!;
+    const repo = await apiPost<{ id: number }>(request, `/api/project/${p}/repositories`, { name: 'Infrastructure code', git_url: gitRepo({ 'main.tf': MAIN_TF, 'check.sh': LONG_SH }), ssh_key_id: key.id });
+    const tf = await apiPost<{ id: number }>(request, `/api/project/${p}/templates`, {
       name: 'Provision the web servers (Terraform)',
       app: 'terraform',
       repository_id: repo.id,
@@ -84,22 +66,22 @@ export async function seedConsole(playwright: PlaywrightWorkerArgs['playwright']
       task_params: { auto_approve: true },
     });
     for (const name of ['production', 'staging']) {
-      const inv = await post<{ id: number }>(request, `/api/project/${p}/inventory`, { name, type: 'terraform-workspace', inventory: name, ssh_key_id: key.id });
-      await post(request, `/api/project/${p}/templates/${tf.id}/inventory/${inv.id}/attach`);
-      if (name === 'production') await post(request, `/api/project/${p}/templates/${tf.id}/inventory/${inv.id}/set_default`);
+      const inv = await apiPost<{ id: number }>(request, `/api/project/${p}/inventory`, { name, type: 'terraform-workspace', inventory: name, ssh_key_id: key.id });
+      await apiPost(request, `/api/project/${p}/templates/${tf.id}/inventory/${inv.id}/attach`);
+      if (name === 'production') await apiPost(request, `/api/project/${p}/templates/${tf.id}/inventory/${inv.id}/set_default`);
     }
     await runToEnd(request, p, tf.id);
-    const long = await post<{ id: number }>(request, `/api/project/${p}/templates`, { name: LOG_TEMPLATE, app: 'bash', playbook: 'check.sh', repository_id: repo.id, environment_id: env.id });
+    const long = await apiPost<{ id: number }>(request, `/api/project/${p}/templates`, { name: LOG_TEMPLATE, app: 'bash', playbook: 'check.sh', repository_id: repo.id, environment_id: env.id });
     const taskId = await runToEnd(request, p, long.id);
 
-    await post(request, `/api/project/${p}/schedules`, { name: 'Nightly greeting', template_id: bash.id, cron_format: '30 2 * * *' });
-    const integration = await post<{ id: number }>(request, `/api/project/${p}/integrations`, { name: 'Deploy on push', template_id: bash.id });
-    await post(request, `/api/project/${p}/integrations/${integration.id}/aliases`);
+    await apiPost(request, `/api/project/${p}/schedules`, { name: 'Nightly greeting', template_id: bash.id, cron_format: '30 2 * * *' });
+    const integration = await apiPost<{ id: number }>(request, `/api/project/${p}/integrations`, { name: 'Deploy on push', template_id: bash.id });
+    await apiPost(request, `/api/project/${p}/integrations/${integration.id}/aliases`);
     const login = `a11y${Date.now().toString(36)}`;
-    const user = await post<{ id: number }>(request, '/api/users', { name: 'Grace Hopper', username: login, email: `${login}@example.com`, password: 'grace-pass-1' });
-    await post(request, `/api/project/${p}/users`, { user_id: user.id, role: 'task_runner' });
-    await post(request, '/api/user/tokens', { expires_in_days: 30 });
-    await post(request, '/api/runners', { name: unique('build'), tag: 'linux' });
+    const user = await apiPost<{ id: number }>(request, '/api/users', { name: 'Grace Hopper', username: login, email: `${login}@example.com`, password: 'grace-pass-1' });
+    await apiPost(request, `/api/project/${p}/users`, { user_id: user.id, role: 'task_runner' });
+    await apiPost(request, '/api/user/tokens', { expires_in_days: 30 });
+    await apiPost(request, '/api/runners', { name: unique('build'), tag: 'linux' });
     return { p, bash: bash.id, ansible: ansible.id, terraform: tf.id, taskId, integrationId: integration.id, logTemplate: LOG_TEMPLATE };
   } finally {
     await request.dispose();

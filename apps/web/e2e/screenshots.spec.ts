@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiGet, apiPost, runToEnd } from './api-calls';
 import { E2E_ADMIN } from './helpers';
 
-const H = { 'x-gantry-request': '1' };
 const DOCS = path.resolve(import.meta.dirname, '../../../docs/screenshots');
 const PROJECT = 'Web shop';
 
@@ -18,57 +18,37 @@ interface Seed {
   integrationId: number;
 }
 
-async function post<T>(request: APIRequestContext, url: string, data?: unknown): Promise<T> {
-  const res = await request.post(url, { data, headers: H });
-  const text = await res.text();
-  expect(res.ok(), `POST ${url}: ${res.status()} ${text}`).toBe(true);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-async function get<T>(request: APIRequestContext, url: string): Promise<T> {
-  return (await (await request.get(url)).json()) as T;
-}
-
-/** Runs a template and waits until the task has finished. */
-async function run(request: APIRequestContext, p: number, templateId: number): Promise<number> {
-  const task = await post<{ id: number }>(request, `/api/project/${p}/tasks`, { template_id: templateId });
-  await expect
-    .poll(async () => (await get<{ status: string }>(request, `/api/project/${p}/tasks/${task.id}`)).status, { timeout: 60_000 })
-    .toMatch(/^(success|error|stopped)$/);
-  return task.id;
-}
-
 /** A demo project with a few runs, a schedule, an integration and a team; people, a token and a runner. */
 async function seed(request: APIRequestContext): Promise<Seed> {
-  const existing = (await get<{ id: number; name: string }[]>(request, '/api/projects')).find((x) => x.name === PROJECT);
-  const p = existing?.id ?? (await post<{ id: number }>(request, '/api/projects', { name: PROJECT, demo: true })).id;
-  const templates = await get<{ id: number; name: string; app: string }[]>(request, `/api/project/${p}/templates`);
+  const existing = (await apiGet<{ id: number; name: string }[]>(request, '/api/projects')).find((x) => x.name === PROJECT);
+  const p = existing?.id ?? (await apiPost<{ id: number }>(request, '/api/projects', { name: PROJECT, demo: true })).id;
+  const templates = await apiGet<{ id: number; name: string; app: string }[]>(request, `/api/project/${p}/templates`);
   const bash = templates.find((x) => x.app === 'bash') ?? templates[0]!;
-  const integrations = await get<{ id: number }[]>(request, `/api/project/${p}/integrations`);
+  const integrations = await apiGet<{ id: number }[]>(request, `/api/project/${p}/integrations`);
   if (existing) {
-    const tasks = await get<{ id: number; template_id: number }[]>(request, `/api/project/${p}/tasks`);
+    const tasks = await apiGet<{ id: number; template_id: number }[]>(request, `/api/project/${p}/tasks`);
     return { p, templateId: bash.id, taskId: tasks.find((x) => x.template_id === bash.id)!.id, integrationId: integrations[0]!.id };
   }
 
-  await post(request, '/api/projects', { name: 'Infrastructure' });
-  await post(request, '/api/projects', { name: 'Data platform' });
-  for (const t of templates) if (t.id !== bash.id) await run(request, p, t.id);
-  await run(request, p, bash.id);
-  const taskId = await run(request, p, bash.id);
-  await post(request, `/api/project/${p}/schedules`, { name: 'Nightly greeting', template_id: bash.id, cron_format: '30 2 * * *' });
-  const integration = await post<{ id: number }>(request, `/api/project/${p}/integrations`, { name: 'Deploy on push', template_id: bash.id });
-  await post(request, `/api/project/${p}/integrations/${integration.id}/aliases`);
+  await apiPost(request, '/api/projects', { name: 'Infrastructure' });
+  await apiPost(request, '/api/projects', { name: 'Data platform' });
+  for (const t of templates) if (t.id !== bash.id) await runToEnd(request, p, t.id);
+  await runToEnd(request, p, bash.id);
+  const taskId = await runToEnd(request, p, bash.id);
+  await apiPost(request, `/api/project/${p}/schedules`, { name: 'Nightly greeting', template_id: bash.id, cron_format: '30 2 * * *' });
+  const integration = await apiPost<{ id: number }>(request, `/api/project/${p}/integrations`, { name: 'Deploy on push', template_id: bash.id });
+  await apiPost(request, `/api/project/${p}/integrations/${integration.id}/aliases`);
   const people = [
     { name: 'Grace Hopper', username: 'grace', role: 'manager' },
     { name: 'Linus Torvalds', username: 'linus', role: 'task_runner' },
     { name: 'Margaret Hamilton', username: 'margaret', role: 'guest' },
   ];
   for (const u of people) {
-    const user = await post<{ id: number }>(request, '/api/users', { name: u.name, username: u.username, email: `${u.username}@example.com`, password: `${u.username}-pass-1` });
-    await post(request, `/api/project/${p}/users`, { user_id: user.id, role: u.role });
+    const user = await apiPost<{ id: number }>(request, '/api/users', { name: u.name, username: u.username, email: `${u.username}@example.com`, password: `${u.username}-pass-1` });
+    await apiPost(request, `/api/project/${p}/users`, { user_id: user.id, role: u.role });
   }
-  await post(request, '/api/user/tokens', { expires_in_days: 30 });
-  await post(request, '/api/runners', { name: 'build-01', tag: 'linux' });
+  await apiPost(request, '/api/user/tokens', { expires_in_days: 30 });
+  await apiPost(request, '/api/runners', { name: 'build-01', tag: 'linux' });
   return { p, templateId: bash.id, taskId, integrationId: integration.id };
 }
 

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { i18nReady } from './lib/i18n';
 import { App } from './app/app';
 import { loadShell } from './app/shell-loader';
+import { prefetchSession } from './lib/query-client';
 
 // The first page's code is asked for now, beside the entry's last work, not after the first render
 // found out which page it is (then the app shell, then the screen: a round trip each). A failure
@@ -13,9 +14,10 @@ const path = window.location.pathname;
 if (path.startsWith('/auth/')) {
   void import('./features/auth/login-page').catch(ignore);
 } else {
+  prefetchSession(path);
   void loadShell().catch(ignore);
   if (path === '/' || /^\/project\/\d+(\/(history|settings|activity|stats|runners))?\/?$/.test(path))
-    void import('./app/screens/projects').catch(ignore);
+    void import('./app/screens/project-dashboard').catch(ignore);
   else if (/^\/project\/\d+\/(views\/\d+\/)?templates(\/|$)/.test(path))
     void import('./app/screens/templates').catch(ignore);
 }

@@ -189,6 +189,18 @@ export const restoreResultSchema = z.object({
   /** Keys restored without their secret: they must be filled in before tasks use them. */
   emptyKeys: z.number().int(),
   /**
+   * Every secret that came back empty (a backup never holds secrets): each key of a type with a
+   * secret, and each secret of a variable group. A task run with one still empty says so in its log.
+   */
+  emptySecrets: z
+    .array(
+      z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('key'), name: z.string() }),
+        z.object({ kind: z.literal('secret'), group: z.string(), name: z.string() }),
+      ]),
+    )
+    .optional(),
+  /**
    * What the backup held that could not be carried over, one line each: a reference naming
    * nothing restored or of the wrong kind (left out), an object Gantry's rules refuse (not
    * restored), a name Gantry's rules refuse, a Semaphore section Gantry has no counterpart for.

@@ -47,6 +47,8 @@ export const Messages = {
   crossSite: 'Cross-site request refused',
   cannotDeleteSelf: 'You cannot delete yourself',
   lastAdmin: 'The last administrator cannot be removed',
+  databaseUnavailable: 'The database is unreachable',
+  databaseFull: 'The database or its disk is full',
 } as const;
 
 /**
@@ -100,6 +102,10 @@ export const ErrorCodes = {
   crossSite: 'cross_site',
   invalidId: 'invalid_id',
   notReady: 'not_ready',
+  /** The database cannot be reached now (503, with Retry-After): the same request may be retried. */
+  databaseUnavailable: 'database_unavailable',
+  /** The database or its disk is full (507): writes fail until an operator makes room; reads go on. */
+  databaseFull: 'database_full',
   // Schema rules; `label_key` names the field (see the approach above)
   fieldRequired: 'field_required', // label_key
   tooLong: 'too_long', // label_key, max

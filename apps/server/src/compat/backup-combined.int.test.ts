@@ -266,7 +266,7 @@ describe.each(engines)('the combined backup file ($name)', (engine) => {
 
     const res = await admin.post('/api/projects/restore', combined);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toEqual({ id: expect.any(Number), projectName: 'Backup source', emptyKeys: 4, unmapped: [] });
+    expect(res.json()).toEqual({ id: expect.any(Number), projectName: 'Backup source', emptyKeys: 4, emptySecrets: expect.any(Array), unmapped: [] });
     expect(comparable(await gantry(res.json().id))).toEqual(comparable(original));
 
     // The same as restoring Gantry's own format.

@@ -63,6 +63,7 @@ describe.each(engines)('restore with odd objects ($name)', (engine) => {
       id: expect.any(Number),
       projectName: 'homelab',
       emptyKeys: 1,
+      emptySecrets: [{ kind: 'key', name: 'Vault Password' }],
       unmapped: [
         'Inventory "Build": become key "None" is of type none, not a login with password; left out',
         // A file inventory needs a path in Gantry; the example's two have none.

@@ -82,6 +82,7 @@ describe.each(engines)('Semaphore project backups ($name)', (engine) => {
       id: expect.any(Number),
       projectName: 'Homelab',
       emptyKeys: 4,
+      emptySecrets: expect.any(Array),
       unmapped: FIXTURE_UNMAPPED,
     });
     const p = result.id as number;
@@ -319,6 +320,7 @@ describe.each(engines)('Semaphore project backups ($name)', (engine) => {
       id: expect.any(Number),
       projectName: 'Backup source',
       emptyKeys: 3,
+      emptySecrets: expect.any(Array),
       unmapped: [],
     });
 

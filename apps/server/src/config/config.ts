@@ -113,6 +113,8 @@ const envSchema = z.object({
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
   GANTRY_MAX_TASK_LOG_LINES: z.coerce.number().int().min(100).default(5_000_000),
+  // Memory (MiB) this node lends to log lines the database could not store yet, across all its tasks.
+  GANTRY_LOG_RETRY_BUFFER_MB: z.coerce.number().int().min(1).default(64),
   // Largest Terraform/OpenTofu state the HTTP backend accepts in one request (64 MiB).
   GANTRY_MAX_STATE_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   // Empty or 0: off. Otherwise a daily job deletes the output of tasks older than this.
@@ -123,6 +125,8 @@ const envSchema = z.object({
   GANTRY_NODE_TIMEOUT_SECONDS: z.coerce.number().int().min(2).default(30),
   // How other nodes and admins reach this node (shown on the Cluster page); default host:port.
   GANTRY_NODE_ADDRESS: optionalText,
+  // On SIGTERM, running tasks may go on this long before they are stopped (deploy/gantry.service's TimeoutStopSec is longer).
+  GANTRY_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(0).default(300),
   GANTRY_EMAIL_ALERT: bool,
   GANTRY_EMAIL_HOST: optionalText,
   GANTRY_EMAIL_PORT: z.coerce.number().int().min(1).max(65535).default(25),
@@ -183,6 +187,8 @@ export interface Config {
   maxParallelTasks: number;
   /** Lines of process output kept per task; past it one line says the rest was dropped. */
   maxTaskLogLines: number;
+  /** Bytes of unstored log lines kept for retry across this node's tasks; past it a task's oldest waiting lines are dropped and counted. */
+  logRetryBufferBytes: number;
   /** Largest state body the Terraform/OpenTofu HTTP backend accepts. */
   maxStateBytes: number;
   /** Days a finished task keeps its output (0: forever); the task rows stay. */
@@ -193,6 +199,8 @@ export interface Config {
   runnerTimeoutSeconds: number;
   nodeTimeoutSeconds: number;
   nodeAddress: string | undefined;
+  /** On SIGTERM: how long running tasks may go on to their end before they are stopped. */
+  shutdownTimeoutSeconds: number;
   /** PATH given to task processes (the only variable of the server's environment they get). */
   systemPath: string;
   notifications: NotificationsConfig;
@@ -263,12 +271,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     version,
     maxParallelTasks: e.GANTRY_MAX_PARALLEL_TASKS,
     maxTaskLogLines: e.GANTRY_MAX_TASK_LOG_LINES,
+    logRetryBufferBytes: e.GANTRY_LOG_RETRY_BUFFER_MB * 1024 * 1024,
     maxStateBytes: e.GANTRY_MAX_STATE_BYTES,
     taskLogRetentionDays: e.GANTRY_TASK_LOG_RETENTION_DAYS,
     useRemoteRunner: e.GANTRY_USE_REMOTE_RUNNER,
     runnerTimeoutSeconds: e.GANTRY_RUNNER_TIMEOUT_SECONDS,
     nodeTimeoutSeconds: e.GANTRY_NODE_TIMEOUT_SECONDS,
     nodeAddress: e.GANTRY_NODE_ADDRESS,
+    shutdownTimeoutSeconds: e.GANTRY_SHUTDOWN_TIMEOUT_SECONDS,
     systemPath: e.PATH,
     notifications: {
       email:

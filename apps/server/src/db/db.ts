@@ -5,7 +5,11 @@ import { CompiledQuery, Kysely, MysqlDialect, PostgresDialect, SqliteDialect } f
 import { createPool as createMysqlPool } from 'mysql2';
 import pg from 'pg';
 import { restrictFiles } from '../config/data-dir.js';
+import { describeDbError, markDbFailure } from './db-errors.js';
+import { DbHealth } from './db-health.js';
+import { ObservedDialect } from './observed-dialect.js';
 import { NoReturningPlugin } from './portable.js';
+import { MIN_FREE_BYTES, freeBytes, mysqlSpaceProbe, postgresSpaceProbe, sqliteSpaceProbe } from './space-probe.js';
 import type { Database } from './types.js';
 
 export type Engine = 'sqlite' | 'postgres' | 'mysql';
@@ -19,8 +23,20 @@ export interface Db {
   /** A pooled engine's connection counts (PostgreSQL: the pg pool; MySQL: mysql2's), for /metrics. */
   poolStats?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number };
   pgPool?: pg.Pool;
+  /** Whether writes fail for lack of room (readiness asks; fast paths that bypass Kysely report theirs). */
+  health: DbHealth;
   close(): Promise<void>;
 }
+
+export interface DbOptions {
+  /** How long opening a connection may take before the query fails as `unavailable` (default 5 s). */
+  connectTimeoutMs?: number;
+  /** Where a failure no caller sees (an idle pooled connection's) is told; never given a secret. */
+  warn?(message: string): void;
+}
+
+/** Long enough for a busy database across a network, short enough that a request never hangs on a dead one. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 /** A MySQL or MariaDB URL (`mysql://` or `mariadb://`). */
 export function isMysqlUrl(url: string): boolean {
@@ -39,9 +55,20 @@ const MYSQL_SESSION = [
 
 /**
  * Opens SQLite (`sqlite:<file>`, WAL mode, foreign keys on), PostgreSQL (`postgres://...`) or
- * MySQL/MariaDB (`mysql://...`, `mariadb://...`).
+ * MySQL/MariaDB (`mysql://...`, `mariadb://...`). A database that goes away never ends the
+ * process: pooled connections that fail while idle are dropped and told to `warn`, and queries
+ * fail (fast, within the connect timeout) until it is back.
  */
-export function createDb(url: string): Db {
+export function createDb(url: string, options: DbOptions = {}): Db {
+  const connectTimeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
+  // Set once the engine's probe exists; every failed query is reported to it.
+  let health: DbHealth | undefined;
+  const observe = (dialect: ConstructorParameters<typeof ObservedDialect>[0], onError: (err: unknown) => void = () => undefined) =>
+    new ObservedDialect(dialect, (err) => {
+      onError(err);
+      health?.failed(err);
+    });
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
@@ -51,8 +78,15 @@ export function createDb(url: string): Db {
     database.pragma('journal_mode = WAL');
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-    return { db, engine: 'sqlite', sqlite: database, close: () => db.destroy() };
+    const dir = file === ':memory:' ? null : path.dirname(path.resolve(file));
+    // SQLite says "disk I/O error" when the disk itself has no room left: that is a full database.
+    const onError = (err: unknown) => {
+      const code = (err as { code?: unknown }).code;
+      if (dir && typeof code === 'string' && code.startsWith('SQLITE_IOERR') && freeBytes(dir) < MIN_FREE_BYTES) markDbFailure(err, 'full');
+    };
+    const db = new Kysely<Database>({ dialect: observe(new SqliteDialect({ database }), onError) });
+    health = new DbHealth(sqliteSpaceProbe(database, dir));
+    return { db, engine: 'sqlite', sqlite: database, health, close: () => db.destroy() };
   }
   if (isMysqlUrl(url)) {
     const pool = createMysqlPool({
@@ -65,16 +99,25 @@ export function createDb(url: string): Db {
       // Times are ISO text in every table; no column is turned into a Date.
       dateStrings: true,
       connectionLimit: 10,
+      connectTimeout: connectTimeoutMs,
+      enableKeepAlive: true,
+    });
+    // mysql2 drops a pooled connection that fails while idle by itself; say so, as for PostgreSQL.
+    pool.on('connection', (connection) => {
+      connection.on('error', (err) => warn(`database: a pooled connection failed (${describeDbError(err, url)}); the pool opens a new one when needed`));
     });
     const db = new Kysely<Database>({
-      dialect: new MysqlDialect({
-        pool,
-        onCreateConnection: async (connection) => {
-          for (const statement of MYSQL_SESSION) await connection.executeQuery(CompiledQuery.raw(statement));
-        },
-      }),
+      dialect: observe(
+        new MysqlDialect({
+          pool,
+          onCreateConnection: async (connection) => {
+            for (const statement of MYSQL_SESSION) await connection.executeQuery(CompiledQuery.raw(statement));
+          },
+        }),
+      ),
       plugins: [new NoReturningPlugin()],
     });
+    health = new DbHealth(mysqlSpaceProbe(db));
     // mysql2 keeps its pool's counters in fields it has had for years but does not type.
     const inner = pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
     const poolStats = {
@@ -88,12 +131,19 @@ export function createDb(url: string): Db {
         return inner._connectionQueue?.length ?? 0;
       },
     };
-    return { db, engine: 'mysql', poolStats, close: () => db.destroy() };
+    return { db, engine: 'mysql', poolStats, health, close: () => db.destroy() };
   }
   // Counts and sums come back as numbers, not strings: int8 fits a JS number for our values.
   pg.types.setTypeParser(20, (v) => Number(v));
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', pgPool: pool, poolStats: pool, close: () => db.destroy() };
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: connectTimeoutMs, keepAlive: true });
+  // Without a listener, an idle client's error (a restart, a failover, pg_terminate_backend) would
+  // end the process; the pool has already dropped that client.
+  pool.on('error', (err) => warn(`database: an idle connection failed (${describeDbError(err, url)}); the pool opens a new one when needed`));
+  // A checked-out client loses the pool's listener: a socket cut mid-query (a COPY of log lines, any
+  // query) is reported to its caller by the query, and must not also end the process as an 'error' event.
+  pool.on('connect', (client) => client.on('error', (err) => warn(`database: a connection in use failed (${describeDbError(err, url)})`)));
+  const db = new Kysely<Database>({ dialect: observe(new PostgresDialect({ pool })) });
+  health = new DbHealth(postgresSpaceProbe(db));
+  return { db, engine: 'postgres', pgPool: pool, poolStats: pool, health, close: () => db.destroy() };
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../realtime/bus.js';
 import { taskUpdateFrame } from '../realtime/task-frames.js';
+import { LocalRuns } from './local-runs.js';
 import type { TaskStore } from './ports.js';
 
 /**
@@ -10,7 +11,6 @@ import type { TaskStore } from './ports.js';
  * or one finished. No polling interval.
  */
 export class Dispatcher {
-  private readonly running = new Set<number>();
   private passing = false;
   private again = false;
   private stopped = false;
@@ -23,20 +23,27 @@ export class Dispatcher {
     private readonly nodeId: string,
     private readonly maxParallel: number,
     private readonly runTask: (taskId: number) => Promise<void>,
+    /** This process's runs, shared with the drain and the cluster's fence. */
+    readonly runs: LocalRuns = new LocalRuns(),
   ) {
     this.unsubscribe = bus.onKick(() => this.kick());
   }
 
   get activeCount(): number {
-    return this.running.size;
+    return this.runs.size;
   }
 
   runningIds(): number[] {
-    return [...this.running];
+    return this.runs.ids();
   }
 
   isRunningHere(taskId: number): boolean {
-    return this.running.has(taskId);
+    return this.runs.has(taskId);
+  }
+
+  /** Whether it still claims tasks (false once closed: a drain, or remote runners take every task). */
+  get claiming(): boolean {
+    return !this.stopped;
   }
 
   kick(): void {
@@ -57,18 +64,18 @@ export class Dispatcher {
       });
   }
 
-  /** Stops claiming; running tasks go on until they end. */
+  /** Stops claiming; running tasks go on until they end (`runs.whenIdle()`). */
   close(): void {
     this.stopped = true;
     this.unsubscribe();
   }
 
   private async pass(): Promise<void> {
-    if (this.running.size >= this.maxParallel) return;
+    if (this.stopped || this.runs.size >= this.maxParallel) return;
     const candidates = await this.tasks.waiting(100);
     const busyProjects = new Set<number>();
     for (const c of candidates) {
-      if (this.stopped || this.running.size >= this.maxParallel) return;
+      if (this.stopped || this.runs.size >= this.maxParallel) return;
       if (busyProjects.has(c.project_id)) continue;
       if (c.max_parallel_tasks > 0 && (await this.tasks.countActive(c.project_id)) >= c.max_parallel_tasks) {
         busyProjects.add(c.project_id);
@@ -77,14 +84,10 @@ export class Dispatcher {
       const start = this.clock.now().toISOString();
       const claimed = await this.tasks.claim(c.id, this.nodeId, start);
       if (!claimed) continue;
-      this.running.add(c.id);
       this.bus.publish(taskUpdateFrame({ ...c, status: 'starting', start, end: null }));
-      void this.runTask(c.id)
-        .catch(() => undefined)
-        .finally(() => {
-          this.running.delete(c.id);
-          this.kick();
-        });
+      const done = this.runTask(c.id).catch(() => undefined);
+      this.runs.track(c.id, done);
+      void done.finally(() => this.kick());
     }
   }
 }

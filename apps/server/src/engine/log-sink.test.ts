@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../platform/clock.js';
 import { EventBus, type LogBatch } from '../realtime/bus.js';
+import { LogRetryBuffer } from './log-retry-buffer.js';
 import { LogSink, type LogLine, type LogStore } from './log-sink.js';
 
 /** A store whose writes finish when the test says so, recording what was stored and when. */
@@ -118,5 +119,141 @@ describe('LogSink', () => {
     }
     await closing;
     expect(store.stored).toHaveLength(1500);
+  });
+});
+
+/** A store that refuses writes while `down` (or its next `failures` writes), as a database that went away; reads its own last seq. */
+class FlakyStore implements LogStore {
+  rows: LogLine[] = [];
+  calls = 0;
+  down = false;
+  /** Writes that land but answer an error (a connection cut before the commit was acknowledged). */
+  landThenFail = 0;
+  constructor(
+    private failures = 0,
+    private readonly error: () => Error = () => new Error('connection terminated'),
+  ) {}
+  appendOutput(lines: LogLine[]): Promise<void> {
+    this.calls += 1;
+    if (this.down || this.failures > 0) {
+      this.failures = Math.max(0, this.failures - 1);
+      return Promise.reject(this.error());
+    }
+    this.rows.push(...lines.map((l) => ({ ...l })));
+    if (this.landThenFail > 0) {
+      this.landThenFail -= 1;
+      return Promise.reject(this.error());
+    }
+    return Promise.resolve();
+  }
+  lastSeq(): Promise<number> {
+    if (this.down) return Promise.reject(this.error());
+    return Promise.resolve(this.rows.at(-1)?.seq ?? 0);
+  }
+}
+
+const fast = { backoff: { firstMs: 1, maxMs: 5 } };
+const seqs = (rows: LogLine[]) => rows.map((l) => l.seq);
+const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+describe('LogSink when the database refuses writes', () => {
+  it('keeps a refused batch and stores it once the database is back: every line once, in order, published only after', async () => {
+    const store = new FlakyStore(4);
+    const { log, published } = sink(store, fast);
+    for (let i = 1; i <= 30; i++) log.write(`line ${i}`);
+    await log.close();
+    expect(store.calls).toBeGreaterThan(4);
+    expect(seqs(store.rows)).toEqual(oneTo(30));
+    expect(store.rows.map((l) => l.output)).toEqual(oneTo(30).map((i) => `line ${i}`));
+    expect(published.flatMap((b) => seqs(b.lines))).toEqual(oneTo(30));
+    expect(log.storage).toMatchObject({ dropped: 0, diskFull: false });
+    expect(log.storage.troubleMs).toBeGreaterThan(0);
+  });
+
+  it('never stores a line twice when a refused write had in fact landed', async () => {
+    const store = new FlakyStore();
+    store.landThenFail = 2;
+    const { log, published } = sink(store, fast);
+    log.write('a');
+    await tick(20);
+    for (let i = 0; i < 50; i++) log.write(`b ${i}`);
+    await log.close();
+    expect(seqs(store.rows)).toEqual(oneTo(51));
+    expect(published.flatMap((b) => seqs(b.lines))).toEqual(oneTo(51));
+  });
+
+  it('lines written during the outage wait behind the refused batch and keep their order', async () => {
+    const store = new FlakyStore();
+    store.down = true;
+    const { log } = sink(store, fast);
+    log.write('first');
+    for (let round = 0; round < 5; round++) {
+      await tick(3);
+      for (let i = 0; i < 10; i++) log.write(`r${round} ${i}`);
+    }
+    store.down = false;
+    await log.close();
+    expect(seqs(store.rows)).toEqual(oneTo(51));
+    expect(store.rows[0]!.output).toBe('first');
+    expect(store.rows.at(-1)!.output).toBe('r4 9');
+  });
+
+  it('past the retry buffer drops the oldest waiting lines: one stored line says how many, numbers stay gap-free, the loss is reported', async () => {
+    const store = new FlakyStore();
+    store.down = true;
+    const retryBuffer = new LogRetryBuffer(64 * 1024);
+    const { log } = sink(store, { ...fast, retryBuffer, outagePauseMs: 0 });
+    log.write('before the outage');
+    await tick(5);
+    const written = 2000;
+    for (let i = 1; i <= written; i++) log.write(`out ${i} ${'x'.repeat(40)}`);
+    expect(retryBuffer.bytes).toBeLessThanOrEqual(64 * 1024);
+    store.down = false;
+    await log.close();
+    const notices = store.rows.filter((l) => l.output.includes('dropped here'));
+    expect(notices).toHaveLength(1);
+    const dropped = Number(/^([\d,]+) lines/.exec(notices[0]!.output)![1]!.replace(/,/g, ''));
+    expect(dropped).toBeGreaterThan(0);
+    expect(log.storage.dropped).toBe(dropped);
+    const outputs = store.rows.filter((l) => l.output.startsWith('out '));
+    // Every line written is either stored or counted, the newest are kept, and in order.
+    expect(outputs.length + dropped).toBe(written);
+    expect(outputs.at(-1)!.output).toMatch(/^out 2000 /);
+    const numbers = outputs.map((l) => Number(l.output.split(' ')[1]));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    expect(seqs(store.rows)).toEqual(oneTo(store.rows.length));
+    expect(store.rows[0]!.output).toBe('before the outage');
+    expect(retryBuffer.bytes).toBe(0);
+  });
+
+  it('pauses the producer during a short outage, but not past outagePauseMs', async () => {
+    const store = new FlakyStore();
+    store.down = true;
+    const { log } = sink(store, { ...fast, highWater: 100, lowWater: 10, outagePauseMs: 60 });
+    for (let i = 0; i < 150; i++) log.write(`x ${i}`);
+    expect(log.saturated).toBe(true);
+    let drained = false;
+    log.onDrain(() => {
+      drained = true;
+    });
+    await tick(20);
+    expect(drained).toBe(false);
+    for (let i = 0; i < 100 && !drained; i++) await tick(10);
+    expect(drained).toBe(true);
+    expect(log.saturated).toBe(false);
+    store.down = false;
+    await log.close();
+    expect(seqs(store.rows)).toEqual(oneTo(150));
+    expect(log.storage.dropped).toBe(0);
+  });
+
+  it('tells a full disk apart from an outage', async () => {
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const store = new FlakyStore(2, () => full);
+    const { log } = sink(store, fast);
+    log.write('a');
+    await log.close();
+    expect(seqs(store.rows)).toEqual([1]);
+    expect(log.storage).toMatchObject({ dropped: 0, diskFull: true });
   });
 });

@@ -57,6 +57,8 @@ export type KeySecret =
 /** Decrypted keys of a project. */
 export interface SecretSource {
   secretOf(projectId: number, id: number): Promise<KeySecret | null>;
+  /** The key's name when its type needs a secret it does not have (restored from a backup); else null. */
+  emptyKeyName?(projectId: number, id: number): Promise<string | null>;
 }
 
 export type TemplateSource = Pick<
@@ -65,7 +67,7 @@ export type TemplateSource = Pick<
 > & { vaults: Array<Pick<Selectable<TemplateVaultTable>, 'name' | 'type' | 'vault_key_id' | 'script'>> };
 export type RepositorySource = Pick<Selectable<RepositoryTable>, 'id' | 'git_url' | 'git_branch' | 'ssh_key_id'>;
 export type InventorySource = Pick<Selectable<InventoryTable>, 'id' | 'type' | 'inventory' | 'repository_id' | 'ssh_key_id' | 'become_key_id'>;
-export type EnvironmentSource = Pick<Selectable<EnvironmentTable>, 'id' | 'json' | 'env'>;
+export type EnvironmentSource = Pick<Selectable<EnvironmentTable>, 'id' | 'name' | 'json' | 'env'>;
 
 /** A run's way into Gantry's Terraform HTTP state backend: the address path and one-time credentials. */
 export interface TerraformBackendSession {

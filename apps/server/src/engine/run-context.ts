@@ -34,13 +34,27 @@ function applyDebug(params: TaskParams, tp: TemplateTaskParams, author: TaskAuth
   return { params: { ...params, debug: false }, notices: [DEBUG_REFUSED] };
 }
 
+/** A key the run uses has no secret: a restored project's keys come back without theirs. */
+export function emptyKeyNotice(name: string): string {
+  return `Key "${name}" has no secret (keys come back empty from a backup): fill it in under Keys`;
+}
+
+/** A secret of the variable group is empty, as a restored project's secrets are. */
+export function emptySecretNotice(group: string, name: string): string {
+  return `Secret ${name} of variable group "${group}" is empty (secrets come back empty from a backup): set it under Variable Groups`;
+}
+
 export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promise<RunContext> {
   const p = task.project_id;
   const template = await d.templates.get(p, task.template_id);
   const secrets: string[] = [];
+  // Secrets a restore left empty: the run goes on (the step that needs one fails), and says why first.
+  const emptyNotices: string[] = [];
   const keyOf = async (id: number | null): Promise<KeySecret | null> => {
     if (!id) return null;
     const k = await d.keys.secretOf(p, id);
+    const empty = k ? null : await d.keys.emptyKeyName?.(p, id);
+    if (empty && !emptyNotices.some((n) => n.includes(`"${empty}"`))) emptyNotices.push(emptyKeyNotice(empty));
     if (k?.type === 'ssh') secrets.push(k.passphrase, ...k.private_key.split('\n').filter((l) => l.length >= 16 && !l.startsWith('-----')));
     if (k?.type === 'login_password') secrets.push(k.password);
     return k;
@@ -71,6 +85,7 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
   const groupSecrets = await d.environments.secretValues(p, environment.id);
   const taskSecrets = task.secret ? parseObject(d.box.open(task.secret)) : {};
   for (const s of groupSecrets) secrets.push(s.value);
+  for (const s of groupSecrets) if (s.value === '') emptyNotices.push(emptySecretNotice(environment.name, s.name));
   for (const v of Object.values(taskSecrets)) if (typeof v === 'string') secrets.push(v);
 
   // Who set a value decides how it is used: managers' values may be templates, task input never.
@@ -117,6 +132,6 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
     secrets: secrets.filter(Boolean),
     terraformBackend,
     taskDetails: taskDetails(task, template.type, author, d.webHost ?? ''),
-    notices: debug.notices,
+    notices: [...emptyNotices, ...debug.notices],
   };
 }

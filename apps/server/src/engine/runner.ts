@@ -4,13 +4,17 @@ import type { EventBus } from '../realtime/bus.js';
 import { taskUpdateFrame } from '../realtime/task-frames.js';
 import type { TaskRecord, TaskStore } from './ports.js';
 import { TaskExecutor, type ExecutionHost, type ExecutorDeps } from './executor.js';
-import { LogSink } from './log-sink.js';
+import { finalStatusTroubleLine, storageVerdict, untilStored, type FinalStatus } from './final-status.js';
+import type { LogRetryBuffer } from './log-retry-buffer.js';
+import { LogSink, type LogSeqReader } from './log-sink.js';
 import { loadRunContext, type RunContextDeps } from './run-context.js';
+import type { LocalRuns } from './local-runs.js';
 
 export { inside } from './executor.js';
 
 export interface RunnerDeps extends RunContextDeps, ExecutorDeps {
-  tasks: TaskStore;
+  /** Reads how far a log got, so a batch retried after an unclear failure is never stored twice. */
+  tasks: TaskStore & LogSeqReader;
   bus: EventBus;
   clock: Clock;
   /** The apps as configured now: read when each task starts, so a change applies to the next one. */
@@ -19,12 +23,16 @@ export interface RunnerDeps extends RunContextDeps, ExecutorDeps {
   nodeId?: string;
   /** Lines of process output kept per task (GANTRY_MAX_TASK_LOG_LINES). */
   maxLogLines?: number;
+  /** This node's memory for log lines the database has not taken yet (GANTRY_LOG_RETRY_BUFFER_MB), shared by its runs. */
+  logRetryBuffer?: LogRetryBuffer;
   /** Called once the final status is stored (events, deploy autorun, notifications). */
   onFinished(task: TaskRecord): Promise<void>;
   /** Called when a task starts waiting for confirmation (notifications); must not throw. */
   onWaitingConfirmation?(task: TaskRecord): void;
   /** Called after the final status with the state a terraform/tofu run left in its workspace inventory. */
   onTerraformState?(task: TaskRecord, inventoryId: number, state: string): Promise<void>;
+  /** This node's runs: a shutdown's drain and the cluster's fence stop this run through it. */
+  runs?: LocalRuns;
 }
 
 /** Runs one claimed task in this server process from `starting` to its final status; never throws. */
@@ -36,7 +44,7 @@ export class TaskRun {
 
   async run(): Promise<void> {
     const { d, task } = this;
-    const log = new LogSink(task.id, task.project_id, d.tasks, d.bus, d.clock, [], { maxLines: d.maxLogLines });
+    const log = new LogSink(task.id, task.project_id, d.tasks, d.bus, d.clock, [], { maxLines: d.maxLogLines, retryBuffer: d.logRetryBuffer });
     let workspaceId: number | null = null;
     // Set by the executor when an apply changed the workspace's state; stored once the final status is known.
     const tf: { state: string | null } = { state: null };
@@ -60,7 +68,8 @@ export class TaskRun {
     const unsubscribe = d.bus.onControl((c) => {
       if (c.taskId === task.id) executor.control(c.action);
     });
-    let status: 'success' | 'error' | 'stopped' | 'rejected' = 'error';
+    const detach = d.runs?.attach(task.id, { note: (line) => log.note(line), control: (action) => executor.control(action) });
+    let status: FinalStatus = 'error';
     try {
       log.note(`Task #${task.id} started`);
       await executor.setStatus(['starting'], 'running');
@@ -76,16 +85,34 @@ export class TaskRun {
       status = executor.outcome(e);
     } finally {
       unsubscribe();
+      detach?.();
       executor.cleanup();
+      // What the task printed is stored first, however long the database is away: whether any of
+      // it was lost (or the disk filled) decides the outcome.
+      await log.sync();
+      const verdict = storageVerdict(status, log.storage);
+      status = verdict.status;
+      for (const line of verdict.lines) log.note(line);
       log.note(`Task #${task.id} finished: ${status}`);
-      await log.close().catch(() => undefined);
+      await log.close();
     }
     const end = d.clock.now().toISOString();
-    const moved = await d.tasks.transition(task.id, ['starting', 'running', 'stopping', 'confirmed', 'waiting_confirmation'], status, { end }, d.nodeId);
-    // Already final (rejected, or failed by another node when this one stopped answering): the
-    // end time is filled in only if nobody set it.
-    if (!moved) await d.tasks.setEndIfMissing(task.id, end);
-    const final = (await d.tasks.findById(task.id))!;
+    const wanted = status;
+    // Tried until it lands: a final write lost to an outage would leave the task `running` for good.
+    const write = await untilStored(async (diskFull) => {
+      status = diskFull && wanted === 'success' ? 'error' : wanted;
+      const moved = await d.tasks.transition(task.id, ['starting', 'running', 'stopping', 'confirmed', 'waiting_confirmation'], status, { end }, d.nodeId);
+      // Already final (rejected, or failed by another node when this one stopped answering): the
+      // end time is filled in only if nobody set it.
+      if (!moved) await d.tasks.setEndIfMissing(task.id, end);
+      return (await d.tasks.findById(task.id))!;
+    });
+    const final = write.value;
+    // Told only when the status stored is this run's (not when another node had ended the task meanwhile).
+    if (write.troubleMs > 0 && final.status === status) {
+      log.note(finalStatusTroubleLine(write, status, wanted));
+      await log.close();
+    }
     if (workspaceId !== null && tf.state !== null) {
       // Stored before the final update goes out, so a console reloading on it sees the version.
       // The task's log is closed by now; a failure to store a version must not lose its outcome.

@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import fs, { existsSync } from 'node:fs';
 import type { KeySecret } from './ports.js';
 import type { ProcessLauncher } from './process.js';
+import { findExecutable } from './sandbox-paths.js';
 import type { Workspace } from './workspace.js';
 
 export interface SshAccess {
@@ -37,7 +38,7 @@ export async function prepareSsh(
   // The agent runs sandboxed as the task's user (ssh-agent serves only its own user and root), with
   // no network; its socket lies in the workspace, where the task's processes find it.
   const sandbox = { writable: [ws.dir], network: false };
-  const agent = launcher.start({ command: 'ssh-agent', args: ['-D', '-a', sock], cwd: ws.dir, env: { PATH: basePath }, sandbox }, () => undefined);
+  const agent = launcher.start({ ...agentCommand(sock, basePath), cwd: ws.dir, env: { PATH: basePath }, sandbox }, () => undefined);
   await waitForFile(sock, 5000);
   // ssh-add asks again after a wrong passphrase; answering only once makes it give up instead.
   const askpass = ws.writeSecretFile(
@@ -70,6 +71,8 @@ export async function prepareSsh(
     agent.kill('SIGTERM');
     throw new Error('The SSH key could not be unlocked with its passphrase');
   }
+  // The agent holds the key now: its file goes at once, not at the end of the run.
+  fs.rmSync(keyFile, { force: true });
   // The run's own agent holds just this key (HOME is the run's empty home, so no other keys).
   return {
     sshArgs,
@@ -78,6 +81,20 @@ export async function prepareSsh(
     login: key.login,
     stop: () => agent.kill('SIGTERM'),
   };
+}
+
+/**
+ * The agent dies with the server, whatever kills the server (kill -9 included): the kernel sends
+ * it SIGKILL when its parent goes (setpriv's --pdeathsig; inside the sandbox bwrap's
+ * --die-with-parent does the same). --no-new-privs keeps that setting across the exec (Debian's
+ * ssh-agent is setgid, and a setgid exec would clear it); the agent needs no privilege.
+ * Without setpriv the agent runs as before and start-up removes what a crash left (leftovers.ts).
+ */
+export function agentCommand(sock: string, basePath: string): { command: string; args: string[] } {
+  const agent = ['-D', '-a', sock];
+  const setpriv = findExecutable('setpriv', basePath);
+  if (!setpriv) return { command: 'ssh-agent', args: agent };
+  return { command: setpriv, args: ['--pdeathsig', 'KILL', '--no-new-privs', '--', 'ssh-agent', ...agent] };
 }
 
 async function waitForFile(file: string, timeoutMs: number): Promise<void> {

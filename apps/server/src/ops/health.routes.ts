@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ReadinessService } from './readiness.service.js';
 
-const checksSchema = z.object({ database: z.string(), migrations: z.string(), bus: z.string() });
+const checksSchema = z.object({ database: z.string(), migrations: z.string(), bus: z.string(), shutdown: z.string().optional() });
 
 /**
  * Probes for load balancers and supervisors, under /api and public: `/health` answers while the

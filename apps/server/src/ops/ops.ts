@@ -15,6 +15,8 @@ export interface OpsDeps {
   bus: MetricsDeps['bus'] & { isConnected?(): boolean };
   /** Open WebSocket connections (the hub's size). */
   wsClients: () => number;
+  /** Whether the node drains for a shutdown: then it is not ready. */
+  draining?: () => boolean;
 }
 
 /**
@@ -41,7 +43,9 @@ export async function registerOps(app: FastifyInstance, d: OpsDeps): Promise<Met
   const readiness = new ReadinessService({
     repo,
     migrations: MIGRATION_NAMES,
+    storage: () => d.db.health.storage(),
     busConnected: () => d.bus.isConnected?.() ?? true,
+    draining: d.draining,
   });
   await app.register(healthRoutes(readiness), { prefix: '/api' });
   return metrics;

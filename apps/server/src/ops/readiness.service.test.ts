@@ -14,6 +14,14 @@ describe('ReadinessService', () => {
     expect(r).toMatchObject({ ready: true, checks: { database: 'ok', migrations: 'ok', bus: 'ok' } });
   });
 
+  it('is not ready while the node drains for a shutdown, and says so', async () => {
+    let draining = false;
+    const service = new ReadinessService({ repo: repo(), migrations, busConnected: () => true, draining: () => draining });
+    expect((await service.check()).checks).toEqual({ database: 'ok', migrations: 'ok', bus: 'ok' });
+    draining = true;
+    expect(await service.check()).toMatchObject({ ready: false, checks: { database: 'ok', migrations: 'ok', bus: 'ok', shutdown: 'draining' } });
+  });
+
   it('names a disconnected bus', async () => {
     const r = await new ReadinessService({ repo: repo(), migrations, busConnected: () => false }).check();
     expect(r).toMatchObject({ ready: false, checks: { database: 'ok', migrations: 'ok', bus: 'not connected' } });
@@ -41,5 +49,10 @@ describe('ReadinessService', () => {
       busConnected: () => true,
     }).check();
     expect(r).toMatchObject({ ready: false, checks: { database: 'ok', migrations: 'failed' } });
+  });
+
+  it('names a database whose writes fail for lack of room', async () => {
+    const r = await new ReadinessService({ repo: repo(), migrations, storage: async () => 'full', busConnected: () => true }).check();
+    expect(r).toMatchObject({ ready: false, checks: { database: 'full', migrations: 'ok', bus: 'ok' } });
   });
 });

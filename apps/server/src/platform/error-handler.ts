@@ -1,15 +1,20 @@
-import { ErrorCodes, issueCode, type ErrorCode } from '@gantry/contracts';
+import { ErrorCodes, Messages, issueCode, type ErrorCode } from '@gantry/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
+import { dbFailureOf, describeDbError } from '../db/db-errors.js';
 import { AppError, TooManyRequestsError } from './errors.js';
 import { isClientRoute } from './static-assets.js';
+
+/** Seconds a client is told to wait before retrying while the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * Maps every failure to `{ error, code }` (contracts' ErrorCodes): known errors keep their status,
  * message, code and details, input errors become 400 with the first validation message and its
- * rule's code, and anything else is a 500 whose body says nothing about the internals (the
- * details go to the log only).
+ * rule's code, a database that cannot be reached 503 (with Retry-After) and one that is full 507,
+ * and anything else is a 500 whose body says nothing about the internals (the details go to the
+ * log only).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
@@ -30,6 +35,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const first = err.issues[0];
       const params = first && 'params' in first ? first.params : undefined;
       return reply.status(400).send({ error: namingField(first?.message, first?.path ?? []), ...codeOf({ message: first?.message, params }, first?.path ?? []) });
+    }
+    const failure = dbFailureOf(err);
+    if (failure === 'unavailable') {
+      // One short line per request: during an outage every request fails alike, stacks say nothing.
+      request.log.warn({ reason: describeDbError(err) }, 'request failed: the database is unreachable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return reply.status(503).send({ error: Messages.databaseUnavailable, code: ErrorCodes.databaseUnavailable });
+    }
+    if (failure === 'full') {
+      request.log.error({ reason: describeDbError(err) }, 'request failed: the database or its disk is full');
+      return reply.status(507).send({ error: Messages.databaseFull, code: ErrorCodes.databaseFull });
     }
     const status = (err as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -1,4 +1,5 @@
 import type { WsMessage } from '@gantry/contracts';
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventBus } from './bus.js';
 import { CLOSE_TOO_SLOW, RealtimeHub, type HubSocket } from './hub.js';
@@ -15,6 +16,31 @@ class FakeSocket implements HubSocket {
   close(code: number): void {
     this.closedWith = code;
     this.readyState = 3;
+  }
+}
+
+const { Receiver } = createRequire(import.meta.url)('ws') as {
+  Receiver: new (options: { isServer: boolean }) => { on(event: 'message', fn: (data: Buffer) => void): void; write(chunk: Buffer, cb: () => void): void };
+};
+
+/** A network socket: frames the hub writes in one go are read back as a client would, in order with its other messages. */
+class FramesSocket extends FakeSocket {
+  /** Writes of batched frames. */
+  writes = 0;
+  /** Messages sent one by one (each a frame and a write of its own). */
+  sends = 0;
+  private readonly receiver = new Receiver({ isServer: false });
+  constructor() {
+    super();
+    this.receiver.on('message', (data) => this.sent.push(data.toString('utf8')));
+  }
+  override send(data: string): void {
+    this.sends += 1;
+    super.send(data);
+  }
+  sendFrames(frames: Buffer): void {
+    this.writes += 1;
+    this.receiver.write(frames, () => undefined);
   }
 }
 
@@ -101,6 +127,42 @@ describe('RealtimeHub', () => {
     expect(msgs.length).toBeLessThan(40);
     const seqs = msgs.flatMap((m) => (m.type === 'logs' ? m.lines.map((_, i) => m.from_seq + i) : []));
     expect(seqs).toEqual(Array.from({ length: 4000 }, (_, i) => i + 1));
+  });
+
+  it("writes a legacy socket's per-line frames once per batch interval where it can: every line, in order, before the task's update", async () => {
+    const bus = new EventBus();
+    hub = newHub(bus);
+    const legacy = new FramesSocket();
+    hub.add(legacy, { id: 1, admin: true }, { kind: 'session', value: 'a' });
+    const started = Date.now();
+    for (let i = 0; i < 40; i++) {
+      bus.publishLines(lines(5, i * 100 + 1, 100));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await new Promise((r) => setTimeout(r, 80));
+    bus.publish(update(5));
+    await flush();
+    const elapsed = Date.now() - started;
+    const msgs = parsed(legacy);
+    // Semaphore's frames: one line each, all 4,000 of them, but written at most once per 50 ms.
+    expect(msgs).toHaveLength(4001);
+    expect(msgs.slice(0, 4000).map((m) => (m.type === 'log' ? m.seq : null))).toEqual(Array.from({ length: 4000 }, (_, i) => i + 1));
+    expect(msgs[1234]).toEqual({ type: 'log', project_id: 1, task_id: 5, output: 'line 1235', time: 't', seq: 1235 });
+    expect(msgs[4000]!.type).toBe('update');
+    expect(legacy.sends).toBe(1);
+    expect(legacy.writes).toBeGreaterThan(0);
+    expect(legacy.writes).toBeLessThanOrEqual(Math.ceil(elapsed / 50) + 1);
+  });
+
+  it('keeps any text of a line intact in the per-line frames it writes at once', async () => {
+    const bus = new EventBus();
+    hub = newHub(bus);
+    const legacy = new FramesSocket();
+    hub.add(legacy, { id: 1, admin: true }, { kind: 'session', value: 'a' });
+    const odd = ['say "hi"\\ \t tab', 'é ✓ 🚀', '\u001b[31mred\u001b[0m', '</script>\u2028'];
+    bus.publishLines({ project_id: 1, task_id: 5, lines: odd.map((output, i) => ({ task_id: 5, seq: i + 1, time: `2026-01-01T00:00:0${i}.000Z`, output })) });
+    await flush();
+    expect(parsed(legacy)).toEqual(odd.map((output, i) => ({ type: 'log', project_id: 1, task_id: 5, output, time: `2026-01-01T00:00:0${i}.000Z`, seq: i + 1 })));
   });
 
   it('drops the lines of a socket that fell behind and tells it the gap once it catches up; others get everything', async () => {

@@ -8,6 +8,8 @@ export interface HubSocket {
   readonly readyState: number;
   /** Bytes queued for the client and not yet written to the network. */
   readonly bufferedAmount: number;
+  /** Already-encoded text frames (`encodeTextFrames`), written at once after everything sent before; absent where there is no such path. */
+  sendFrames?(frames: Buffer): void;
 }
 
 /** What a socket signed in with at upgrade; checked again whenever its user changes. */
@@ -291,7 +293,10 @@ export class RealtimeHub {
       c.gaps.delete(burst.taskId);
       c.socket.send(gapFrame(burst.taskId, gap));
     }
-    for (const frame of c.mode === 'legacy' ? burst.perLine() : burst.logs()) c.socket.send(frame);
+    if (c.mode === 'subscribe') for (const frame of burst.logs()) c.socket.send(frame);
+    // Semaphore's `log` carries one line: the burst's frames go in one write where the socket can take it.
+    else if (c.socket.sendFrames) c.socket.sendFrames(burst.perLineFrames());
+    else for (const frame of burst.perLine()) c.socket.send(frame);
   }
 
   /** Tells caught-up sockets of the lines they missed, also when no more lines follow. */

@@ -1,5 +1,6 @@
 import type { WsMessage } from '@gantry/contracts';
 import type { LogLine } from '../engine/ports.js';
+import { encodeTextFrames } from './ws-frames.js';
 
 /**
  * The lines of one task gathered for one send to every socket watching it. Each wire form is
@@ -9,7 +10,9 @@ export class LineBurst {
   readonly fromSeq: number;
   readonly toSeq: number;
   private logsFrames: string[] | undefined;
-  private perLineFrames: string[] | undefined;
+  private tails: string[] | undefined;
+  private perLineMessages: string[] | undefined;
+  private perLineWire: Buffer | undefined;
 
   constructor(
     readonly projectId: number,
@@ -44,10 +47,38 @@ export class LineBurst {
 
   /** Semaphore's per-line `log` messages, for sockets that never subscribed. */
   perLine(): string[] {
-    this.perLineFrames ??= this.lines.map((l) =>
-      JSON.stringify({ type: 'log', project_id: this.projectId, task_id: this.taskId, output: l.output, time: l.time, seq: l.seq } satisfies WsMessage),
-    );
-    return this.perLineFrames;
+    const head = this.perLineHead();
+    this.perLineMessages ??= this.perLineTails().map((tail) => head + tail);
+    return this.perLineMessages;
+  }
+
+  /** The same messages as WebSocket frames in one buffer, for every legacy socket to write as it is. */
+  perLineFrames(): Buffer {
+    this.perLineWire ??= encodeTextFrames(this.perLineTails(), Buffer.from(this.perLineHead()));
+    return this.perLineWire;
+  }
+
+  /** What every `log` message of the burst starts with (the key order is the one Semaphore's frames have). */
+  private perLineHead(): string {
+    return `{"type":"log","project_id":${this.projectId},"task_id":${this.taskId},"output":`;
+  }
+
+  /**
+   * The rest of each line's message, put together by hand (a million lines a second): only the
+   * two strings need JSON's escaping, and a burst's lines mostly share their time.
+   */
+  private perLineTails(): string[] {
+    if (this.tails) return this.tails;
+    let time: string | undefined;
+    let timeJson = '';
+    this.tails = this.lines.map((l) => {
+      if (l.time !== time) {
+        time = l.time;
+        timeJson = JSON.stringify(time);
+      }
+      return `${JSON.stringify(l.output)},"time":${timeJson},"seq":${l.seq}}`;
+    });
+    return this.tails;
   }
 }
 

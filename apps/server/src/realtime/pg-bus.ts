@@ -39,9 +39,11 @@ export interface PgBusOptions {
   onDrop?(reason: BusDropReason): void;
   /** Test hook: the wall clock messages are stamped and checked with. */
   now?(): number;
-  /** Backoff between reconnection attempts, doubling up to maxBackoffMs. */
+  /** Backoff between reconnection attempts, doubling up to maxBackoffMs (default 250 ms to 5 s). */
   minBackoffMs?: number;
   maxBackoffMs?: number;
+  /** How long one attempt to connect may take before it counts as failed (default 5 s). */
+  connectTimeoutMs?: number;
 }
 
 interface LineAnnouncement {
@@ -201,15 +203,28 @@ export class PgEventBus extends EventBus {
   }
 
   private async connect(): Promise<void> {
-    // Named, so an operator (or a test) can find the bus connection in pg_stat_activity.
-    const c = new pg.Client({ connectionString: this.o.url, application_name: `gantry-bus ${this.o.nodeId}` });
+    // Named, so an operator (or a test) can find the bus connection in pg_stat_activity. A timeout,
+    // so an attempt against an unreachable server fails and the next one is scheduled; keepalive,
+    // so a silently dropped connection is found without waiting for a NOTIFY to fail.
+    const c = new pg.Client({
+      connectionString: this.o.url,
+      application_name: `gantry-bus ${this.o.nodeId}`,
+      connectionTimeoutMillis: this.o.connectTimeoutMs ?? 5_000,
+      keepAlive: true,
+    });
     c.on('error', () => this.lost(c));
     c.on('end', () => this.lost(c));
     c.on('notification', (n) => {
       if (n.channel === BUS_CHANNEL && n.payload) this.receive(n.payload);
     });
-    await c.connect();
-    await c.query(`LISTEN ${BUS_CHANNEL}`);
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${BUS_CHANNEL}`);
+    } catch (e) {
+      // Connected but not listening (the server went away between the two): not a bus connection.
+      await c.end().catch(() => undefined);
+      throw e;
+    }
     if (this.closed) {
       await c.end().catch(() => undefined);
       return;
@@ -234,7 +249,7 @@ export class PgEventBus extends EventBus {
   private scheduleReconnect(): void {
     if (this.closed || this.reconnectTimer) return;
     const wait = this.backoff;
-    this.backoff = Math.min(this.backoff * 2, this.o.maxBackoffMs ?? 10_000);
+    this.backoff = Math.min(this.backoff * 2, this.o.maxBackoffMs ?? 5_000);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       this.connect().catch(() => this.scheduleReconnect());

@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { requireUser } from '../platform/auth.js';
 import { ForbiddenError } from '../platform/errors.js';
 import type { Credential, RealtimeHub } from './hub.js';
+import { hubSocketOf } from './ws-frames.js';
 
 /** Clients send only small subscribe/unsubscribe messages; a frame this big is refused (ws closes with 1009). */
 export const WS_MAX_PAYLOAD = 64 * 1024;
@@ -42,7 +43,9 @@ export function wsRoutes(hub: RealtimeHub, webHost: string): FastifyPluginAsync 
       (socket, request) => {
         const user = requireUser(request);
         const query = request.query as Record<string, unknown>;
-        const connection = hub.add(socket, { id: user.id, admin: user.admin === 1 }, credentialOf(request), query[subscribeKey] === subscribeValue);
+        // The upgraded request's own connection: the one `ws` writes to, for the hub's batched frames.
+        const hubSocket = hubSocketOf(socket, request.raw.socket);
+        const connection = hub.add(hubSocket, { id: user.id, admin: user.admin === 1 }, credentialOf(request), query[subscribeKey] === subscribeValue);
         socket.on('close', () => connection.remove());
         // A client that floods the socket is cut off; anything but a well-formed subscription is ignored.
         const overLimit = messageLimiter(WS_MAX_MESSAGES_PER_SECOND);

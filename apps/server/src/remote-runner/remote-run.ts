@@ -2,7 +2,7 @@ import type { RunnerJob, RunnerStatusBody } from '@gantry/contracts';
 import { TaskExecutor, type ControlAction, type ExecutionHost, type ExecutorDeps } from '../engine/executor.js';
 import type { RunContext } from '../engine/run-context.js';
 import { openSealed } from '../platform/envelope.js';
-import { RemoteLog, taskHasEnded } from './remote-log.js';
+import { lostLinesText, RemoteLog, taskHasEnded } from './remote-log.js';
 import type { RunnerServer } from './server-client.js';
 
 /**
@@ -52,6 +52,12 @@ export class RemoteTaskRun {
       status = this.executor.outcome(e);
     } finally {
       this.executor.cleanup();
+      // Output that never reached the server leaves no clean success.
+      await this.log.sync();
+      if (this.log.lost > 0) {
+        this.log.write(lostLinesText(this.log.lost, status === 'success'));
+        if (status === 'success') status = 'error';
+      }
       this.log.write(`Task #${id} finished: ${status}`);
       await this.log.sync();
     }

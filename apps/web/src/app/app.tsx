@@ -1,7 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { BrowserRouter } from 'react-router';
 import { SnackbarProvider } from '../components/snackbar';
+import { queryClient } from '../lib/query-client';
 import { watchStaleBuild } from '../lib/stale-build';
 import { ColorModeProvider } from './color-mode';
 import { OfflineBanner } from './offline-banner';
@@ -9,9 +10,6 @@ import { AppRoutes } from './routes';
 import { closeSignInWindow } from './sign-in-window';
 
 export function App() {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: false } } }),
-  );
   // A lazy chunk of this build that is gone from the server: reload into the server's build.
   useEffect(() => watchStaleBuild(), []);
   // The provider's window of "sign in again", back from the provider, closes (see the dialog).

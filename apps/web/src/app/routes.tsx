@@ -13,7 +13,7 @@ import { ProjectRoute } from './project-route';
 const LoginPage = lazyPage(() => import('../features/auth/login-page'), 'LoginPage');
 const projects = () => import('./screens/projects');
 const NewProjectPage = lazyPage(projects, 'NewProjectPage');
-const ProjectDashboard = lazyPage(projects, 'ProjectDashboard');
+const ProjectDashboard = lazyPage(() => import('./screens/project-dashboard'), 'ProjectDashboard');
 const RestoreProjectPage = lazyPage(() => import('../features/backup/restore-project-page'), 'RestoreProjectPage');
 const resources = () => import('./screens/resources');
 const KeysPage = lazyPage(resources, 'KeysPage');

@@ -4,7 +4,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { Messages } from '@gantry/contracts';
 import type { LoginLocationState } from '../features/auth/login-page';
-import { ApiError, onUnauthorized } from '../lib/api-client';
+import { ApiError, leaveToSignIn, onUnauthorized } from '../lib/api-client';
 import { rememberServerVersion } from '../lib/server-status';
 import { infoQuery, projectsQuery, userQuery } from '../lib/session';
 import { paths } from '../lib/paths';
@@ -59,6 +59,12 @@ export function SessionGate() {
     const state: LoginLocationState = { step: 'verify' };
     void navigate(`${paths.login}${window.location.search}`, { replace: true, state });
   }, [unverified, navigate, qc]);
+
+  // A 401 that came before this page listened (the entry asks for the session before rendering).
+  const signedOut = failure instanceof ApiError && failure.status === 401 && !unverified;
+  useEffect(() => {
+    if (signedOut) leaveToSignIn();
+  }, [signedOut]);
 
   if (failure instanceof ApiError && failure.status === 401) {
     // The effects above navigate; render nothing meanwhile.

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { abandonSession, loginInfoQuery } from '../features/auth/api/auth-api';
 import { ProviderButtons } from '../features/auth/components/provider-buttons';
 import { ApiError, api } from '../lib/api-client';
+import { RecoveryCodeForm } from '../components/recovery-code-form';
 import { errorText } from '../lib/error-text';
 import { markedLanding, signedInAs } from './sign-in-window';
 
@@ -238,44 +239,9 @@ function CodeStep({ allowRecovery, onSignedIn, onRecovery, onBack }: CodeStepPro
 
 /** A recovery code in place of the code (it turns two-factor sign-in off). */
 function RecoveryStep({ onSignedIn, onBack }: { onSignedIn(user: CurrentUser): void; onBack(): void }) {
-  const { t } = useTranslation();
-  const [code, setCode] = useState('');
-  const [touched, setTouched] = useState(false);
   const recovery = useMutation({
     mutationFn: (recovery_code: string) => nextAfter(() => api.post('/auth/recovery', { recovery_code }, { quiet401: true })),
     onSuccess: (who) => who !== 'verify' && onSignedIn(who),
   });
-  const missing = touched && !code.trim();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (code.trim()) recovery.mutate(code.trim());
-  };
-  return (
-    <Stack spacing={2} component="form" noValidate onSubmit={submit}>
-      {recovery.error ? (
-        <Alert severity="error" role="alert">
-          {errorText(recovery.error)}
-        </Alert>
-      ) : null}
-      <Typography variant="body2" color="text.secondary">
-        {t('auth.recoveryHelp')}
-      </Typography>
-      <TextField
-        label={t('auth.recoveryCode')}
-        value={code}
-        autoFocus
-        autoComplete="off"
-        onChange={(e) => setCode(e.target.value)}
-        error={missing}
-        helperText={missing ? t('auth.recoveryRequired') : ' '}
-      />
-      <Button type="submit" variant="contained" disabled={recovery.isPending}>
-        {t('auth.send')}
-      </Button>
-      <Link component="button" type="button" onClick={onBack}>
-        {t('auth.backToVerify')}
-      </Link>
-    </Stack>
-  );
+  return <RecoveryCodeForm error={recovery.error} pending={recovery.isPending} onSubmit={(code) => recovery.mutate(code)} onBack={onBack} />;
 }

@@ -76,7 +76,19 @@ describe.each(engines)('project backup and restore ($name)', (engine) => {
     });
     expect(restored.statusCode).toBe(201);
     const result = restored.json();
-    expect(result).toEqual({ id: expect.any(Number), projectName: 'Restored copy', emptyKeys: 3, unmapped: [] });
+    expect(result).toEqual({
+      id: expect.any(Number),
+      projectName: 'Restored copy',
+      emptyKeys: 3,
+      // Every secret that came back empty is named, keys and variable-group secrets alike.
+      emptySecrets: [
+        { kind: 'key', name: 'become' },
+        { kind: 'key', name: 'deploy ssh' },
+        { kind: 'key', name: 'hook secret' },
+        ...backup.environments[0]!.secrets.map((x) => ({ kind: 'secret', group: backup.environments[0]!.name, name: x.name })),
+      ],
+      unmapped: [],
+    });
     const q = result.id as number;
     expect((await admin.get(`/api/project/${q}/role`)).json()).toEqual({ role: 'owner', permissions: 15 });
     expect(
@@ -89,6 +101,9 @@ describe.each(engines)('project backup and restore ($name)', (engine) => {
       ['hook secret', 'login_password', true],
       ['none', 'none', false],
     ]);
+    // The ssh key's login is not a secret: it comes back with the key.
+    const deploy = (await admin.get(`/api/project/${q}/keys`)).json().find((k: { name: string }) => k.name === 'deploy ssh');
+    expect(deploy.ssh.login).toBe('deployer');
     expect(
       (
         await admin.get(
@@ -99,11 +114,10 @@ describe.each(engines)('project backup and restore ($name)', (engine) => {
 
     // The restored project's own backup is the same document: same objects, same references.
     const again = JSON.parse((await download(admin, q)).body) as ProjectBackup;
-    // Except what a restore leaves out on purpose: key material (so the ssh login) and active schedules.
+    // Except what a restore leaves out on purpose: active schedules (the ssh login, not a secret, stays).
     const comparable = (b: ProjectBackup) => ({
       ...b,
       meta: { ...b.meta, exported: '', name: '' },
-      keys: b.keys.map((k) => (k.ssh ? { ...k, ssh: { login: '' } } : k)),
       schedules: b.schedules.map((s) => ({ ...s, active: false })),
     });
     expect(comparable(again)).toEqual(comparable(backup));
@@ -215,6 +229,7 @@ describe.each(engines)('project backup and restore ($name)', (engine) => {
       id: expect.any(Number),
       projectName: 'Backup source',
       emptyKeys: 3,
+      emptySecrets: expect.any(Array),
       unmapped: [
         'Repository "app repo": git_url: Incorrect URL; not restored',
         'Template "Build": view #99 is not in the backup; left out',

@@ -65,13 +65,18 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
   };
 
   let emptyKeys = 0;
+  // Every secret the backup could not carry, for the answer: the user fills them in before a run.
+  const emptySecrets: NonNullable<RestoreResult['emptySecrets']> = [];
   let noneKey: number | null = null;
   for (const key of doc.keys) {
     await pacer.tick();
-    const row = await s.keys.createEmpty(actor, p, { name: key.name, type: key.type });
+    const row = await s.keys.createEmpty(actor, p, { name: key.name, type: key.type, login: key.ssh?.login });
     k.keys.set(key.id, row.id);
     if (key.type === 'none') noneKey ??= row.id;
-    else emptyKeys += 1;
+    else {
+      emptyKeys += 1;
+      emptySecrets.push({ kind: 'key', name: key.name });
+    }
   }
   // A repository and an inventory need a key: one that is not restored is replaced by a "none" key.
   const keyOrNone = async (what: string, role: string, backupId: number | null): Promise<number> => {
@@ -123,6 +128,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
       const secrets = e.secrets.map((x) => ({ name: x.name, type: x.type, secret: '', operation: 'create' as const }));
       const input = environmentInputSchema.parse({ name: e.name, json: e.json, env: e.env, secrets });
       k.envs.set(e.id, (await s.environments.create(actor, p, input)).id);
+      for (const x of e.secrets) emptySecrets.push({ kind: 'secret', group: e.name, name: x.name });
     });
   }
   // A template needs a variable group: one that is not restored is replaced by an empty one.
@@ -218,7 +224,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     objectId: p,
     description: `Project ${project.name} restored from a backup${emptyKeys ? ` (${emptyKeys} empty keys)` : ''}`,
   });
-  return { id: p, projectName: project.name, emptyKeys, unmapped: notes.lines };
+  return { id: p, projectName: project.name, emptyKeys, emptySecrets, unmapped: notes.lines };
 }
 
 /** Names of what a restore adds when a reference it must have names nothing restored. */

@@ -36,7 +36,7 @@ export class BackupService {
       (await r.keys.list(projectId)).map(async (row) => ({
         ...presentKey(row),
         // Only the login is read out of an ssh key's sealed material; the rest stays sealed.
-        sshLogin: row.type === 'ssh' ? ((await r.keys.secretOf(projectId, row.id))?.login ?? null) : null,
+        sshLogin: row.type === 'ssh' ? row.login || null : null,
       })),
     );
     const integrations = await Promise.all(

@@ -16,17 +16,36 @@ export interface ClusterDeps {
   kick(): void;
   /** Tells the operator (log) that a node was found dead. */
   onReaped?(nodeId: string, failedTasks: number): void;
+  /** This node's runs, which the heartbeat stops once the database says they are no longer its own. */
+  fence?: ClusterFence;
+  /** Tells the operator (log) that this node found itself declared dead, and how many runs it killed. */
+  onFenced?(killedRuns: number): void;
   onError?(err: unknown): void;
+}
+
+/** What the heartbeat needs of this node's runs. */
+export interface ClusterFence {
+  /** Tasks this process runs now. */
+  runningIds(): number[];
+  /** Kills these runs' processes at once (SIGKILL), with a line for their log when one is given. */
+  kill(taskIds: number[], line?: string): void;
 }
 
 /**
  * This node's membership: a heartbeat every few seconds (a third of the timeout, at most 5 s) and,
  * at the same pace, a look for nodes that stopped writing theirs. The first live node to reap a
  * dead one fails its running tasks; the others find the row gone and do nothing.
+ *
+ * A node that was itself declared dead (stopped, frozen, cut off longer than the timeout) finds
+ * its row gone at its next heartbeat: the others failed its tasks, so it kills its runs at once
+ * and joins again as a new member. Each heartbeat also kills any run whose task the database no
+ * longer holds as this node's (a run's writes are refused anyway: see engine/fencing.ts).
  */
 export class ClusterService {
   private timer: NodeJS.Timeout | undefined;
   private started = '';
+  /** This process has had a row: a heartbeat finding none means the others reaped it. */
+  private joined = false;
   private beating: Promise<void> | null = null;
 
   constructor(private readonly d: ClusterDeps) {}
@@ -45,6 +64,14 @@ export class ClusterService {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** Leaves the cluster (a drained shutdown): no more heartbeats, and its row deleted, so no node waits for it to time out. */
+  async leave(): Promise<void> {
+    this.stop();
+    // A heartbeat in flight would write the row again after the delete.
+    await this.beating;
+    await this.d.nodes.remove(this.d.nodeId);
   }
 
   /** One heartbeat and one look for dead nodes; answers the nodes this call reaped. */
@@ -88,8 +115,32 @@ export class ClusterService {
 
   private async beat(): Promise<void> {
     const now = this.d.clock.now();
-    await this.d.nodes.heartbeat({ id: this.d.nodeId, address: this.d.address, version: this.d.version, started: this.started || now.toISOString(), last_heartbeat: now.toISOString() });
+    const row = () => ({ id: this.d.nodeId, address: this.d.address, version: this.d.version, started: this.started || now.toISOString(), last_heartbeat: now.toISOString() });
+    if (!(await this.d.nodes.beat(row()))) {
+      if (this.joined) this.fenced(now);
+      await this.d.nodes.register(row());
+    }
+    this.joined = true;
     this.lastBeat = now.getTime();
+    await this.killDisowned();
+  }
+
+  /** Found reaped: every run here belongs to a task the others failed. */
+  private fenced(now: Date): void {
+    const ids = this.d.fence?.runningIds() ?? [];
+    this.d.fence?.kill(ids, `This node (${this.d.nodeId}) was declared dead by the other nodes (no heartbeat for ${this.d.timeoutSeconds} s); the task was stopped.`);
+    // A new membership: the Cluster page shows when it joined again.
+    this.started = now.toISOString();
+    this.d.onFenced?.(ids.length);
+  }
+
+  /** Runs whose task the database no longer holds as live and this node's (failed by another node, swept) end at once. */
+  private async killDisowned(): Promise<void> {
+    const ids = this.d.fence?.runningIds() ?? [];
+    if (ids.length === 0) return;
+    const owned = await this.d.nodes.stillOwned(ids, this.d.nodeId);
+    const lost = ids.filter((id) => !owned.has(id));
+    if (lost.length) this.d.fence!.kill(lost);
   }
 
   private async reapDead(): Promise<string[]> {

@@ -1,8 +1,11 @@
 import type { AccessKey, KeyType } from '@gantry/contracts';
 import type { KeyRow } from './keys.repository.js';
 
-/** A key row with the login read out of its sealed material (blank when there is none). */
-export type KeyView = KeyRow & { login?: string };
+/**
+ * A key row with the login read out of its sealed material (blank when there is none) and whether
+ * it lacks its secret (a key restored from a backup).
+ */
+export type KeyView = KeyRow & { login?: string; empty?: boolean };
 
 /**
  * The API shape of a key: the sealed material is dropped, only `empty` (sent only when true, as
@@ -18,7 +21,7 @@ export function presentKey(row: KeyView): AccessKey {
     project_id: row.project_id,
     name: row.name,
     type,
-    ...(row.type !== 'none' && !row.secret ? { empty: true as const } : {}),
+    ...((row.empty ?? (row.type !== 'none' && !row.secret)) ? { empty: true as const } : {}),
     string: '',
     login_password: { login: type === 'login_password' ? login : '', password: '' },
     ssh: { login: type === 'ssh' ? login : '', passphrase: '', private_key: '' },

@@ -57,11 +57,27 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
     return this.withLogin(row);
   }
 
-  /** A key of the given type without material (restored from a backup); it shows as empty. */
-  async createEmpty(actor: Actor, projectId: number, input: { name: string; type: KeyType }): Promise<KeyRow> {
-    const row = await this.repo.insert({ project_id: projectId, name: input.name, type: input.type, secret: null, created: this.clock.now().toISOString() });
+  /**
+   * A key of the given type without its secret (restored from a backup); it shows as empty until
+   * its material is given. An ssh or login/password key keeps its login (not a secret).
+   */
+  async createEmpty(actor: Actor, projectId: number, input: { name: string; type: KeyType; login?: string | null }): Promise<KeyRow> {
+    const login = input.login ?? '';
+    const secret =
+      login && input.type === 'ssh'
+        ? this.box.seal(JSON.stringify({ login, passphrase: '', private_key: '' }))
+        : login && input.type === 'login_password'
+          ? this.box.seal(JSON.stringify({ login, password: '' }))
+          : null;
+    const row = await this.repo.insert({ project_id: projectId, name: input.name, type: input.type, secret, created: this.clock.now().toISOString() });
     await this.log(actor, projectId, row.id, `Key ${row.name} created`);
     return row;
+  }
+
+  /** The key's name when it is one a task cannot use yet: its type needs a secret it does not have (a restored key). */
+  async emptyKeyName(projectId: number, id: number): Promise<string | null> {
+    const row = await this.repo.find(projectId, id);
+    return row && this.withLogin(row).empty ? row.name : null;
   }
 
   /** Without override_secret the stored material stays; changing the type needs new material. */
@@ -93,11 +109,12 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
     return this.refsRepo.forKey(projectId, id);
   }
 
-  /** The decrypted material, for the task engine only; never for an API answer. */
+  /** The decrypted material, for the task engine only; never for an API answer. Null when the key has none (or only a login). */
   async secretOf(projectId: number, id: number): Promise<KeySecret | null> {
     const row = await this.row(projectId, id);
     if (!row.secret) return null;
-    return { type: row.type, ...JSON.parse(this.box.open(row.secret)) } as KeySecret;
+    const material = { type: row.type, ...JSON.parse(this.box.open(row.secret)) } as KeySecret;
+    return usable(material) ? material : null;
   }
 
   private async row(projectId: number, id: number): Promise<KeyRow> {
@@ -106,12 +123,14 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
     return row;
   }
 
-  /** Opens the sealed material only to read the login; the secret parts never leave here. */
+  /** Opens the sealed material only to read the login and whether the secret is there; the secret parts never leave here. */
   private withLogin(row: KeyRow): KeyView {
-    if (!row.secret || row.type === 'none') return row;
-    const { login } = JSON.parse(this.box.open(row.secret)) as { login?: unknown };
-    return { ...row, login: typeof login === 'string' ? login : '' };
+    if (row.type === 'none') return { ...row, empty: false };
+    if (!row.secret) return { ...row, empty: true };
+    const material = { type: row.type, ...JSON.parse(this.box.open(row.secret)) } as KeySecret & { login?: unknown };
+    return { ...row, login: typeof material.login === 'string' ? material.login : '', empty: !usable(material) };
   }
+
 
   private requireMaterial(input: KeyInput): void {
     if (input.type === 'ssh' && !input.ssh?.private_key.trim()) throw new ValidationError('Private key is required', { code: ErrorCodes.fieldRequired, label_key: 'private_key', field: 'ssh.private_key' });
@@ -144,4 +163,11 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
   private log(actor: Actor, projectId: number, id: number, description: string): Promise<void> {
     return this.events.record({ projectId, userId: actor.id, objectType: 'key', objectId: id, description });
   }
+}
+
+/** Whether the material holds its secret (a restored key has at most its login). */
+function usable(material: KeySecret): boolean {
+  if (material.type === 'ssh') return Boolean(material.private_key);
+  if (material.type === 'login_password') return Boolean(material.password);
+  return true;
 }

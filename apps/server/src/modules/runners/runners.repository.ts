@@ -2,6 +2,7 @@ import { ACTIVE_STATUSES } from '@gantry/contracts';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, RunnerTable } from '../../db/types.js';
 import { insertReturningAll } from '../../db/portable.js';
+import { waitingInTurn } from '../tasks/tasks.repository.js';
 
 export type RunnerRow = Selectable<RunnerTable>;
 export type RunnerValues = Pick<RunnerRow, 'name' | 'tag' | 'webhook' | 'max_parallel_tasks' | 'active'>;
@@ -44,17 +45,9 @@ export class RunnersRepository {
     return Number(r.numUpdatedRows) === 1;
   }
 
-  /** Waiting tasks a runner may take: templates with its tag (empty matches empty), its project or any for a global runner. */
+  /** Waiting tasks a runner may take, in turn across projects: templates with its tag (empty matches empty), its project or any for a global runner. */
   claimable(runner: Pick<RunnerRow, 'project_id' | 'tag'>, limit: number) {
-    let q = this.db
-      .selectFrom('task')
-      .innerJoin('template', 'template.id', 'task.template_id')
-      .innerJoin('project', 'project.id', 'task.project_id')
-      .select(['task.id', 'task.project_id', 'project.max_parallel_tasks'])
-      .where('task.status', '=', 'waiting')
-      .where(sql<string>`coalesce(template.runner_tag, '')`, '=', runner.tag);
-    if (runner.project_id !== null) q = q.where('task.project_id', '=', runner.project_id);
-    return q.orderBy('task.id').limit(limit).execute();
+    return waitingInTurn(this.db, limit, { runnerTag: runner.tag, projectId: runner.project_id }).execute();
   }
 
   /** Active runners with a webhook that could take a waiting task of this template. */

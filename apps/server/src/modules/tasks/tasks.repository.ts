@@ -34,6 +34,72 @@ export async function withBuildTasks<T extends TaskRow>(db: Kysely<Database>, ro
   const byId = new Map(builds.map((b) => [b.id, b]));
   return rows.map((r) => ({ ...r, build_task: (r.build_task_id !== null && byId.get(r.build_task_id)) || null }));
 }
+
+/** Which waiting tasks a claimer may take: a remote runner takes its tag's templates, of its project if it has one. */
+export interface WaitingScope {
+  runnerTag?: string;
+  projectId?: number | null;
+}
+
+/** More projects than any install has, so the fence in `waitingInTurn` never cuts. */
+const MAX_QUEUE_PROJECTS = 2_000_000_000;
+
+/**
+ * Waiting tasks in turn: round-robin across projects, FIFO within each, decided by the database
+ * so every node and engine agrees. A task's turn is its rank among its project's waiting tasks;
+ * tasks of one turn go by how long ago their project last had a task started (never first), then
+ * by id. So 150 queued tasks of one project delay another project's first task by one task, not
+ * by all of them, and a project that just had a slot waits behind one that did not.
+ *
+ * The last start is looked up once per project with waiting tasks: its newest task with a start,
+ * found by walking the project's index back past the tasks still waiting.
+ */
+export function waitingInTurn(db: Kysely<Database>, limit: number, scope: WaitingScope = {}) {
+  const waiting = () => {
+    let q = db.selectFrom('task').where('task.status', '=', 'waiting');
+    if (scope.projectId != null) q = q.where('task.project_id', '=', scope.projectId);
+    if (scope.runnerTag !== undefined) {
+      const tag = scope.runnerTag;
+      q = q.where('task.template_id', 'in', (eb) => eb.selectFrom('template').select('template.id').where(sql<string>`coalesce(${sql.ref('template.runner_tag')}, '')`, '=', tag));
+    }
+    return q;
+  };
+  const turns = waiting()
+    .select(['task.id', 'task.project_id', 'task.template_id', 'task.version'])
+    .select(sql<number>`row_number() over (partition by ${sql.ref('task.project_id')} order by ${sql.ref('task.id')})`.as('turn'));
+  const projects = waiting().select('task.project_id').groupBy('task.project_id');
+  const served = db
+    .selectFrom(projects.as('wp'))
+    .select((eb) => [
+      'wp.project_id',
+      eb
+        .selectFrom('task as started')
+        .select('started.start')
+        .whereRef('started.project_id', '=', 'wp.project_id')
+        .where('started.start', 'is not', null)
+        .orderBy('started.id', 'desc')
+        .limit(1)
+        .as('last_start'),
+    ])
+    // A fence: no engine merges a derived table with a LIMIT into the outer query, which would
+    // move the lookup into the ORDER BY and run it once per waiting task (MariaDB took minutes).
+    .limit(MAX_QUEUE_PROJECTS);
+  return (
+    db
+      .selectFrom(turns.as('w'))
+      .innerJoin(served.as('s'), 's.project_id', 'w.project_id')
+      .innerJoin('project', 'project.id', 'w.project_id')
+      .select(['w.id', 'w.project_id', 'w.template_id', 'w.version', 'project.max_parallel_tasks'])
+      // A task past the limit's turn can never be among the first `limit`.
+      .where('w.turn', '<=', limit)
+      .orderBy('w.turn')
+      // '' sorts before any ISO time on every engine (PostgreSQL would put a NULL last).
+      .orderBy(sql`coalesce(${sql.ref('s.last_start')}, '')`)
+      .orderBy('w.id')
+      .limit(limit)
+  );
+}
+
 export type NewTask = Omit<TaskRow, 'id' | 'start' | 'end' | 'runner_id' | 'node_id' | 'env' | 'stop_force' | 'runner_reported'> & { env?: string | null };
 
 /** Tasks, their queue and their log lines; every read by id is scoped by project. */
@@ -88,16 +154,9 @@ export class TasksRepository implements TaskStore {
       .executeTakeFirst();
   }
 
-  /** The oldest waiting tasks, with their project's limit. */
+  /** Waiting tasks in the order they take their turn (see `waitingInTurn`), with their project's limit. */
   waiting(limit: number) {
-    return this.db
-      .selectFrom('task')
-      .innerJoin('project', 'project.id', 'task.project_id')
-      .select(['task.id', 'task.project_id', 'task.template_id', 'task.version', 'project.max_parallel_tasks'])
-      .where('task.status', '=', 'waiting')
-      .orderBy('task.id')
-      .limit(limit)
-      .execute();
+    return waitingInTurn(this.db, limit).execute();
   }
 
   async countActive(projectId?: number): Promise<number> {

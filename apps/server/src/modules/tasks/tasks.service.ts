@@ -36,6 +36,8 @@ import {
 import type { TaskRow, TasksRepository, TaskWithNames } from './tasks.repository.js';
 
 export type TaskInput = z.output<typeof taskCreateSchema>;
+/** Every status of a task a node holds in a run (claimed and not yet final). */
+const NODE_ACTIVE = ['starting', 'running', 'stopping', ...ACTIVE_STATUSES];
 /** Who starts a task: a user with their role in the project (argument overrides need manager or higher). */
 export interface TaskActor extends Actor {
   role?: ProjectRole | null;
@@ -261,8 +263,31 @@ export class TasksService {
     return this.failNodeTasks(deadNodeId, `Node ${deadNodeId} stopped answering; the task was failed.`, (id) => `Task #${id} failed: node ${deadNodeId} stopped answering`);
   }
 
+  /** This node's tasks the database holds as active: the orphan sweep compares them with the live runs. */
+  activeOnThisNode(): Promise<Array<{ id: number; status: string }>> {
+    return this.repo.orphans(this.nodeId, NODE_ACTIVE);
+  }
+
+  /**
+   * The orphan sweep found these tasks of this node held by no live run (in two sweeps in a row):
+   * they fail, each with a line saying why. Guarded by status and owner, as every node write is.
+   */
+  async failUnheld(tasks: Array<{ id: number; status: string }>): Promise<number> {
+    const rows = await this.repo.orphans(this.nodeId, NODE_ACTIVE);
+    const wanted = new Map(tasks.map((t) => [t.id, t.status]));
+    return this.failTasks(
+      this.nodeId,
+      rows.filter((r) => wanted.get(r.id) === r.status),
+      'This server holds no run of this task any more (it ended, or never started, without storing a final status); the task was failed.',
+      (id) => `Task #${id} failed: no run of its server held it any more`,
+    );
+  }
+
   private async failNodeTasks(nodeId: string, line: string, description: (id: number) => string): Promise<number> {
-    const orphans = await this.repo.orphans(nodeId, ['starting', 'running', 'stopping', ...ACTIVE_STATUSES]);
+    return this.failTasks(nodeId, await this.repo.orphans(nodeId, NODE_ACTIVE), line, description);
+  }
+
+  private async failTasks(nodeId: string, orphans: Array<{ id: number; project_id: number; status: string }>, line: string, description: (id: number) => string): Promise<number> {
     const now = this.clock.now().toISOString();
     let failed = 0;
     for (const t of orphans) {

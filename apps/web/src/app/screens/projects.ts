@@ -1,3 +1,2 @@
 // One lazy chunk per screen family: routes.tsx imports these files dynamically.
 export { NewProjectPage } from '../../features/projects/new-project-page';
-export { ProjectDashboard } from '../../features/projects/project-dashboard';

@@ -58,8 +58,12 @@ function SkipLink() {
 export function AppShell() {
   const { t } = useTranslation();
   const theme = useTheme();
-  const desktop = useMediaQuery(theme.breakpoints.up('md'));
+  // Read at once (not after a first render as a phone): a desktop does not render the phone's bar first.
+  const desktop = useMediaQuery(theme.breakpoints.up('md'), { noSsr: true });
   const [open, setOpen] = useState(false);
+  // A phone's drawer is built the first time it opens, not with the page: the page shows sooner.
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  if (open && !drawerUsed) setDrawerUsed(true);
   const location = useLocation();
   const [lastPath, setLastPath] = useState(location.pathname);
   if (lastPath !== location.pathname) {
@@ -87,7 +91,7 @@ export function AppShell() {
               </Typography>
             </Toolbar>
           </AppBar>
-          <Drawer variant="temporary" open={open} onClose={() => setOpen(false)} ModalProps={{ keepMounted: true }} sx={{ '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH } }}>
+          <Drawer variant="temporary" open={open} onClose={() => setOpen(false)} ModalProps={{ keepMounted: drawerUsed }} sx={{ '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH } }}>
             {drawer}
           </Drawer>
         </>

@@ -5,14 +5,9 @@ import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { paths } from '../../lib/paths';
 import { useProjects, useRole } from '../../lib/session';
-import { useQuery } from '@tanstack/react-query';
-import { StatsChart } from '../../components/stats-chart';
-import { projectQueries } from '../../lib/project-queries';
-import { ActivityList } from '../activity/activity-list';
-import { ProjectRunners } from '../runners/runners-page';
 import { ProjectHistory } from './components/project-history';
-import { ProjectSettings } from './components/project-settings';
 import { RoleNotice } from './components/role-notice';
+import { DashboardTab } from './dashboard-tabs';
 
 export type DashboardTab = 'history' | 'settings' | 'activity' | 'stats' | 'runners';
 
@@ -22,7 +17,6 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
   const id = Number(useParams().projectId);
   const project = useProjects().find((p) => p.id === id);
   const role = useRole(id).data;
-  const team = useQuery(projectQueries.team(id)).data ?? [];
   if (!project) return null;
   const canUpdate = role ? can(role.permissions, Permission.updateProject) : false;
   const canRun = role ? can(role.permissions, Permission.runProjectTasks) : false;
@@ -38,10 +32,9 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
       </Tabs>
       {role ? <RoleNotice key={id} projectId={id} canRun={canRun} /> : null}
       {tab === 'history' ? <ProjectHistory projectId={id} /> : null}
-      {tab === 'activity' ? <ActivityList projectId={id} /> : null}
-      {tab === 'stats' ? <StatsChart baseUrl={`/project/${id}`} users={team} /> : null}
-      {tab === 'settings' && canUpdate ? <ProjectSettings project={project} /> : null}
-      {tab === 'runners' && canUpdate && project.type === '' ? <ProjectRunners projectId={id} /> : null}
+      {tab === 'activity' || tab === 'stats' || (tab === 'settings' && canUpdate) || (tab === 'runners' && canUpdate && project.type === '') ? (
+        <DashboardTab tab={tab} project={project} />
+      ) : null}
     </Box>
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Button, Link, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Link, Stack, TextField } from '@mui/material';
 import { Messages, VERIFICATION_CODE_LENGTH } from '@gantry/contracts';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
+import { RecoveryCodeForm } from '../../../components/recovery-code-form';
 import { errorText } from '../../../lib/error-text';
 import { useRecovery, useVerify } from '../api/auth-api';
 
@@ -68,41 +69,13 @@ function CodeStep({ allowRecovery, onDone, onSwitch }: VerifyFormProps) {
 }
 
 function RecoveryStep({ onDone, onSwitch }: VerifyFormProps) {
-  const { t } = useTranslation();
   const recovery = useRecovery();
-  const [code, setCode] = useState('');
-  const [touched, setTouched] = useState(false);
-  const missing = touched && !code.trim();
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (code.trim()) recovery.mutate(code.trim(), { onSuccess: onDone });
-  };
   return (
-    <Stack spacing={2} component="form" noValidate onSubmit={submit}>
-      {recovery.error ? (
-        <Alert severity="error" role="alert">
-          {errorText(recovery.error)}
-        </Alert>
-      ) : null}
-      <Typography variant="body2" color="text.secondary">
-        {t('auth.recoveryHelp')}
-      </Typography>
-      <TextField
-        label={t('auth.recoveryCode')}
-        value={code}
-        autoFocus
-        autoComplete="off"
-        onChange={(e) => setCode(e.target.value)}
-        error={missing}
-        helperText={missing ? t('auth.recoveryRequired') : ' '}
-      />
-      <Button type="submit" variant="contained" disabled={recovery.isPending}>
-        {t('auth.send')}
-      </Button>
-      <Link component="button" type="button" onClick={() => onSwitch('verify')}>
-        {t('auth.backToVerify')}
-      </Link>
-    </Stack>
+    <RecoveryCodeForm
+      error={recovery.error}
+      pending={recovery.isPending}
+      onSubmit={(code) => recovery.mutate(code, { onSuccess: onDone })}
+      onBack={() => onSwitch('verify')}
+    />
   );
 }

@@ -19,40 +19,42 @@ export interface RestoreResultDialogProps {
 }
 
 /**
- * After a restore: which project was made, how many keys wait for their secrets, and each thing
+ * After a restore: which project was made, which keys and secrets wait to be filled in, and each thing
  * the backup held that could not be carried over (a reference or an object left out).
  */
 export function RestoreResultDialog({ result, onOpen }: RestoreResultDialogProps) {
   const { t } = useTranslation();
   const emptyKeys = result?.emptyKeys ?? 0;
   const unmapped = result?.unmapped ?? [];
+  // Named one by one where the server lists them (an older server gives the count of keys only).
+  const emptySecrets = result?.emptySecrets ?? [];
   return (
     <Dialog
       open={!!result}
       onClose={() => onOpen('project')}
-      maxWidth={unmapped.length ? 'sm' : 'xs'}
+      maxWidth={unmapped.length || emptySecrets.length ? 'sm' : 'xs'}
       fullWidth
       aria-labelledby="restore-result-title"
     >
       <DialogTitle id="restore-result-title">{t('backup.resultTitle')}</DialogTitle>
       <DialogContent>
         <DialogContentText>{t('backup.restored', { name: result?.projectName ?? '' })}</DialogContentText>
-        {emptyKeys > 0 ? (
+        {emptySecrets.length > 0 ? (
+          <ListedAlert
+            severity="warning"
+            testId="restore-empty-secrets"
+            title={t('backup.emptySecretsTitle', { count: emptySecrets.length })}
+            items={emptySecrets.map((item) =>
+              item.kind === 'key' ? t('backup.emptyKeyItem', { name: item.name }) : t('backup.emptySecretItem', { name: item.name, group: item.group }),
+            )}
+          />
+        ) : emptyKeys > 0 ? (
           <Alert severity="warning" sx={{ mt: 2 }} data-testid="restore-empty-keys">
             {t('backup.emptyKeys', { count: emptyKeys })}
           </Alert>
         ) : null}
         {unmapped.length > 0 ? (
-          <Alert severity="info" sx={{ mt: 2 }} data-testid="restore-unmapped">
-            <Typography variant="body2">{t('backup.unmappedTitle', { count: unmapped.length })}</Typography>
-            <Box component="ul" sx={{ m: 0, mt: 1, pl: 2.5, maxHeight: 240, overflowY: 'auto' }}>
-              {unmapped.map((line, i) => (
-                <Typography component="li" variant="body2" key={i}>
-                  {line}
-                </Typography>
-              ))}
-            </Box>
-          </Alert>
+          <ListedAlert severity="info" testId="restore-unmapped" title={t('backup.unmappedTitle', { count: unmapped.length })} items={unmapped} />
         ) : null}
       </DialogContent>
       <DialogActions>
@@ -62,5 +64,21 @@ export function RestoreResultDialog({ result, onOpen }: RestoreResultDialogProps
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** A note with a title and the lines it is about, scrolling past a few dozen. */
+function ListedAlert(props: { severity: 'warning' | 'info'; testId: string; title: string; items: string[] }) {
+  return (
+    <Alert severity={props.severity} sx={{ mt: 2 }} data-testid={props.testId}>
+      <Typography variant="body2">{props.title}</Typography>
+      <Box component="ul" sx={{ m: 0, mt: 1, pl: 2.5, maxHeight: 240, overflowY: 'auto' }}>
+        {props.items.map((line, i) => (
+          <Typography component="li" variant="body2" key={i}>
+            {line}
+          </Typography>
+        ))}
+      </Box>
+    </Alert>
   );
 }

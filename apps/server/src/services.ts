@@ -74,9 +74,10 @@ import { createResourceServices } from './resource-services.js';
 import { ProjectCacheRepository } from './modules/backup/project-cache.repository.js';
 import { ProjectCacheService } from './modules/backup/project-cache.service.js';
 import { taskWorkspaceStore } from './engine/workspace.js';
-import { EventBus, storedControl } from './realtime/bus.js';
+import { EventBus } from './realtime/bus.js';
 import { deriveBusKeys } from './realtime/bus-auth.js';
 import { PgEventBus } from './realtime/pg-bus.js';
+import { StoredControls } from './realtime/stored-controls.js';
 import { LocalPathPolicy } from './platform/local-paths.js';
 import { ClusterService } from './modules/cluster/cluster.service.js';
 import { NodesRepository } from './modules/cluster/nodes.repository.js';
@@ -159,6 +160,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
           keys: deriveBusKeys(secretKey),
           readLines: (taskId, fromSeq, toSeq, limit) => outputRepo.page(taskId, { fromSeq, toSeq, limit }),
           readTask: (id) => tasksRepo.findById(id),
+          lastSeq: (id) => outputRepo.lastSeq(id),
           onError: (message) => process.stderr.write(`${message}\n`),
           onDrop: ['debug', 'trace'].includes(config.logLevel) ? (reason) => process.stderr.write(`bus: dropped a message (${reason})\n`) : undefined,
         })
@@ -269,18 +271,10 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   });
   // With remote runners every task waits for a runner whose tag matches: this node claims none.
   if (config.useRemoteRunner) dispatcher.close();
-  // After the bus lost the other nodes for a while: re-read the queue, and the stop, confirm and
-  // reject requests for this node's tasks that were made meanwhile.
-  bus.onReconnect(() => {
-    dispatcher.kick();
-    void (async () => {
-      for (const id of dispatcher.runningIds()) {
-        const t = await tasksRepo.findById(id);
-        const action = t ? storedControl(t) : null;
-        if (action) bus.control({ taskId: id, action });
-      }
-    })().catch(() => undefined);
-  });
+  // After the bus lost the other nodes for a while: re-read the queue. Stop, confirm and reject
+  // requests for this node's tasks made meanwhile are read from their rows, also while it is away.
+  bus.onReconnect(() => dispatcher.kick());
+  new StoredControls({ bus, runningIds: () => dispatcher.runningIds(), readTask: (id) => tasksRepo.findById(id) });
   const nodesRepo = new NodesRepository(db.db);
   const cluster = new ClusterService({
     nodes: nodesRepo,
@@ -316,6 +310,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     onFinished: runnerDeps.onFinished,
     onWaitingConfirmation: runnerDeps.onWaitingConfirmation,
   });
+  tasks.stopRequested = (id, force) => runnerProtocol.stopRequested(id, force);
   if (config.useRemoteRunner) {
     const wakeup = new RunnerWakeup(runnersRepo, events);
     bus.onMessage((m) => {

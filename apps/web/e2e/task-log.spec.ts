@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { seriousAxeFindings } from './axe';
 import { signIn, unique } from './helpers';
 import { gitRepo } from './repo';
 import { shot } from './shots';
@@ -44,6 +45,8 @@ async function waitFinished(request: APIRequestContext, p: number, id: number): 
   return status;
 }
 
+/** The log row numbered `seq` (the gutter's number). */
+const row = (page: Page, seq: number) => page.locator(`[data-testid="log-line"][data-seq="${seq}"]`);
 /** The log row whose line is exactly `text` (a row also shows its number, outside its text). */
 const line = (page: Page, text: string) => page.locator('[data-testid="log-line"]').filter({ has: page.locator('.log-text', { hasText: new RegExp(`^${text}$`) }) });
 
@@ -93,6 +96,72 @@ test('a 200,000-line log opens at once, jumps to its end and finds a line', asyn
   await expect(page.getByRole('menuitem', { name: 'Raw log' })).toBeVisible();
   await page.waitForTimeout(300); // the menu's fade-in, for the picture only
   await shot(page, 'task-log-200k-mobile-menu');
+});
+
+test('a 2,000,000-line log, past Chrome’s height limit, scrolls to its end and goes to any line', async ({ page }) => {
+  test.setTimeout(90_000);
+  const { p, templateId } = await bashTemplate(page.request, 'seq 1 2000000\n');
+  const id = await runTask(page.request, p, templateId);
+  expect(await waitFinished(page.request, p, id)).toBe('success');
+  await page.goto(`/project/${p}/history?t=${id}`);
+  const dialog = page.getByRole('dialog');
+  const log = dialog.getByTestId('task-log');
+  await expect(line(page, '1')).toBeInViewport();
+  // 2M rows of 22 px would be 44M px: the list stays under Chrome's 33.5M px cap.
+  expect(await log.evaluate((el) => el.scrollHeight)).toBeLessThan(33_554_400);
+
+  // The End key scrolls the log to its very last line.
+  await log.focus();
+  await page.keyboard.press('End');
+  await expect(line(page, '2000000')).toBeInViewport();
+  // A wheel notch up from there moves a few lines, not thousands.
+  await log.hover();
+  await page.mouse.wheel(0, -100);
+  await expect(line(page, '2000000')).not.toBeInViewport();
+  await expect(line(page, '1999990')).toBeInViewport();
+
+  // Dragging the thumb to the middle shows the middle of the log.
+  await log.evaluate((el) => (el.scrollTop = (el.scrollHeight - el.clientHeight) / 2));
+  await expect(line(page, '1000000')).toBeInViewport();
+
+  // Go to line (by number, as the gutter shows it): the line shows near the top, marked for a
+  // moment, and its page is read.
+  const go = dialog.getByRole('textbox', { name: 'Go to line' });
+  await go.fill('1234567');
+  await go.press('Enter');
+  const target = row(page, 1234567);
+  await expect(target).toHaveClass(/log-row-hit/);
+  await expect(target).toBeInViewport();
+  await expect(target).toHaveAttribute('data-state', 'line');
+  const logBox = (await log.boundingBox())!;
+  expect((await target.boundingBox())!.y - logBox.y).toBeLessThan(logBox.height / 4);
+  await shot(page, 'task-log-2m-go-to-line');
+  expect(await seriousAxeFindings(page, '[role="dialog"]')).toEqual([]);
+
+  // A number past the end goes to the last line and says so in the field.
+  await go.fill('99999999');
+  await go.press('Enter');
+  await expect(go).toHaveValue(/^\d+$/);
+  const lastSeq = Number(await go.inputValue());
+  expect(lastSeq).toBeGreaterThan(2_000_000);
+  // The log's last row (the task's closing line, after "2000000") is that number, on screen.
+  await expect(page.getByTestId('log-line').last()).toHaveAttribute('data-seq', String(lastSeq));
+  await expect(row(page, lastSeq)).toBeInViewport();
+  await expect(line(page, '2000000')).toBeInViewport();
+
+  // A search result still lands on its line.
+  await dialog.getByRole('textbox', { name: 'Search the log' }).fill('1876543');
+  await dialog.getByRole('textbox', { name: 'Search the log' }).press('Enter');
+  await dialog.getByRole('list', { name: 'Matching lines' }).getByRole('button', { name: /1876543/ }).click();
+  await expect(line(page, '1876543')).toBeInViewport();
+
+  // On a phone the search keeps a row of its own; the line field and buttons share the next.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(go).toBeInViewport({ ratio: 1 });
+  await expect(dialog.getByRole('button', { name: 'Show timestamps' })).toBeInViewport({ ratio: 1 });
+  const search = (await dialog.getByRole('textbox', { name: 'Search the log' }).boundingBox())!;
+  expect(search.width).toBeGreaterThan(250);
+  await shot(page, 'task-log-2m-mobile');
 });
 
 test('a running task streams its lines into the open log and ends with its status', async ({ page }) => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_BIN, assertServerBuilt, freePort, startNode, stopNode } from '../test/server-process.js';
+import { SERVER_BIN, SERVER_NODE, assertServerBuilt, freePort, startNode, stopNode } from '../test/server-process.js';
 import { checkSqliteBeforeStart } from './sqlite-integrity.js';
 
 const roots: string[] = [];
@@ -21,13 +21,14 @@ afterAll(() => {
 });
 
 /** Runs the built server on a data folder until it exits (it must refuse: a start is killed after 15 s). */
-function refusedStart(dataDir: string): { status: number | null; output: string } {
-  const r = spawnSync(process.execPath, [SERVER_BIN], {
+async function refusedStart(dataDir: string): Promise<{ status: number | null; output: string }> {
+  const port = await freePort();
+  const r = spawnSync(SERVER_NODE, [SERVER_BIN], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       GANTRY_DATA_DIR: dataDir,
-      GANTRY_PORT: String(freePort()),
+      GANTRY_PORT: String(port),
       GANTRY_HOST: '127.0.0.1',
       GANTRY_LOG_LEVEL: 'warn',
       GANTRY_WEB_DIST: '/nonexistent',
@@ -50,7 +51,7 @@ describe('start-up on a damaged or emptied SQLite database (real server)', () =>
     expect(fs.statSync(path.join(installed, 'gantry.sqlite')).size).toBeGreaterThan(10_000);
   }, 60_000);
 
-  it('refuses a database whose pages quick_check finds broken', () => {
+  it('refuses a database whose pages quick_check finds broken', async () => {
     const dataDir = folder();
     const file = path.join(dataDir, 'gantry.sqlite');
     fs.copyFileSync(path.join(installed, 'gantry.sqlite'), file);
@@ -59,27 +60,27 @@ describe('start-up on a damaged or emptied SQLite database (real server)', () =>
     const fd = fs.openSync(file, 'r+');
     fs.writeSync(fd, Buffer.alloc(size - 4096, 0xa5), 0, size - 4096, 4096);
     fs.closeSync(fd);
-    const r = refusedStart(dataDir);
+    const r = await refusedStart(dataDir);
     expect(r.status).toBe(1);
     expect(r.output).toMatch(new RegExp(`The database ${file} is damaged \\((PRAGMA quick_check|SQLite): `));
   });
 
-  it('refuses a database cut short by 1,000 bytes, naming the file and the way out', () => {
+  it('refuses a database cut short by 1,000 bytes, naming the file and the way out', async () => {
     const file = path.join(installed, 'gantry.sqlite');
     fs.truncateSync(file, fs.statSync(file).size - 1000);
-    const r = refusedStart(installed);
+    const r = await refusedStart(installed);
     expect(r.status).toBe(1);
     expect(r.output).toContain(`The database ${file} is damaged (the file is `);
     expect(r.output).toContain('restore this file from a backup');
     expect(r.output).not.toContain('is serving');
   });
 
-  it('refuses an empty database beside an existing secret.key', () => {
+  it('refuses an empty database beside an existing secret.key', async () => {
     const dataDir = folder();
     const file = path.join(dataDir, 'gantry.sqlite');
     fs.writeFileSync(file, '');
     fs.writeFileSync(path.join(dataDir, 'secret.key'), `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
-    const r = refusedStart(dataDir);
+    const r = await refusedStart(dataDir);
     expect(r.status).toBe(1);
     expect(r.output).toContain(`The database ${file} is empty (0 bytes), but ${path.join(dataDir, 'secret.key')} shows an existing installation`);
     expect(r.output).toContain('Restore the database from a backup');

@@ -101,7 +101,8 @@ export interface Backoff {
   maxMs: number;
 }
 
-export const DEFAULT_BACKOFF: Backoff = { firstMs: 100, maxMs: 2000 };
+// At most half a second between tries: once the database is back, a stopped task ends within that.
+export const DEFAULT_BACKOFF: Backoff = { firstMs: 100, maxMs: 500 };
 
 export function backoffDelay(b: Backoff, failures: number): number {
   return Math.min(b.maxMs, b.firstMs * 2 ** Math.min(Math.max(failures - 1, 0), 20));

@@ -17,6 +17,12 @@ export interface TaskFacts {
   project_id: number;
   status: string;
   stop_force?: number | null;
+  /** The node running it, and what an `update` frame of it carries (read again after a bus outage). */
+  node_id?: string | null;
+  template_id?: number | null;
+  start?: string | null;
+  end?: string | null;
+  version?: string | null;
 }
 
 /**
@@ -44,6 +50,7 @@ export function storedControl(task: TaskFacts): TaskControl['action'] | null {
 export class EventBus {
   private readonly emitter = new EventEmitter();
   private lineInterest: (taskId: number) => boolean = () => true;
+  private watched: () => Iterable<number> = () => [];
 
   constructor() {
     this.emitter.setMaxListeners(0);
@@ -59,7 +66,17 @@ export class EventBus {
     return () => undefined;
   }
 
-  async close(): Promise<void> {}
+  private readonly closers = new Set<() => void>();
+
+  /** Runs `fn` when the bus closes (the server is closing): what lives as long as the bus stops with it. */
+  onClose(fn: () => void): void {
+    this.closers.add(fn);
+  }
+
+  async close(): Promise<void> {
+    for (const fn of this.closers) fn();
+    this.closers.clear();
+  }
 
   /** Set by the socket hub: whether anyone on this node watches a task's lines. */
   setLineInterest(fn: (taskId: number) => boolean): void {
@@ -68,6 +85,15 @@ export class EventBus {
 
   protected wantsLines(taskId: number): boolean {
     return this.lineInterest(taskId);
+  }
+
+  /** Set by the socket hub: the tasks its subscribers watch, caught up after the bus was away. */
+  setWatchedTasks(fn: () => Iterable<number>): void {
+    this.watched = fn;
+  }
+
+  protected watchedTasks(): Iterable<number> {
+    return this.watched();
   }
 
   publish(message: WsMessage): void {

@@ -46,6 +46,8 @@ interface Client {
   access: Map<number, [boolean, number]>;
   /** Bumped when `access` is cleared, so an answer looked up before the change is not cached. */
   generation: number;
+  /** Since when its credential could not be checked (the database was away), or null. */
+  uncheckedSince: number | null;
   /** A re-check in flight: messages for this client wait for it, so none leaks past a revocation. */
   checking: Promise<void> | null;
   /** Sends waiting for a lookup, in order; null when nothing waits (the usual case: sends go out at once). */
@@ -70,9 +72,12 @@ export interface HubOptions {
   maxLagBytes?: number;
   /** At most one send of a task's lines per this many ms (default LOG_BATCH_MS). */
   batchMs?: number;
+  /** How long a socket stays open while its credential cannot be checked (default 15 s). */
+  uncheckedGraceMs?: number;
 }
 
 const RECHECK_MS = 10_000;
+const LOOKUP_RETRY_MS = [200, 500, 1000];
 const OPEN = 1;
 /** A task whose lines stopped coming is forgotten after this long. */
 const STREAM_IDLE_MS = 60_000;
@@ -93,6 +98,7 @@ export class RealtimeHub {
   private readonly maxBuffered: number;
   private readonly maxLag: number;
   private readonly batchMs: number;
+  private readonly uncheckedGraceMs: number;
   private readonly timer: NodeJS.Timeout;
   private gapTimer: NodeJS.Timeout | undefined;
   private readonly unsubscribe: Array<() => void>;
@@ -107,6 +113,7 @@ export class RealtimeHub {
     this.maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
     this.maxLag = options.maxLagBytes ?? 1024 * 1024;
     this.batchMs = options.batchMs ?? LOG_BATCH_MS;
+    this.uncheckedGraceMs = options.uncheckedGraceMs ?? 15_000;
     this.unsubscribe = [
       bus.onMessage((m) => {
         if (this.clients.size > 0) this.message(m);
@@ -116,6 +123,7 @@ export class RealtimeHub {
     ];
     // Lines of tasks other nodes run are read from the database only when someone here watches.
     bus.setLineInterest((taskId) => this.watched(taskId));
+    bus.setWatchedTasks(() => this.subscribedTasks());
     this.timer = setInterval(() => {
       void this.sweep().catch(() => undefined);
       this.forgetIdleStreams();
@@ -135,6 +143,7 @@ export class RealtimeHub {
       gaps: new Map(),
       access: new Map(),
       generation: 0,
+      uncheckedSince: null,
       checking: null,
       tail: null,
     };
@@ -211,10 +220,14 @@ export class RealtimeHub {
     try {
       user = await validate(c.credential);
     } catch {
-      // Cannot tell whether the credential still stands: drop the socket, the console reconnects.
-      this.drop(c, CLOSE_INTERNAL, 'try again');
+      // Cannot tell whether the credential still stands: the database is away. What a socket gets is
+      // read from or stored in the database first, so little reaches it meanwhile; a short outage (a
+      // restart, a failover) keeps the socket, a longer one drops it and the console reconnects.
+      c.uncheckedSince ??= Date.now();
+      if (Date.now() - c.uncheckedSince >= this.uncheckedGraceMs) this.drop(c, CLOSE_INTERNAL, 'try again');
       return;
     }
+    c.uncheckedSince = null;
     if (!user || user.id !== c.userId) {
       this.drop(c, CLOSE_SIGNED_OUT, 'signed out');
       return;
@@ -241,7 +254,11 @@ export class RealtimeHub {
       if (m.type === 'update' && isFinished(m.status)) this.streams.delete(m.task_id);
     }
     const text = JSON.stringify(m);
-    for (const c of this.clients) this.deliver(c, m.project_id, () => this.send(c, text));
+    for (const c of this.clients) {
+      // A `gap` (the bus could not read lines) concerns only the sockets that take the task's lines.
+      if (m.type !== 'update' && c.mode === 'subscribe' && !c.subscriptions.has(m.task_id)) continue;
+      this.deliver(c, m.project_id, () => this.send(c, text));
+    }
   }
 
   /** Stored lines of a task: gathered, and sent at most once per batch interval (at once when idle). */
@@ -263,6 +280,12 @@ export class RealtimeHub {
   private watched(taskId: number): boolean {
     for (const c of this.clients) if (c.mode === 'legacy' || c.subscriptions.has(taskId)) return true;
     return false;
+  }
+
+  private subscribedTasks(): Set<number> {
+    const ids = new Set<number>();
+    for (const c of this.clients) for (const id of c.subscriptions) ids.add(id);
+    return ids;
   }
 
   private flush(s: TaskStream): void {
@@ -371,9 +394,18 @@ export class RealtimeHub {
     const cached = this.cachedAccess(c, projectId);
     if (cached !== undefined) return cached;
     const now = Date.now();
-    for (;;) {
+    for (let failures = 0; ; ) {
       const generation = c.generation;
-      const ok = await this.isMember(projectId, c.userId).catch(() => false);
+      let ok: boolean;
+      try {
+        ok = await this.isMember(projectId, c.userId);
+      } catch {
+        // The database is away (a reconnecting bus may catch up before the pool does): asked again
+        // a few times, and a refusal is never remembered.
+        if (++failures > LOOKUP_RETRY_MS.length) return false;
+        await new Promise((r) => setTimeout(r, LOOKUP_RETRY_MS[failures - 1]));
+        continue;
+      }
       // The user changed while we asked: the answer may predate the change, ask again.
       if (generation !== c.generation) continue;
       c.access.set(projectId, [ok, now]);

@@ -188,7 +188,8 @@ describe.skipIf(!postgres)('the PostgreSQL bus between two nodes', () => {
     b.onReconnect(() => reconnected++);
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
-    const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gantry-bus node-b'");
+    // Only this test's database: other tests' buses may have the same name.
+    const killed = await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gantry-bus node-b' AND datname = current_database()");
     expect(killed.rowCount).toBe(1);
     await admin.end();
     await until('b to notice', () => !b.isConnected() || reconnected > 0);

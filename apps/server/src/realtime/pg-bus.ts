@@ -1,17 +1,16 @@
-import { FINISHED_STATUSES, LOG_BATCH_MS, type WsMessage } from '@gantry/contracts';
+import type { WsMessage } from '@gantry/contracts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { LogLine } from '../engine/ports.js';
 import { EventBus, storedControl, type LogBatch, type TaskControl, type TaskFacts } from './bus.js';
 import { ReplayGuard, openFromBus, openMessage, sealForBus, signMessage, type BusDropReason, type BusKeys } from './bus-auth.js';
+import { BusInbox } from './bus-inbox.js';
+import { BusOutbox, type OutboxSend, type UpdateFrame } from './bus-outbox.js';
 
 /** The one channel every node listens on. */
 export const BUS_CHANNEL = 'gantry_bus';
 /** PostgreSQL refuses NOTIFY payloads of 8,000 bytes and more. */
 const MAX_PAYLOAD = 7900;
-const READ_PAGE = 5000;
-/** Tasks whose project this node remembers (a task never changes project). */
-const PROJECT_CACHE = 10_000;
 
 /**
  * The body of a signed bus message (bus-auth.ts): ids and kinds only, so a node reads what it acts
@@ -33,24 +32,21 @@ export interface PgBusOptions {
   readLines(taskId: number, fromSeq: number, toSeq: number, limit: number): Promise<LogLine[]>;
   /** A task's row as stored now: its project and whether a stop, confirm or reject was requested. */
   readTask(taskId: number): Promise<TaskFacts | null | undefined>;
+  /** The highest stored seq of a task's log (where a watcher that heard nothing of it starts after an outage). */
+  lastSeq?(taskId: number): Promise<number | null>;
   /** Where a failure of the bus connection is told (never throws). */
   onError?(message: string): void;
   /** Told of each message dropped, by reason only (never its payload: it may be anyone's). */
   onDrop?(reason: BusDropReason): void;
   /** Test hook: the wall clock messages are stamped and checked with. */
   now?(): number;
-  /** Backoff between reconnection attempts, doubling up to maxBackoffMs (default 250 ms to 5 s). */
+  /** Backoff between reconnection attempts, doubling up to maxBackoffMs (default 250 ms to 1 s). */
   minBackoffMs?: number;
   maxBackoffMs?: number;
   /** How long one attempt to connect may take before it counts as failed (default 5 s). */
   connectTimeoutMs?: number;
-}
-
-interface LineAnnouncement {
-  first: number;
-  last: number;
-  lastSent: number;
-  timer?: NodeJS.Timeout;
+  /** Waits between tries of a line or row read the database refused, before a `gap` is sent instead. */
+  readRetryMs?: number[];
 }
 
 /**
@@ -67,11 +63,13 @@ interface LineAnnouncement {
  *
  * Log lines are not sent (NOTIFY payloads are small): a node says "task T has lines f..s", at most
  * once per LOG_BATCH_MS per task, and a node where someone watches T reads those lines from the
- * table. A task's events from another node are handled in order: an update waits for the line
- * reads announced before it, so a console never sees a final status before the last lines.
+ * table (bus-inbox.ts); a task's events from another node are handled in order.
  *
- * When the connection drops, the bus reconnects with backoff and then tells its `onReconnect`
- * listeners, who re-read what they may have missed (the dispatcher's queue, stop requests).
+ * When the connection drops, the bus reconnects with backoff (at most a second apart) and makes
+ * good what the outage cost, both ways: it sends again the announcements and updates the database
+ * did not take from it (bus-outbox.ts), catches up the other nodes' tasks it tracks or someone here
+ * watches from the database (bus-inbox.ts), and tells its `onReconnect` listeners, who re-read
+ * what they may have missed (the dispatcher's queue, stop requests).
  */
 export class PgEventBus extends EventBus {
   private client: pg.Client | null = null;
@@ -79,22 +77,40 @@ export class PgEventBus extends EventBus {
   private closed = false;
   private backoff: number;
   private reconnectTimer: NodeJS.Timeout | undefined;
-  private readonly announcements = new Map<number, LineAnnouncement>();
-  /** Per task from other nodes: the last line emitted here, and the chain its events wait in. */
-  private readonly cursors = new Map<number, number>();
-  private readonly chains = new Map<number, Promise<void>>();
+  private readonly outbox: BusOutbox;
+  /** The last NOTIFY handed to the current connection. */
+  private sending: Promise<unknown> = Promise.resolve();
+  private readonly inbox: BusInbox;
   private readonly reconnectListeners = new Set<() => void>();
   private hadConnection = false;
   /** This process among the node's lifetimes, and the number of its last message: replays are told apart by them. */
   private readonly instance = randomBytes(12).toString('base64url');
   private sequence = 0;
   private readonly replays = new ReplayGuard();
-  private readonly projects = new Map<number, number>();
   private readonly dropped = new Map<BusDropReason, number>();
 
   constructor(private readonly o: PgBusOptions) {
     super();
     this.backoff = o.minBackoffMs ?? 250;
+    this.outbox = new BusOutbox(this.sendOut);
+    this.inbox = new BusInbox({
+      nodeId: o.nodeId,
+      readLines: o.readLines,
+      readTask: o.readTask,
+      lastSeq: o.lastSeq,
+      wantsLines: (taskId) => this.wantsLines(taskId),
+      watchedTasks: () => this.watchedTasks(),
+      emitLines: (batch) => super.publishLines(batch),
+      emitMessage: (m) => super.publish(m),
+      drop: (reason) => this.drop(reason),
+      onError: o.onError,
+      retryMs: o.readRetryMs,
+    });
+  }
+
+  /** Tasks with an announcement or update the database has not taken from this node yet. */
+  owedTasks(): number {
+    return this.outbox.owedTasks;
   }
 
   /** Messages from the channel this node did not believe, by reason. */
@@ -122,10 +138,10 @@ export class PgEventBus extends EventBus {
   }
 
   override async close(): Promise<void> {
+    await super.close();
     this.closed = true;
     clearTimeout(this.reconnectTimer);
-    for (const a of this.announcements.values()) clearTimeout(a.timer);
-    this.announcements.clear();
+    this.outbox.close();
     const c = this.client;
     this.client = null;
     this.connected = false;
@@ -135,28 +151,14 @@ export class PgEventBus extends EventBus {
   override publish(message: WsMessage): void {
     super.publish(message);
     // Lines announced for this task go first: other nodes read them before showing the update.
-    if ('task_id' in message) this.announceNow(message.task_id);
-    if (message.type === 'update') this.send({ k: 'ws', x: sealForBus(this.o.keys, JSON.stringify(message)) });
-    if (message.type === 'update' && FINISHED_STATUSES.includes(message.status as never)) this.announcements.delete(message.task_id);
+    if (message.type === 'update') this.outbox.update(message);
+    else this.outbox.flushLines(message.task_id);
   }
 
   override publishLines(batch: LogBatch): void {
     super.publishLines(batch);
     if (batch.lines.length === 0) return;
-    const first = batch.lines[0]!.seq;
-    const last = batch.lines[batch.lines.length - 1]!.seq;
-    let a = this.announcements.get(batch.task_id);
-    if (!a) {
-      a = { first, last, lastSent: 0 };
-      this.announcements.set(batch.task_id, a);
-    } else {
-      if (a.first === 0) a.first = first;
-      a.last = last;
-    }
-    if (a.timer) return;
-    const wait = a.lastSent + LOG_BATCH_MS - Date.now();
-    if (wait <= 0) this.announceNow(batch.task_id);
-    else a.timer = setTimeout(() => this.announceNow(batch.task_id), wait);
+    this.outbox.stored(batch.task_id, batch.lines[0]!.seq, batch.lines[batch.lines.length - 1]!.seq);
   }
 
   /** The request stored the task's new state first: other nodes are only told to read it. */
@@ -175,31 +177,36 @@ export class PgEventBus extends EventBus {
     this.send({ k: 'kick' });
   }
 
-  private announceNow(taskId: number): void {
-    const a = this.announcements.get(taskId);
-    if (!a) return;
-    clearTimeout(a.timer);
-    a.timer = undefined;
-    if (a.first === 0) return;
-    this.send({ k: 'lines', t: taskId, f: a.first, s: a.last });
-    a.first = 0;
-    a.lastSent = Date.now();
-  }
+  /** The outbox's messages: `sent` once the database took the NOTIFY, `lost` otherwise (sent again after a reconnect). */
+  private readonly sendOut: OutboxSend = (m, sent, lost) => {
+    const body: Body = m.kind === 'lines' ? { k: 'lines', t: m.taskId, f: m.first, s: m.last } : { k: 'ws', x: sealForBus(this.o.keys, JSON.stringify(m.frame)) };
+    this.send(body, sent, lost);
+  };
 
   private now(): number {
     return this.o.now?.() ?? Date.now();
   }
 
-  private send(body: Body): void {
+  private send(body: Body, sent?: () => void, lost?: () => void): void {
     const c = this.client;
-    if (!c || !this.connected) return;
+    if (!c || !this.connected) return lost?.();
     this.sequence += 1;
     const payload = signMessage(this.o.keys, { n: this.o.nodeId, i: this.instance, q: this.sequence, ts: this.now() }, body);
     if (Buffer.byteLength(payload) > MAX_PAYLOAD) {
       this.o.onError?.(`bus: a ${body.k} event was too large to send to the other nodes`);
       return;
     }
-    c.query('SELECT pg_notify($1, $2)', [BUS_CHANNEL, payload]).catch(() => undefined);
+    // One NOTIFY at a time on the connection (pg queues concurrent queries, but no longer will).
+    const notify = this.sending.then(() => c.query('SELECT pg_notify($1, $2)', [BUS_CHANNEL, payload]));
+    this.sending = notify.catch(() => undefined);
+    notify.then(
+      () => sent?.(),
+      () => {
+        lost?.();
+        // Lost on a connection that was already replaced: the new one sends it again now.
+        if (this.connected && this.client !== c) this.outbox.resend();
+      },
+    );
   }
 
   private async connect(): Promise<void> {
@@ -230,9 +237,14 @@ export class PgEventBus extends EventBus {
       return;
     }
     this.client = c;
+    this.sending = Promise.resolve();
     this.connected = true;
     this.backoff = this.o.minBackoffMs ?? 250;
-    if (this.hadConnection) for (const fn of this.reconnectListeners) fn();
+    if (this.hadConnection) {
+      this.outbox.resend();
+      this.inbox.reconnected();
+      for (const fn of this.reconnectListeners) fn();
+    }
     this.hadConnection = true;
   }
 
@@ -249,7 +261,8 @@ export class PgEventBus extends EventBus {
   private scheduleReconnect(): void {
     if (this.closed || this.reconnectTimer) return;
     const wait = this.backoff;
-    this.backoff = Math.min(this.backoff * 2, this.o.maxBackoffMs ?? 5_000);
+    // One attempt a second at most during a long outage: cheap, and the bus is back soon after the database.
+    this.backoff = Math.min(this.backoff * 2, this.o.maxBackoffMs ?? 1_000);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       this.connect().catch(() => this.scheduleReconnect());
@@ -275,17 +288,13 @@ export class PgEventBus extends EventBus {
       case 'ws': {
         const m = this.updateFrame(body.x);
         if (!m) return this.drop('format');
-        this.inOrder(m.task_id, async () => {
-          if ((await this.projectOf(m.task_id)) !== m.project_id) return this.drop('task');
-          super.publish(m);
-          if (FINISHED_STATUSES.includes(m.status as never)) this.cursors.delete(m.task_id);
-        });
+        this.inbox.updated(m);
         return;
       }
       case 'lines': {
         const [t, f, s] = [id(body.t), id(body.f), id(body.s)];
         if (t === null || f === null || s === null) return this.drop('format');
-        this.inOrder(t, () => this.readAnnounced(t, f, s));
+        this.inbox.announced(t, f, s);
         return;
       }
       case 'control': {
@@ -309,7 +318,7 @@ export class PgEventBus extends EventBus {
   }
 
   /** The update frame an other node sealed, or null when it does not open or is not one. */
-  private updateFrame(sealed: unknown): Extract<WsMessage, { type: 'update' }> | null {
+  private updateFrame(sealed: unknown): UpdateFrame | null {
     const text = openFromBus(this.o.keys, sealed);
     if (text === null) return null;
     try {
@@ -325,42 +334,5 @@ export class PgEventBus extends EventBus {
     const task = await this.o.readTask(taskId);
     const action = task ? storedControl(task) : null;
     if (action) super.control({ taskId, action });
-  }
-
-  /** The project of a task as stored, or null when there is no such task. */
-  private async projectOf(taskId: number): Promise<number | null> {
-    const known = this.projects.get(taskId);
-    if (known !== undefined) return known;
-    const task = await this.o.readTask(taskId);
-    if (!task) return null;
-    if (this.projects.size >= PROJECT_CACHE) this.projects.delete(this.projects.keys().next().value!);
-    this.projects.set(taskId, task.project_id);
-    return task.project_id;
-  }
-
-  /** Runs `fn` after every earlier event of the task from other nodes. */
-  private inOrder(taskId: number, fn: () => Promise<void>): void {
-    const next = (this.chains.get(taskId) ?? Promise.resolve()).then(fn).catch((err: unknown) => this.o.onError?.(`bus: ${(err as Error).message}`));
-    this.chains.set(taskId, next);
-    void next.then(() => {
-      if (this.chains.get(taskId) === next) this.chains.delete(taskId);
-    });
-  }
-
-  private async readAnnounced(taskId: number, first: number, last: number): Promise<void> {
-    const cursor = this.cursors.get(taskId);
-    let from = cursor === undefined ? first : Math.max(cursor + 1, first);
-    this.cursors.set(taskId, Math.max(cursor ?? 0, last));
-    // Nobody here watches the task: nothing to read (a later watcher loads the stored log).
-    if (!this.wantsLines(taskId) || from > last) return;
-    // The lines go to the watchers of the project the task's row names, never one a message names.
-    const projectId = await this.projectOf(taskId);
-    if (projectId === null) return this.drop('task');
-    while (from <= last) {
-      const lines = await this.o.readLines(taskId, from, last, READ_PAGE);
-      if (lines.length === 0) return;
-      super.publishLines({ project_id: projectId, task_id: taskId, lines });
-      from = lines[lines.length - 1]!.seq + 1;
-    }
   }
 }

@@ -3,7 +3,7 @@ import type { TaskRecord } from '../engine/ports.js';
 
 export type TaskUpdateFrame = Extract<WsMessage, { type: 'update' }>;
 /** What an `update` frame tells of a task: its row, or a row with the status just stored. */
-export type FrameSource = Pick<TaskRecord, 'id' | 'project_id' | 'template_id' | 'status' | 'start' | 'end' | 'version'>;
+export type FrameSource = Pick<TaskRecord, 'id' | 'project_id' | 'status' | 'start' | 'end' | 'version'> & { template_id: number | null };
 
 /**
  * The one place `update` frames are built, so every sender carries what Semaphore's frames carry

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { RunnerJob } from '@gantry/contracts';
 import type { ExecutorDeps } from '../engine/executor.js';
+import type { Backoff } from '../engine/log-retry-buffer.js';
 import { createProcessLauncher } from '../engine/process.js';
 import type { TaskSandbox } from '../engine/sandbox.js';
 import { TerraformStateStore } from '../engine/terraform-state.js';
@@ -21,6 +22,8 @@ export interface RunnerAgentOptions {
   serverUrl?: string;
   /** Where the agent reports problems (the server unreachable...); never given secrets. */
   log(message: string): void;
+  /** Waits between tries of a status report (tests shorten it). */
+  reportBackoff?: Backoff;
 }
 
 /**
@@ -48,6 +51,10 @@ export class RunnerAgent {
     };
   }
 
+  /**
+   * The tasks this process runs now, each until its final report lands: sent with every poll, so
+   * the server ends those it gave this runner and the runner no longer has (after a restart).
+   */
   get runningTasks(): number[] {
     return [...this.runs.keys()];
   }
@@ -95,7 +102,7 @@ export class RunnerAgent {
 
   private startJob(job: RunnerJob): void {
     if (this.runs.has(job.task_id)) return;
-    const run = new RemoteTaskRun(this.deps, this.o.server, job, this.o.privateKey);
+    const run = new RemoteTaskRun(this.deps, this.o.server, job, this.o.privateKey, this.o.reportBackoff);
     this.o.log(`Task #${job.task_id} (project ${job.project_id}) started`);
     const done = run
       .run()

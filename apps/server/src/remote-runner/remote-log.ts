@@ -11,7 +11,7 @@ export function taskHasEnded(e: unknown): boolean {
 }
 
 /** A refusal that a retry cannot change (the request itself, or this runner's standing, is wrong). */
-function refusedForGood(e: unknown): boolean {
+export function refusedForGood(e: unknown): boolean {
   return e instanceof RunnerHttpError && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429;
 }
 

@@ -1,9 +1,15 @@
 import type { RunnerJob, RunnerStatusBody } from '@gantry/contracts';
 import { TaskExecutor, type ControlAction, type ExecutionHost, type ExecutorDeps } from '../engine/executor.js';
+import { backoffDelay, type Backoff } from '../engine/log-retry-buffer.js';
 import type { RunContext } from '../engine/run-context.js';
 import { openSealed } from '../platform/envelope.js';
-import { lostLinesText, RemoteLog, taskHasEnded } from './remote-log.js';
+import { lostLinesText, refusedForGood, RemoteLog, taskHasEnded } from './remote-log.js';
 import type { RunnerServer } from './server-client.js';
+
+/** Waits between tries of a status report; the final one is tried until the server takes it. */
+export const REPORT_BACKOFF: Backoff = { firstMs: 500, maxMs: 10_000 };
+/** Tries of a status report during the run (`running`, a commit): past them the run fails. */
+const REPORT_TRIES = 5;
 
 /**
  * One job on a runner: the sealed context is opened with the runner's private key and run by the
@@ -18,6 +24,7 @@ export class RemoteTaskRun {
     private readonly server: RunnerServer,
     private readonly job: RunnerJob,
     private readonly privateKey: string,
+    private readonly backoff: Backoff = REPORT_BACKOFF,
   ) {
     // The server ended the task (timeout, a stop it stored): the process is stopped too.
     this.log = new RemoteLog(server, job.task_id, undefined, () => this.executor.control('stop'));
@@ -51,7 +58,7 @@ export class RemoteTaskRun {
     } catch (e) {
       status = this.executor.outcome(e);
     } finally {
-      this.executor.cleanup();
+      await this.executor.cleanup();
       // Output that never reached the server leaves no clean success.
       await this.log.sync();
       if (this.log.lost > 0) {
@@ -61,11 +68,13 @@ export class RemoteTaskRun {
       this.log.write(`Task #${id} finished: ${status}`);
       await this.log.sync();
     }
-    await this.report({ status }).catch(() => undefined);
+    // Until it lands: the run stays in the runner's list meanwhile, so the server never takes it for lost.
+    await this.report({ status }, true).catch(() => undefined);
   }
 
-  private async report(body: RunnerStatusBody): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
+  /** `untilTaken`: retried (with backoff) as long as the server may still take it. */
+  private async report(body: RunnerStatusBody, untilTaken = false): Promise<void> {
+    for (let failures = 1; ; failures++) {
       try {
         return await this.server.status(this.job.task_id, body);
       } catch (e) {
@@ -74,8 +83,11 @@ export class RemoteTaskRun {
           this.log.end();
           throw e;
         }
-        if (attempt >= 4) throw e;
-        await new Promise((r) => setTimeout(r, 500 * (attempt + 1)));
+        // Not this runner's any more (deleted, or another's), or a report the server never takes.
+        if (refusedForGood(e)) throw e;
+        if (!untilTaken && failures >= REPORT_TRIES) throw e;
+        // A timer that holds the process: a runner asked to stop waits for the report to land.
+        await new Promise((r) => setTimeout(r, backoffDelay(this.backoff, failures)));
       }
     }
   }

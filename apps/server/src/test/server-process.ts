@@ -2,6 +2,7 @@
 // built server (`npm run build` first; `npm test` does), each with its own data folder and port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { CSRF_HEADER } from '@gantry/contracts';
@@ -12,6 +13,12 @@ import type { TestDatabase } from './engines.js';
 export const SERVER_BIN = path.resolve(import.meta.dirname, '../../bin/gantry.mjs');
 const BUILT = path.resolve(import.meta.dirname, '../../dist/cli/main.js');
 export const NODE_ADMIN = { login: 'cluster-admin', password: 'cluster-pass-1' };
+/**
+ * The Node.js a server process runs on: the machine's (the one `npm install` built better-sqlite3
+ * for), not necessarily the test runner's own (the suite runs again under Node.js 24 with its own
+ * copy of the addon, which a child process would not load).
+ */
+export const SERVER_NODE = 'node';
 
 export interface ServerNode {
   name: string;
@@ -25,8 +32,13 @@ export interface ServerNode {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function freePort(): number {
-  return 20_000 + Math.floor(Math.random() * 20_000);
+/** A port nothing listens on now (the system picks it), for a server about to start. */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** Throws the way to fix it when the built server is missing. */
@@ -44,12 +56,13 @@ export async function startNode(
   secret: string,
   env: Record<string, string> = {},
   dataDir?: string,
-  port = freePort(),
+  givenPort?: number,
 ): Promise<ServerNode> {
   assertServerBuilt();
+  const port = givenPort ?? (await freePort());
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `gantry-node-${name}-`));
   const output: string[] = [];
-  const proc = spawn(process.execPath, [SERVER_BIN], {
+  const proc = spawn(SERVER_NODE, [SERVER_BIN], {
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

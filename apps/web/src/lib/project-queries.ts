@@ -1,4 +1,4 @@
-import type { AccessKey, Environment, GantryEvent, Inventory, ProjectUser, Repository, Template, View } from '@gantry/contracts';
+import type { AccessKey, Environment, GantryEvent, Inventory, ProjectUser, Repository, Task, Template, View } from '@gantry/contracts';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './api-client';
 
@@ -29,4 +29,6 @@ export const projectQueries = {
   events: (p: number) => list<GantryEvent>(projectKeys.events(p), `/project/${p}/events/last`),
   templates: (p: number) => list<Template>(projectKeys.templates(p), `/project/${p}/templates`),
   views: (p: number) => list<View>(projectKeys.views(p), `/project/${p}/views`),
+  /** The project's last 100 tasks (its history tab), kept live by the socket. */
+  history: (p: number) => list<Task>(projectKeys.tasks(p), `/project/${p}/tasks/last?limit=100`),
 };

@@ -32,14 +32,27 @@ export interface RunnerProtocolDeps {
 /** Claims go at most this far in one poll even for an unlimited runner. */
 const CLAIM_BATCH = 10;
 const REMOTE_ACTIVE = ['starting', 'running', 'stopping', 'confirmed', 'waiting_confirmation'];
+/**
+ * A task claimed this recently is not failed for missing from a runner's report: the answer that
+ * carried it may still be on its way (a poll the runner gave up on while a server still claimed).
+ */
+export const CLAIM_GRACE_MS = 5_000;
 /** The answer to a runner's log or status for a task that has ended (409). */
 export const TASK_FINISHED = 'The task has already finished';
+/** The line of a task its runner no longer runs (the runner restarted, or lost it). */
+export const NOT_HELD_FAILED = 'The runner no longer runs this task (it restarted?); the task was failed.';
+/** The same for a task being stopped: the stop is done. */
+export const NOT_HELD_STOPPED = 'The runner no longer runs this task (it restarted?); the task was stopped.';
+/** A force stop does not wait for the runner, which may never call again. */
+export const FORCE_STOPPED = 'Force stopped: the task was ended without waiting for its runner (the runner kills it if it still runs it).';
+/** A stop of a task whose runner was deleted: no runner will ever report on it. */
+export const RUNNER_DELETED = 'The runner of this task was deleted; the task was stopped.';
 
 /**
  * The server side of the runner protocol: heartbeat and claim (poll), job packages sealed to the
- * runner's public key, log lines and status reports for tasks that runner claimed, and the check
- * that fails tasks of runners that stopped calling. Everything lives in the database, so any
- * server node may answer any runner.
+ * runner's public key, log lines and status reports for tasks that runner claimed, and the
+ * checks that end tasks of runners that stopped calling or no longer run them. Everything lives
+ * in the database, so any server node may answer any runner.
  */
 export class RunnerProtocolService {
   /** Secrets to mask per task; rebuilt from the database when missing (another node, a restart). */
@@ -47,14 +60,19 @@ export class RunnerProtocolService {
 
   constructor(private readonly d: RunnerProtocolDeps) {}
 
+  /**
+   * `running`: the tasks the runner runs now. Those the database gives it beyond these are ended
+   * before anything is claimed, so their slots serve this poll's claim.
+   */
   async poll(runner: RunnerRow, running: number[]): Promise<RunnerPollResponse> {
     const now = this.d.clock.now().toISOString();
     await this.d.runners.update(runner.id, { touched: now });
+    await this.endUnheld(runner, running);
     const control = await this.controlFor(runner, running);
     const clearCache = runner.cleaning_requested === 1 && (await this.d.runners.takeCleaning(runner.id));
     const jobs: RunnerJob[] = [];
     if (this.d.enabled && runner.active === 1) {
-      for (const task of await this.claim(runner, now)) {
+      for (const task of await this.claim(runner, now, new Set(running).size)) {
         const job = await this.jobFor(runner, task);
         if (job) jobs.push(job);
       }
@@ -62,17 +80,19 @@ export class RunnerProtocolService {
     return { jobs, control, clear_cache: clearCache };
   }
 
-  /** Stored, masked and published exactly like the lines of a local run; none once the task ended. */
+  /**
+   * Stored, masked and published like the lines of a local run; none once the task ended. Lines
+   * already stored (a batch sent again after a lost answer) are skipped.
+   */
   async log(runner: RunnerRow, taskId: number, body: RunnerLogBody): Promise<void> {
     const task = await this.openTask(runner, taskId);
     const secrets = await this.secretsOf(task);
-    let seq = body.lines.some((l) => l.seq === undefined) ? await this.d.runners.maxSeq(taskId) : 0;
-    const lines = body.lines.map((l) => {
-      seq = l.seq ?? seq + 1;
-      return { task_id: taskId, seq, time: validTime(l.time) ?? this.d.clock.now().toISOString(), output: maskSecrets(l.output, secrets) };
-    });
-    await this.d.tasks.appendOutput(lines);
-    this.d.bus.publishLines({ project_id: task.project_id, task_id: taskId, lines });
+    const now = this.d.clock.now().toISOString();
+    const lines = body.lines.map((l) => ({ seq: l.seq, time: validTime(l.time) ?? now, output: maskSecrets(l.output, secrets) }));
+    const stored = await this.d.runners.log.append(runner.id, taskId, lines);
+    // Ended since the check above (the timeout, a force stop): nothing was stored.
+    if (!stored) throw new ConflictError(TASK_FINISHED, { code: ErrorCodes.taskFinished });
+    if (stored.length) this.d.bus.publishLines({ project_id: task.project_id, task_id: taskId, lines: stored });
   }
 
   /**
@@ -101,32 +121,80 @@ export class RunnerProtocolService {
     }
   }
 
-  /** Fails the tasks of runners silent for longer than the timeout; answers how many. */
+  /**
+   * Fails the tasks of runners silent for longer than the timeout (or deleted); a task being
+   * stopped is stopped. Answers how many.
+   */
   async failSilent(): Promise<number> {
-    const now = this.d.clock.now();
-    const cutoff = new Date(now.getTime() - this.d.timeoutMs).toISOString();
-    let failed = 0;
+    const cutoff = new Date(this.d.clock.now().getTime() - this.d.timeoutMs).toISOString();
+    const seconds = Math.round(this.d.timeoutMs / 1000);
+    let ended = 0;
     for (const t of await this.d.runners.silentTasks(cutoff)) {
-      // The conditional update is the claim: with several server nodes only one fails the task.
-      if (!(await this.d.tasks.transition(t.id, [t.status], 'error', { end: now.toISOString() }))) continue;
-      failed++;
-      const seq = (await this.d.runners.maxSeq(t.id)) + 1;
-      const output = `Runner #${t.runner_id} stopped responding (no contact for ${Math.round(this.d.timeoutMs / 1000)} s); the task was failed.`;
-      const line = { task_id: t.id, seq, time: now.toISOString(), output };
-      await this.d.tasks.appendOutput([line]);
-      this.d.bus.publishLines({ project_id: t.project_id, task_id: t.id, lines: [line] });
-      this.secrets.delete(t.id);
-      const final = await this.d.tasks.findById(t.id);
-      if (final) {
-        this.publish(final, 'error');
-        await this.d.onFinished(final).catch(() => undefined);
-      }
+      const stopping = t.status === 'stopping';
+      const line = `Runner #${t.runner_id} stopped responding (no contact for ${seconds} s); the task was ${stopping ? 'stopped' : 'failed'}.`;
+      if (await this.endWithLine(t, stopping ? 'stopped' : 'error', line)) ended++;
     }
-    return failed;
+    return ended;
   }
 
-  private async claim(runner: RunnerRow, now: string): Promise<TaskRow[]> {
-    const running = await this.d.runners.countRunning(runner.id);
+  /**
+   * A stop asked from the console (the task is `stopping` now). The runner's next poll stops it,
+   * or says it no longer runs it; a force stop does not wait for that (the runner may be gone for
+   * good), nor does any stop of a task whose runner was deleted.
+   */
+  async stopRequested(taskId: number, force: boolean): Promise<void> {
+    const task = await this.d.tasks.findById(taskId);
+    if (!task || task.runner_id === null || task.status !== 'stopping') return;
+    const runner = await this.d.runners.find(task.runner_id);
+    if (runner && !force) return;
+    await this.endWithLine(task, 'stopped', runner ? FORCE_STOPPED : RUNNER_DELETED);
+  }
+
+  /**
+   * Ends the tasks the database says the runner holds but the runner does not report running: it
+   * restarted, or lost them. Their runs are gone, so they fail (a task being stopped is stopped),
+   * and their slots are free again.
+   */
+  private async endUnheld(runner: RunnerRow, running: number[]): Promise<void> {
+    const reported = new Set(running);
+    const graceStart = this.d.clock.now().getTime() - CLAIM_GRACE_MS;
+    for (const t of await this.d.runners.held(runner.id)) {
+      if (reported.has(t.id)) continue;
+      // Final already: only the runner's last report was awaited, and it will not come.
+      if (t.status === 'rejected') {
+        if (await this.d.runners.closeRejected(t.id)) await this.announceEnd(t.id);
+        continue;
+      }
+      if (t.start && Date.parse(t.start) > graceStart) continue;
+      if (t.status === 'stopping') await this.endWithLine(t, 'stopped', NOT_HELD_STOPPED);
+      else await this.endWithLine(t, 'error', NOT_HELD_FAILED);
+    }
+  }
+
+  /**
+   * Ends a runner's task from the server, with a line saying why after the last stored one. The
+   * conditional update is the claim: with several server nodes only one ends it.
+   */
+  private async endWithLine(t: { id: number; project_id: number; status: string }, to: 'error' | 'stopped', output: string): Promise<boolean> {
+    const line = await this.d.runners.log.end(t.id, t.status, to, this.d.clock.now().toISOString(), output);
+    if (!line) return false;
+    this.d.bus.publishLines({ project_id: t.project_id, task_id: t.id, lines: [line] });
+    await this.announceEnd(t.id);
+    return true;
+  }
+
+  /** Tells the console and the rest of the server (events, notifications) that a task ended. */
+  private async announceEnd(taskId: number): Promise<void> {
+    this.secrets.delete(taskId);
+    const final = await this.d.tasks.findById(taskId);
+    if (!final) return;
+    this.publish(final, final.status);
+    await this.d.onFinished(final).catch(() => undefined);
+  }
+
+  /** `reported`: how many runs the runner says it has (some may be ended here already and still winding down there). */
+  private async claim(runner: RunnerRow, now: string, reported: number): Promise<TaskRow[]> {
+    const running = Math.max(await this.d.runners.countRunning(runner.id), reported);
     const slots = runner.max_parallel_tasks > 0 ? Math.min(runner.max_parallel_tasks - running, CLAIM_BATCH) : CLAIM_BATCH;
     if (slots <= 0) return [];
     const claimed: TaskRow[] = [];
@@ -176,7 +244,7 @@ export class RunnerProtocolService {
     for (const id of running) {
       const t = known.find((k) => k.id === id);
       // Not this runner's (any more), or already finished (failed by the timeout, stopped while waiting): stop it.
-      if (!t || FINISHED_STATUSES.includes(t.status)) out.push({ task_id: id, action: t?.status === 'rejected' ? 'reject' : 'stop' });
+      if (!t || FINISHED_STATUSES.includes(t.status)) out.push({ task_id: id, action: t?.status === 'rejected' ? 'reject' : t?.stop_force === 1 ? 'kill' : 'stop' });
       else if (t.status === 'stopping') out.push({ task_id: id, action: t.stop_force === 1 ? 'kill' : 'stop' });
       else if (t.status === 'confirmed') out.push({ task_id: id, action: 'confirm' });
     }

@@ -3,13 +3,19 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, RunnerTable } from '../../db/types.js';
 import { insertReturningAll } from '../../db/portable.js';
 import { waitingInTurn } from '../tasks/tasks.repository.js';
+import { openForRunner, RunnerLogRepository } from './runner-log.repository.js';
 
 export type RunnerRow = Selectable<RunnerTable>;
 export type RunnerValues = Pick<RunnerRow, 'name' | 'tag' | 'webhook' | 'max_parallel_tasks' | 'active'>;
 
 /** Runners, and the queries on tasks that only make sense for runners (claims, heartbeats). */
 export class RunnersRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** Runners' log lines (idempotent appends). */
+  readonly log: RunnerLogRepository;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.log = new RunnerLogRepository(db);
+  }
 
   /** `projectId` undefined: every runner (the admin's view); null: global ones; a number: that project's. */
   list(projectId?: number | null): Promise<RunnerRow[]> {
@@ -80,6 +86,19 @@ export class RunnersRepository {
     return this.db.selectFrom('task').select(['id', 'status', 'stop_force']).where('runner_id', '=', runnerId).where('id', 'in', ids).execute();
   }
 
+  /**
+   * Every task the database says the runner holds: claimed by it and not final, or rejected with
+   * its final report still to come. What the runner does not report among these, it lost.
+   */
+  held(runnerId: number) {
+    return this.db
+      .selectFrom('task')
+      .select(['id', 'project_id', 'status', 'start'])
+      .where((eb) => openForRunner(eb, runnerId))
+      .orderBy('id')
+      .execute();
+  }
+
   /** Active tasks on runners that are gone or silent since before `cutoff`. */
   silentTasks(cutoff: string) {
     return this.db
@@ -91,11 +110,6 @@ export class RunnersRepository {
       .where((eb) => eb.or([eb('runner.id', 'is', null), eb('runner.touched', 'is', null), eb('runner.touched', '<', cutoff)]))
       .orderBy('task.id')
       .execute();
-  }
-
-  async maxSeq(taskId: number): Promise<number> {
-    const r = await this.db.selectFrom('task_output').select((eb) => eb.fn.max('seq').as('m')).where('task_id', '=', taskId).executeTakeFirst();
-    return Number(r?.m ?? 0);
   }
 
   /**

@@ -80,6 +80,9 @@ export class TasksService {
    */
   endedOutsideRun: (task: { id: number; status: string }) => void = () => undefined;
 
+  /** Told of every stop of a started task once it is stored: a remote runner's task may end here (the runner may be gone). */
+  stopRequested: (id: number, force: boolean) => Promise<void> = async () => undefined;
+
   /** Queues a task in `waiting`; the dispatcher starts it as soon as a slot is free. */
   async create(actor: TaskActor | null, projectId: number, input: TaskInput, origin: TaskOrigin = {}): Promise<TaskWithNames> {
     const template = presentTemplate(
@@ -193,6 +196,7 @@ export class TasksService {
     // Stored before anyone is told: a remote runner reads it when it polls, another node when the bus wakes it.
     if (force) await this.repo.update(id, { stop_force: 1 });
     this.bus.control({ taskId: id, action: force ? 'kill' : 'stop' });
+    await this.stopRequested(id, force);
   }
 
   /** Stops every waiting and running task of a template (Semaphore's `stop_all_tasks`). */

@@ -1,5 +1,6 @@
 import { Box, Tab, Tabs } from '@mui/material';
-import { Permission, can } from '@gantry/contracts';
+import { Permission, can, type Project } from '@gantry/contracts';
+import { useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
@@ -17,6 +18,9 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
   const id = Number(useParams().projectId);
   const project = useProjects().find((p) => p.id === id);
   const role = useRole(id).data;
+  // The header shows in the first frame; the tab's content (a table, a form) renders right after,
+  // so a phone paints the page's title without waiting for the heaviest part.
+  const bodyShown = useDeferredValue(true, false);
   if (!project) return null;
   const canUpdate = role ? can(role.permissions, Permission.updateProject) : false;
   const canRun = role ? can(role.permissions, Permission.runProjectTasks) : false;
@@ -31,10 +35,20 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
         {canUpdate && project.type === '' ? <Tab label={t('projects.runners')} value="runners" component={Link} to={paths.projectSection(id, 'runners')} /> : null}
       </Tabs>
       {role ? <RoleNotice key={id} projectId={id} canRun={canRun} /> : null}
+      {bodyShown ? <DashboardBody tab={tab} project={project} canUpdate={canUpdate} /> : null}
+    </Box>
+  );
+}
+
+/** What the tab shows below the header. */
+function DashboardBody({ tab, project, canUpdate }: { tab: DashboardTab; project: Project; canUpdate: boolean }) {
+  const id = project.id;
+  return (
+    <>
       {tab === 'history' ? <ProjectHistory projectId={id} /> : null}
       {tab === 'activity' || tab === 'stats' || (tab === 'settings' && canUpdate) || (tab === 'runners' && canUpdate && project.type === '') ? (
         <DashboardTab tab={tab} project={project} />
       ) : null}
-    </Box>
+    </>
   );
 }

@@ -114,6 +114,7 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
           onSearch={setQ}
           onFirst={() => view.current?.toStart()}
           onLast={() => view.current?.toEnd()}
+          onGoToLine={(seq) => view.current?.goToLine(seq) ?? null}
           showTime={showTime}
           onShowTime={toggleTime}
         />

@@ -4,6 +4,7 @@ import KeyboardDoubleArrowUpIcon from '@mui/icons-material/KeyboardDoubleArrowUp
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import SearchIcon from '@mui/icons-material/Search';
 import { IconButton, InputAdornment, Stack, TextField, ToggleButton, Tooltip } from '@mui/material';
+import { GoToLine } from './go-to-line';
 import { TASK_OUTPUT_QUERY_MAX } from '@gantry/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,16 +14,19 @@ interface LogToolbarProps {
   onSearch(q: string): void;
   onFirst(): void;
   onLast(): void;
+  /** Shows a line (Enter in "Go to line"); answers the line shown, the number clamped to the log. */
+  onGoToLine(seq: number): number | null;
   showTime: boolean;
   onShowTime(show: boolean): void;
 }
 
-/** Search box (server side, on Enter), jumps to the first and last line, and the time column toggle. */
-export function LogToolbar({ onSearch, onFirst, onLast, showTime, onShowTime }: LogToolbarProps) {
+/** Search box (server side, on Enter), go to a line, jumps to the first and last line, and the time column toggle. */
+export function LogToolbar({ onSearch, onFirst, onLast, onGoToLine, showTime, onShowTime }: LogToolbarProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+    // On a phone the search has a row of its own; the line field and buttons share the next.
+    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
       <TextField
         size="small"
         value={text}
@@ -37,7 +41,7 @@ export function LogToolbar({ onSearch, onFirst, onLast, showTime, onShowTime }: 
             onSearch('');
           }
         }}
-        sx={{ flexGrow: 1, minWidth: 0, maxWidth: 420 }}
+        sx={{ flex: { xs: '1 1 100%', sm: '1 1 auto' }, minWidth: 0, maxWidth: { sm: 420 } }}
         slotProps={{
           htmlInput: { 'aria-label': t('tasks.log.search'), maxLength: TASK_OUTPUT_QUERY_MAX, enterKeyHint: 'search' },
           input: {
@@ -64,7 +68,8 @@ export function LogToolbar({ onSearch, onFirst, onLast, showTime, onShowTime }: 
           },
         }}
       />
-      <Stack direction="row" sx={{ flexShrink: 0, ml: 'auto !important' }}>
+      <Stack direction="row" sx={{ flex: { xs: '1 1 100%', sm: '0 0 auto' }, ml: 'auto', alignItems: 'center' }}>
+        <GoToLine onGoToLine={onGoToLine} />
         <Tooltip title={t('tasks.log.jumpFirst')}>
           <IconButton aria-label={t('tasks.log.jumpFirst')} onClick={onFirst}>
             <KeyboardDoubleArrowUpIcon />

@@ -1,17 +1,23 @@
 import { Alert, Box, CircularProgress, Stack, Typography, type SxProps, type Theme } from '@mui/material';
 import { LOG_ROW_HEIGHT } from '@gantry/contracts';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type Ref } from 'react';
+import { useEffect, useImperativeHandle, useState, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/error-text';
 import type { TaskLogLoader } from './log-loader';
 import { LogRow } from './log-row';
+import { listHeight, offsetOfRow, rowTop, rowsInView } from './log-scroll';
 import { useLogVersion } from './use-task-log';
+import { LOG_PAD_BOTTOM, useLogScroll } from './use-log-scroll';
 
 /** What the dialog's toolbar and search do to the view. */
 export interface LogViewHandle {
   /** Scrolls so line `seq` is in the middle, reads its page and marks it. */
   showSeq(seq: number): void;
+  /**
+   * Shows line `seq` near the top, reads its page and marks it for a moment; a number past
+   * either end goes to that end. Answers the line shown (null: the log has no lines yet).
+   */
+  goToLine(seq: number): number | null;
   toStart(): void;
   /** Scrolls to the end and follows new lines again. */
   toEnd(): void;
@@ -27,74 +33,63 @@ interface LogViewProps {
 }
 
 const OVERSCAN = 30;
+/** Rows kept above a line jumped to, so it reads in context. */
+const GO_TO_MARGIN = 2;
+/** How long a line jumped to stays marked. */
+const FLASH_MS = 2500;
 
 /**
- * The log as a virtual list of lastSeq rows (22 px each): rows not read yet show a dim bar and
- * are read when they stay on screen. While scrolled to the end it follows new lines.
+ * The log as a virtual list of lastSeq rows (22 px each), any number of them (see
+ * log-scroll.ts): rows not read yet show a dim bar and are read when they stay on screen. While
+ * scrolled to the end it follows new lines.
  */
 export function LogView({ loader, follow, showTime, sx, ref }: LogViewProps) {
   const { t } = useTranslation();
   const version = useLogVersion(loader);
   const store = loader?.store;
   const count = store?.lastSeq ?? 0;
-  const parent = useRef<HTMLDivElement>(null);
-  const atEnd = useRef(follow);
+  const { parent, list, geometry, position, moveTo, toEnd, geometryNow } = useLogScroll(count, follow, version);
   const [hit, setHit] = useState<number | null>(null);
-  const v = useVirtualizer({
-    count,
-    getScrollElement: () => parent.current,
-    estimateSize: () => LOG_ROW_HEIGHT,
-    overscan: OVERSCAN,
-  });
-  const items = v.getVirtualItems();
-  const firstSeq = (items[0]?.index ?? 0) + 1;
-  const lastSeq = (items[items.length - 1]?.index ?? -1) + 1;
-
-  // Follows the end: after rows were added or their text arrived (a wide line brings a horizontal
-  // scrollbar, which hides the last row), the list is scrolled down before the browser paints.
-  const lastTop = useRef(0);
-  useLayoutEffect(() => {
-    const el = parent.current;
-    if (el && atEnd.current && count) {
-      el.scrollTop = el.scrollHeight;
-      lastTop.current = el.scrollTop;
-    }
-  }, [count, version]);
-  // And when the view itself grows or shrinks (the dialog's header changing as the task ends).
-  useEffect(() => {
-    const el = parent.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => {
-      if (atEnd.current) el.scrollTop = el.scrollHeight;
-    });
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
+  // An object, so going to the same line again marks it for a full moment again.
+  const [flash, setFlash] = useState<{ seq: number } | null>(null);
+  const [first, last] = rowsInView(position.offset, geometry, OVERSCAN);
+  const firstSeq = first + 1;
+  const lastSeq = last + 1;
 
   // Rows on screen that are not read yet are read once scrolling pauses (the loader debounces).
   useEffect(() => {
     if (loader && lastSeq >= firstSeq) loader.showing(firstSeq, lastSeq);
   }, [loader, firstSeq, lastSeq, version]);
 
+  useEffect(() => {
+    if (flash === null) return;
+    const timer = setTimeout(() => setFlash(null), FLASH_MS);
+    return () => clearTimeout(timer);
+  }, [flash]);
+
   useImperativeHandle(
     ref,
     () => ({
       showSeq(seq) {
-        atEnd.current = false;
         setHit(seq);
-        v.scrollToIndex(seq - 1, { align: 'center' });
+        moveTo(offsetOfRow(seq - 1, geometryNow(), 'center'));
         void loader?.loadAround(seq);
       },
+      goToLine(seq) {
+        const lines = geometryNow().count;
+        if (!lines) return null;
+        const line = Math.min(Math.max(1, Math.floor(seq)), lines);
+        setFlash({ seq: line });
+        moveTo(offsetOfRow(line - 1, geometryNow(), 'start', GO_TO_MARGIN));
+        void loader?.loadAround(line);
+        return line;
+      },
       toStart() {
-        atEnd.current = false;
-        v.scrollToIndex(0, { align: 'start' });
+        moveTo(0);
       },
-      toEnd() {
-        atEnd.current = true;
-        if (parent.current) parent.current.scrollTop = parent.current.scrollHeight;
-      },
+      toEnd,
     }),
-    [v, loader],
+    [loader, moveTo, toEnd, geometryNow],
   );
 
   const digits = String(Math.max(count, 1)).length;
@@ -106,15 +101,6 @@ export function LogView({ loader, follow, showTime, sx, ref }: LogViewProps) {
       tabIndex={0}
       role="region"
       aria-label={t('tasks.log.region')}
-      onScroll={(e) => {
-        // Following stops only when the reader moves up, not when lines arrive faster than the
-        // view scrolls down to them; it starts again at the end.
-        const el = e.currentTarget;
-        const nearEnd = el.scrollHeight - el.scrollTop - el.clientHeight < LOG_ROW_HEIGHT * 2;
-        if (nearEnd) atEnd.current = true;
-        else if (el.scrollTop < lastTop.current) atEnd.current = false;
-        lastTop.current = el.scrollTop;
-      }}
       sx={[
         {
           position: 'relative',
@@ -124,7 +110,9 @@ export function LogView({ loader, follow, showTime, sx, ref }: LogViewProps) {
           fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
           fontSize: 13,
           borderRadius: 1,
-          py: 1,
+          pt: 1,
+          // Rows are placed by script; the browser must not move the scroll position to keep one in view.
+          overflowAnchor: 'none',
           '& .log-row': {
             position: 'absolute',
             top: 0,
@@ -137,6 +125,8 @@ export function LogView({ loader, follow, showTime, sx, ref }: LogViewProps) {
             boxSizing: 'border-box',
           },
           '& .log-row-hit': { bgcolor: 'rgba(210, 153, 34, 0.28)' },
+          // The dim number and time would fall under 4.5:1 on the marked row's background.
+          '& .log-row-hit .log-gutter, & .log-row-hit .log-time': { color: '#b1bac4' },
           '& .log-gutter': {
             display: 'inline-block',
             width: `${digits + 1}ch`,
@@ -170,10 +160,11 @@ export function LogView({ loader, follow, showTime, sx, ref }: LogViewProps) {
           {t('tasks.log.empty')}
         </Typography>
       ) : null}
-      <div style={{ height: v.getTotalSize(), position: 'relative' }}>
+      {/* Rows placed past its bottom while the list is capped are cut, not scrollable to. */}
+      <div ref={list} style={{ height: listHeight(geometry), position: 'relative', overflowY: 'clip' }}>
         {store
-          ? items.map((row) => {
-              const seq = row.index + 1;
+          ? Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => {
+              const seq = first + i + 1;
               return (
                 <LogRow
                   key={seq}
@@ -181,14 +172,15 @@ export function LogView({ loader, follow, showTime, sx, ref }: LogViewProps) {
                   state={store.state(seq)}
                   text={store.line(seq)}
                   time={store.time(seq)}
-                  top={row.start}
+                  top={rowTop(seq - 1, position, geometry)}
                   showTime={showTime}
-                  highlighted={seq === hit}
+                  highlighted={seq === hit || seq === flash?.seq}
                 />
               );
             })
           : null}
       </div>
+      <div style={{ height: LOG_PAD_BOTTOM }} />
     </Box>
   );
 }

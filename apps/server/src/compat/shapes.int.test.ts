@@ -5,6 +5,7 @@ import { addMember, createProject, engines, signedInUser, useTestApp, type Calle
 import { createKey } from '../test/resources.js';
 import { runTask, setupTemplate, waitForTask } from '../test/tasks.js';
 import { scriptClient } from './script-client.js';
+import { waitFor } from '../test/wait.js';
 
 // Answers that clients with fixed types (generated Semaphore clients, Terraform providers) map
 // field by field: the fields Semaphore's Go models carry, with Semaphore's omissions.
@@ -109,7 +110,12 @@ describe.each(engines)('Semaphore clients: stopping tasks ($name)', (engine) => 
     const id = await runTask(admin, p, { template_id: s.templateId });
     const before = await waitForTask(admin, p, id);
     expect(before.status).toBe('success');
-    const events = (await admin.get(`/api/project/${p}/events`)).json().length as number;
+    // The end's own event is written just after the final status: count from there.
+    const finished = `Task #${id} finished: success`;
+    const events = await waitFor('the task\'s end in the events', async () => {
+      const list = (await admin.get(`/api/project/${p}/events`)).json() as Array<{ description: string }>;
+      return list.some((e) => e.description === finished) && list.length;
+    });
     for (const body of [undefined, {}, { force: true }]) {
       const res = await api.send('POST', `/api/project/${p}/tasks/${id}/stop`, body);
       expect([res.statusCode, res.body]).toEqual([204, '']);

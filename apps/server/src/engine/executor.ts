@@ -79,7 +79,7 @@ export class TaskExecutor {
   private stopRequested = false;
   private killRequested = false;
   private confirmation: ((c: 'confirm' | 'reject' | 'stop') => void) | null = null;
-  private readonly cleanups: Array<() => void> = [];
+  private readonly cleanups: Array<() => void | Promise<void>> = [];
   /** What the run's processes may write in the sandbox: its workspace only. */
   private writable: string[] = [];
   /** What they may read outside it: an absolute file inventory and the variables beside it. */
@@ -118,10 +118,10 @@ export class TaskExecutor {
   }
 
   /** Removes keys, agents and the workspace; best effort, whatever the outcome. */
-  cleanup(): void {
+  async cleanup(): Promise<void> {
     for (const c of this.cleanups.splice(0).reverse()) {
       try {
-        c();
+        await c();
       } catch {
         // Cleanup is best effort; the workspace removal is the one that matters.
       }
@@ -141,9 +141,9 @@ export class TaskExecutor {
     const userEnv = userEnvironment(ctx);
     checkUntrustedVars(ctx.untrustedVars);
     for (const n of ctx.notices ?? []) this.note(n);
-    const ws = new Workspace(this.d.workRoot, ctx.task.id, this.d.sandbox.taskOwner ?? null);
+    const ws = await Workspace.create(this.d.workRoot, ctx.task.id, this.d.sandbox.taskOwner ?? null);
     this.ws = ws;
-    this.cleanups.push(() => ws.dispose());
+    this.cleanups.push(() => ws.remove());
     // The project's known_hosts is never shared with a task: it gets a copy, and only plain new
     // host-key lines come back when the run ends.
     fs.mkdirSync(this.d.knownHostsDir, { recursive: true, mode: 0o700 });

@@ -7,6 +7,7 @@ import { gitRepo } from '../test/git-fixture.js';
 import { engines, type Caller } from '../test/harness.js';
 import { opensshPrivateKey } from '../test/keys.js';
 import { assertServerBuilt, signInNode, sleep, startNode, stopNode, type ServerNode } from '../test/server-process.js';
+import { waitFor } from '../test/wait.js';
 
 // kill -9 of a real server (the built server: `npm run build` first) in the middle of tasks that
 // hold SSH keys: one loaded into an ssh-agent (a key with a passphrase), one as a key file.
@@ -33,16 +34,6 @@ function processesMentioning(text: string): Array<[number, string[]]> {
 }
 /** ssh-agent processes themselves (not the sandbox around one) serving a socket under `dir`. */
 const agentsIn = (dir: string) => processesMentioning(dir).filter(([, argv]) => path.basename(argv[0]!) === 'ssh-agent');
-
-async function waitFor<T>(what: string, fn: () => T | undefined | null | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** A bash template whose repository is reached with an SSH key (so the run materialises it). */
 async function templateWithKey(c: Caller, projectId: number, name: string, passphrase: string): Promise<number> {

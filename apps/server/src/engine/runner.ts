@@ -86,7 +86,7 @@ export class TaskRun {
     } finally {
       unsubscribe();
       detach?.();
-      executor.cleanup();
+      await executor.cleanup();
       // What the task printed is stored first, however long the database is away: whether any of
       // it was lost (or the disk filled) decides the outcome.
       await log.sync();

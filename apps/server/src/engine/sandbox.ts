@@ -233,7 +233,8 @@ export class TaskSandbox implements SpecWrapper {
     const attach = slirp ? slirpAttach(slirp, rootless, !!d.unshare, runAs) : undefined;
     const as = runAs ? { uid: runAs.uid, gid: runAs.gid } : {};
     if (!passwd) return { ...spec, ...as, command: wrappedCommand, args: wrappedArgs, attach };
-    const removePasswd = () => fs.rmSync(path.dirname(passwd), { recursive: true, force: true });
+    // Off the event loop: the task has ended, nothing waits for its passwd copy to go.
+    const removePasswd = () => void fs.promises.rm(path.dirname(passwd), { recursive: true, force: true }).catch(() => undefined);
     return {
       ...spec,
       ...as,

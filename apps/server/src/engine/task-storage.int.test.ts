@@ -6,6 +6,7 @@ import { gitRepo } from '../test/git-fixture.js';
 import { createProject, engines, signedInUser, useTestApp, type TestContext } from '../test/harness.js';
 import { runTask, setupTemplate, waitForTask } from '../test/tasks.js';
 import { OrphanSweep } from './orphan-sweep.js';
+import { waitFor } from '../test/wait.js';
 
 // Tasks get a private /tmp: the flag they wait for lives where their read-only view of the system shows it.
 const flagDirs: string[] = [];
@@ -22,14 +23,6 @@ afterAll(() => {
 const sweepOf = (ctx: TestContext) => new OrphanSweep(ctx.app.services.tasks, (id) => ctx.app.services.dispatcher.isRunningHere(id));
 const statusOf = async (ctx: TestContext, id: number) => (await ctx.db.db.selectFrom('task').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
 const logOf = async (ctx: TestContext, id: number) => ctx.db.db.selectFrom('task_output').select(['seq', 'output']).where('task_id', '=', id).orderBy('seq').execute();
-const waitFor = async (what: string, fn: () => Promise<boolean> | boolean, timeoutMs = 15_000) => {
-  const until = Date.now() + timeoutMs;
-  while (!(await fn())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-
 describe.each(engines)('orphan sweep ($name)', (engine) => {
   const t = useTestApp(engine);
 

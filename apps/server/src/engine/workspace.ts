@@ -19,18 +19,31 @@ export class Workspace {
     root: string,
     id: number | string,
     readonly owner: TaskIdentity | null = null,
+    /** Set by `create`, which has made the folders already. */
+    made = false,
   ) {
+    this.dir = path.join(root, typeof id === 'number' ? `task_${id}` : id);
+    this.home = path.join(this.dir, 'home');
+    this.secretsDir = path.join(this.dir, 'secrets');
+    if (made) return;
     fs.mkdirSync(root, { recursive: true, mode: 0o700 });
     // The task user may pass through (never list) the task folder to reach its own workspace.
     if (owner) fs.chmodSync(root, 0o711);
-    this.dir = path.join(root, typeof id === 'number' ? `task_${id}` : id);
     fs.rmSync(this.dir, { recursive: true, force: true });
-    fs.mkdirSync(this.dir, { mode: 0o700 });
-    this.home = path.join(this.dir, 'home');
-    this.secretsDir = path.join(this.dir, 'secrets');
-    fs.mkdirSync(this.home, { mode: 0o700 });
-    fs.mkdirSync(this.secretsDir, { mode: 0o700 });
+    for (const d of [this.dir, this.home, this.secretsDir]) fs.mkdirSync(d, { mode: 0o700 });
     if (owner) for (const d of [this.dir, this.home, this.secretsDir]) fs.chownSync(d, owner.uid, owner.gid);
+  }
+
+  /** The same set-up off the event loop, for the task runs (many at once). */
+  static async create(root: string, id: number | string, owner: TaskIdentity | null = null): Promise<Workspace> {
+    const ws = new Workspace(root, id, owner, true);
+    const p = fs.promises;
+    await p.mkdir(root, { recursive: true, mode: 0o700 });
+    if (owner) await p.chmod(root, 0o711);
+    await p.rm(ws.dir, { recursive: true, force: true });
+    for (const d of [ws.dir, ws.home, ws.secretsDir]) await p.mkdir(d, { mode: 0o700 });
+    if (owner) for (const d of [ws.dir, ws.home, ws.secretsDir]) await p.chown(d, owner.uid, owner.gid);
+    return ws;
   }
 
   /**
@@ -62,6 +75,11 @@ export class Workspace {
 
   dispose(): void {
     fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** `dispose` off the event loop: a checkout's files would hold up every request meanwhile. */
+  async remove(): Promise<void> {
+    await fs.promises.rm(this.dir, { recursive: true, force: true });
   }
 }
 

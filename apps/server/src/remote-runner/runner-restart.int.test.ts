@@ -9,6 +9,7 @@ import { gitRepo } from '../test/git-fixture.js';
 import { engines, type Caller } from '../test/harness.js';
 import { assertServerBuilt, SERVER_BIN, SERVER_NODE, signInNode, sleep, startNode, stopNode } from '../test/server-process.js';
 import { setupTemplate, taskLog } from '../test/tasks.js';
+import { waitFor } from '../test/wait.js';
 
 // A real server and real runner processes (the built server: `npm run build` first): a runner
 // killed with -9 and started again within its timeout no longer orphans its task, and a stop of a
@@ -22,16 +23,6 @@ const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c().catch(() => undefined);
 });
-
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** `gantry runner start` with the runner's credentials; resolves once it polls. */
 async function startRunner(serverUrl: string, token: string, keyFile: string, workDir: string): Promise<ChildProcess> {

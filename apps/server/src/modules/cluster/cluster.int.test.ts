@@ -9,6 +9,7 @@ import { engines, type Caller } from '../../test/harness.js';
 import type { TestDatabase } from '../../test/engines.js';
 import { assertServerBuilt, signInNode as signIn, sleep, startNode as startNodeWith, stopNode, type ServerNode as Node } from '../../test/server-process.js';
 import { setupTemplate } from '../../test/tasks.js';
+import { waitFor } from '../../test/wait.js';
 
 // Two (or three) real server processes on one PostgreSQL database, as an operator runs them:
 // the built server (`npm run build` first; `npm test` does), each with its own data folder and
@@ -57,15 +58,6 @@ describe.skipIf(!postgres)('two server nodes on one PostgreSQL database', () => 
     const ids = new Map<Node, string>();
     for (const n of [a, b]) ids.set(n, (await sql.query<{ id: string }>('SELECT id FROM node WHERE address = $1', [`127.0.0.1:${n.port}`])).rows[0]!.id);
     return ids;
-  };
-  const waitFor = async <T,>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await fn();
-      if (v) return v;
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(50);
-    }
   };
   const project = async (c: Caller, script: string, extra: Record<string, unknown> = {}) => {
     const p = await c.post('/api/projects', { name: `cluster ${randomBytes(3).toString('hex')}`, ...extra });

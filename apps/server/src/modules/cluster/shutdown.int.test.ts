@@ -8,6 +8,7 @@ import { engines, type Caller } from '../../test/harness.js';
 import type { TestDatabase } from '../../test/engines.js';
 import { assertServerBuilt, signInNode, sleep, startNode, stopNode, type ServerNode } from '../../test/server-process.js';
 import { setupTemplate } from '../../test/tasks.js';
+import { waitFor } from '../../test/wait.js';
 
 // SIGTERM of a real server process (the built server: `npm run build` first): it drains instead
 // of dying. Each engine gets one server with two task slots.
@@ -20,17 +21,6 @@ const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c().catch(() => undefined);
 });
-
-/** Waits for `fn` to answer something truthy, polling. */
-async function waitFor<T>(what: string, fn: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** Sends `signal` and answers a promise of the exit code. */
 function signal(n: ServerNode, sig: NodeJS.Signals): Promise<number | null> {

@@ -9,6 +9,7 @@ import { describeDbError, markDbFailure } from './db-errors.js';
 import { DbHealth } from './db-health.js';
 import { ObservedDialect } from './observed-dialect.js';
 import { NoReturningPlugin } from './portable.js';
+import { cachingStatements } from './sqlite-statement-cache.js';
 import { MIN_FREE_BYTES, freeBytes, mysqlSpaceProbe, postgresSpaceProbe, sqliteSpaceProbe } from './space-probe.js';
 import type { Database } from './types.js';
 
@@ -84,7 +85,7 @@ export function createDb(url: string, options: DbOptions = {}): Db {
       const code = (err as { code?: unknown }).code;
       if (dir && typeof code === 'string' && code.startsWith('SQLITE_IOERR') && freeBytes(dir) < MIN_FREE_BYTES) markDbFailure(err, 'full');
     };
-    const db = new Kysely<Database>({ dialect: observe(new SqliteDialect({ database }), onError) });
+    const db = new Kysely<Database>({ dialect: observe(new SqliteDialect({ database: cachingStatements(database) }), onError) });
     health = new DbHealth(sqliteSpaceProbe(database, dir));
     return { db, engine: 'sqlite', sqlite: database, health, close: () => db.destroy() };
   }

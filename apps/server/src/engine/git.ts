@@ -31,6 +31,10 @@ export class Git {
     const clone = [...base, 'clone', '--quiet', '--template='];
     // Shallow clones only for remotes: git ignores --depth for local paths (and says so).
     if (!c.commitHash && !c.url.startsWith('/')) clone.push('--depth=1');
+    // A local clone hard-links the repository's objects by default: the task (which gets the
+    // checkout, chowned to it on a root server) would then own and could rewrite the repository's
+    // own files. Copied, they are the task's alone.
+    if (c.url.startsWith('/') || c.url.startsWith('file:')) clone.push('--no-hardlinks');
     if (c.branch) clone.push(`--branch=${c.branch}`);
     clone.push('--', c.url, c.dir);
     await this.run({ command: 'git', args: clone, cwd: c.cwd, env: c.env }, 'git clone');

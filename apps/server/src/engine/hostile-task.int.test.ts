@@ -97,13 +97,32 @@ describe.each(engines)('a hostile task ($name)', (engine) => {
       OUTSIDE: sshd.host,
       OUTSIDE_PORT: String(sshd.port),
     });
-    const s = await setupTemplate(admin, p, gitRepo({ 'attack.sh': ATTACK }), { app: 'bash', playbook: 'attack.sh' }, { env });
+    const s = await setupTemplate(
+      admin,
+      p,
+      gitRepo({ 'attack.sh': ATTACK }),
+      { app: 'bash', playbook: 'attack.sh' },
+      { env },
+    );
     const id = await runTask(admin, p, { template_id: s.templateId });
     const task = await waitForTask(admin, p, id);
     const log = await taskLog(admin, p, id);
     expect(task.status, log.join('\n')).toBe('success');
-    expect(log.filter((l) => l.startsWith('LEAK')), log.join('\n')).toEqual([]);
-    const steps = ['root', 'capabilities', 'umount', 'remount', 'write-system', 'data-key', 'gantry-env', 'loopback-service', 'host-through-gateway'];
+    expect(
+      log.filter((l) => l.startsWith('LEAK')),
+      log.join('\n'),
+    ).toEqual([]);
+    const steps = [
+      'root',
+      'capabilities',
+      'umount',
+      'remount',
+      'write-system',
+      'data-key',
+      'gantry-env',
+      'loopback-service',
+      'host-through-gateway',
+    ];
     steps.push('postgres-tcp', 'mariadb-tcp', 'redis-tcp', 'unix-socket', 'postgres-socket', 'mariadb-socket');
     // A root server's tasks run as an unprivileged user: root-only files stay closed to them.
     if (asRoot) steps.push('shadow', 'root-home');
@@ -169,15 +188,62 @@ describe.runIf(asRoot)('a hostile task of a non-root server', () => {
       `if bash -c "exec 3<>/dev/tcp/${sshd.host}/${sshd.port}; head -c 7 <&3" 2>/dev/null | grep -q SSH-2.0; then echo "reached outside"; fi`,
       'echo mine > own.txt && cat own.txt',
     ].join('\n');
-    const run = launcher.start({ command: 'bash', args: ['-c', script], cwd: ws, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ws }, sandbox: { writable: [ws] } }, (l) => lines.push(l));
+    const run = launcher.start(
+      {
+        command: 'bash',
+        args: ['-c', script],
+        cwd: ws,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ws },
+        sandbox: { writable: [ws] },
+      },
+      (l) => lines.push(l),
+    );
     const r = await run.done;
     expect(r.code, lines.join('\n')).toBe(0);
     expect(lines).toContain('uid 65534');
-    expect(lines.filter((l) => l.startsWith('LEAK')), lines.join('\n')).toEqual([]);
-    for (const what of ['capabilities', 'data-key', 'loopback-service', 'postgres-socket', 'remount']) expect(lines, what).toContain(`blocked ${what}`);
+    expect(
+      lines.filter((l) => l.startsWith('LEAK')),
+      lines.join('\n'),
+    ).toEqual([]);
+    for (const what of ['capabilities', 'data-key', 'loopback-service', 'postgres-socket', 'remount'])
+      expect(lines, what).toContain(`blocked ${what}`);
     expect(lines).toContain('mine');
     if (sshd.host !== '127.0.0.1') expect(lines).toContain('reached outside');
     const probe = await sandbox.measure(launcher);
     expect(probe).toMatchObject({ uid: 65534, capabilities: '0000000000000000', network: 'isolated', error: null });
+  }, 60_000);
+
+  it('a stop asked for as the sandbox starts (nothing inside it yet) still ends it', async () => {
+    const sandbox = new TaskSandbox({
+      requested: 'bwrap',
+      network: 'isolated',
+      taskUser: null,
+      hide: [data, path.dirname(ws)],
+      systemPath: process.env.PATH ?? '/usr/bin:/bin',
+      runAs: { uid: 65534, gid: 65534 },
+    });
+    const launcher = createProcessLauncher(sandbox);
+    for (const when of ['at once', 'on start']) {
+      const t0 = Date.now();
+      const run = launcher.start(
+        {
+          command: 'sleep',
+          args: ['60'],
+          cwd: ws,
+          env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ws },
+          sandbox: { writable: [ws] },
+        },
+        () => undefined,
+      );
+      if (when === 'at once') run.kill('SIGTERM');
+      else
+        await new Promise<void>((r) => {
+          const poll = () => (run.pid ? (run.kill('SIGTERM'), r()) : setTimeout(poll, 1));
+          poll();
+        });
+      const r = await run.done;
+      expect(r.code === 0, when).toBe(false);
+      expect(Date.now() - t0, when).toBeLessThan(20_000);
+    }
   }, 60_000);
 });

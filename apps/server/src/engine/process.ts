@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { OutputFlow } from './log-sink.js';
+import { startChild, type StartedChild } from './spawn-host.js';
 
 export interface ProcessSpec {
   command: string;
@@ -32,7 +32,7 @@ export interface ProcessSpec {
    * Set by the sandbox policy: extra pipes the child gets (fd 3, 4, ...) and what the launcher
    * does with the started child before its command runs (its network); returns the clean-up.
    */
-  attach?: { pipes: number; start(child: ChildProcess): () => void };
+  attach?: { pipes: number; start(child: StartedChild): () => void };
 }
 
 export interface ProcessResult {
@@ -96,8 +96,13 @@ export const MAX_LINE_CHARS = 64 * 1024;
  * saturated both pipes are paused: the child blocks on a full pipe instead of the server
  * buffering its output.
  */
-function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandboxed: boolean, flow?: OutputFlow): RunningProcess {
-  const child = spawn(spec.command, spec.args, {
+function spawnProcess(
+  spec: ProcessSpec,
+  onLine: (line: string) => void,
+  sandboxed: boolean,
+  flow?: OutputFlow,
+): RunningProcess {
+  const child = startChild(spec.command, spec.args, {
     cwd: spec.cwd,
     env: spec.env,
     detached: true,
@@ -108,7 +113,11 @@ function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandbox
   const stdout = child.stdout!;
   const stderr = child.stderr!;
   let release: (() => void) | null = null;
-  if (spec.attach && child.pid) release = spec.attach.start(child);
+  let stopRequested: NodeJS.Signals | null = null;
+  child.once('spawn', () => {
+    if (spec.attach && child.pid) release = spec.attach.start(child);
+    if (stopRequested) signalRun(stopRequested);
+  });
   const splitter = () => {
     let rest = '';
     // Keeps a character split across two reads whole.
@@ -165,46 +174,67 @@ function spawnProcess(spec: ProcessSpec, onLine: (line: string) => void, sandbox
       resolve({ code, signal });
     });
   });
+  const signalRun = (signal: NodeJS.Signals) => {
+    if (!child.pid) return;
+    // bwrap itself dies on SIGTERM and then SIGKILLs the whole sandbox: a polite stop goes to
+    // the processes inside only (their own session, so found by parentage), so a script can
+    // still trap it and clean up.
+    let groupSignal = signal;
+    if (sandboxed && signal !== 'SIGKILL') {
+      const inside = signalDescendants(child.pid, signal);
+      if (inside === 'signalled') return;
+      // Only bwrap's own processes: its namespace init ignores a SIGTERM and, before its set-up
+      // is done, outlives the bwrap it came from. Nothing of the task runs yet to clean up.
+      if (inside === 'not started') groupSignal = 'SIGKILL';
+    }
+    try {
+      process.kill(-child.pid, groupSignal);
+    } catch {
+      // The group is already gone.
+    }
+  };
   return {
-    pid: child.pid,
+    get pid() {
+      return child.pid;
+    },
     done,
     kill(signal) {
-      if (!child.pid) return;
-      // bwrap itself dies on SIGTERM and then SIGKILLs the whole sandbox: a polite stop goes to
-      // the processes inside only (their own session, so found by parentage), so a script can
-      // still trap it and clean up.
-      if (sandboxed && signal !== 'SIGKILL' && signalDescendants(child.pid, signal)) return;
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        // The group is already gone.
-      }
+      // Not started yet (the helper has not answered): the signal goes as soon as it has.
+      if (!child.pid) stopRequested = signal;
+      else signalRun(signal);
     },
   };
 }
 
-/** Signals every descendant of `root` (not `root` itself); false when /proc cannot be read. */
-function signalDescendants(root: number, signal: NodeJS.Signals): boolean {
-  const parents = new Map<number, number>();
+/**
+ * Signals every descendant of `root` (not `root` itself). Signals none when /proc cannot be read,
+ * or when the sandbox has not started the task's command yet (only bwrap's own processes are
+ * there, the command waiting for its network, say): the caller then ends the sandbox itself, so a
+ * stop that comes during start-up is never lost.
+ */
+function signalDescendants(root: number, signal: NodeJS.Signals): 'signalled' | 'not started' | 'unreadable' {
+  const parents = new Map<number, { ppid: number; name: string }>();
   try {
     for (const n of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(n)) continue;
       try {
         const stat = fs.readFileSync(`/proc/${n}/stat`, 'utf8');
-        // Fields after the command name "(...)": state, ppid.
-        parents.set(Number(n), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+        // "pid (name) state ppid ...": the name may hold spaces and parentheses.
+        const close = stat.lastIndexOf(')');
+        const name = stat.slice(stat.indexOf('(') + 1, close);
+        parents.set(Number(n), { ppid: Number(stat.slice(close + 2).split(' ')[1]), name });
       } catch {
         // Gone meanwhile.
       }
     }
   } catch {
-    return false;
+    return 'unreadable';
   }
   const below = new Set([root]);
   let grew = true;
   while (grew) {
     grew = false;
-    for (const [pid, ppid] of parents) {
+    for (const [pid, { ppid }] of parents) {
       if (!below.has(pid) && below.has(ppid)) {
         below.add(pid);
         grew = true;
@@ -212,6 +242,7 @@ function signalDescendants(root: number, signal: NodeJS.Signals): boolean {
     }
   }
   below.delete(root);
+  if (![...below].some((pid) => parents.get(pid)?.name !== 'bwrap')) return 'not started';
   for (const pid of below) {
     try {
       process.kill(pid, signal);
@@ -219,5 +250,5 @@ function signalDescendants(root: number, signal: NodeJS.Signals): boolean {
       // Gone meanwhile.
     }
   }
-  return true;
+  return 'signalled';
 }

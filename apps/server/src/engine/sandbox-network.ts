@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { ProcessSpec } from './process.js';
+import { startChild, type StartedChild } from './spawn-host.js';
 
 /**
  * Sets up the task's network before its command runs: bwrap reports the sandbox's pid (fd 3) and
@@ -19,7 +19,7 @@ export function slirpAttach(
     start(child) {
       const info = child.stdio[3] as Readable | null;
       const block = child.stdio[4] as Writable | null;
-      let net: ChildProcess | null = null;
+      let net: StartedChild | null = null;
       let released = false;
       const release = () => {
         if (released) return;
@@ -46,7 +46,7 @@ export function slirpAttach(
           String(target),
           'tap0',
         ];
-        net = spawn(slirp, args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], ...(runAs ?? {}) });
+        net = startChild(slirp, args, { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], ...(runAs ?? {}) });
         (net.stdio[3] as Readable).once('data', release);
         net.once('error', release);
         net.once('exit', release);

@@ -279,6 +279,32 @@ describe.each(engines)('local paths below GANTRY_ALLOWED_LOCAL_PATHS ($name)', (
     }
   });
 
+  it("a task cannot reach the local repository's files through its checkout (no shared inodes)", async () => {
+    const ctx = t();
+    const { manager, p } = await managedProject(ctx);
+    // The task rewrites every object file of its own checkout, as hostile code would.
+    const script =
+      'find . -path "*/.git/objects/*" -type f | while read -r f; do chmod u+w "$f"; echo x >> "$f"; done; echo rewritten\n';
+    const fixture = gitRepo({ 'run.sh': script });
+    const objects = () =>
+      fs
+        .readdirSync(path.join(fixture, '.git', 'objects'), { recursive: true })
+        .map((n) => path.join(fixture, '.git', 'objects', String(n)))
+        .filter((f) => fs.statSync(f).isFile())
+        .map((f) => {
+          const s = fs.statSync(f);
+          return { f, uid: s.uid, mode: s.mode, body: fs.readFileSync(f).toString('base64') };
+        });
+    const before = objects();
+    const s = await setupTemplate(manager, p, fixture, { app: 'bash', playbook: 'run.sh' });
+    const id = await runTask(manager, p, { template_id: s.templateId });
+    expect((await waitForTask(manager, p, id)).status).toBe('success');
+    expect(await taskLog(manager, p, id)).toContain('rewritten');
+    // Owner, mode and content of the repository's own objects are as they were.
+    expect(objects()).toEqual(before);
+    for (const { f } of before) expect(fs.statSync(f).nlink).toBe(1);
+  });
+
   it('saves an absolute inventory file below it, never one in the data or task folder', async () => {
     const ctx = t();
     const { manager, p, key } = await managedProject(ctx);

@@ -60,6 +60,8 @@ export default defineConfig({
           provider_url: `http://127.0.0.1:${E2E_OIDC.port}`,
           client_id: E2E_OIDC.clientId,
           client_secret: E2E_OIDC.clientSecret,
+          // Group mapping reads this claim (identity-mappings.spec.ts).
+          groups_claim: 'groups',
         },
       }),
       PATH: process.env.PATH ?? '/usr/bin:/bin',

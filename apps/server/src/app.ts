@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { totpRoutes } from './modules/auth/totp.routes.js';
+import { securityRoutes } from './modules/security/security.routes.js';
 import { oidcRoutes } from './modules/auth/oidc.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
@@ -39,6 +40,7 @@ import { RealtimeHub } from './realtime/hub.js';
 import { websocketOptions, wsRoutes } from './realtime/ws.routes.js';
 import { PgEventBus } from './realtime/pg-bus.js';
 import { clusterRoutes } from './modules/cluster/cluster.routes.js';
+import { mappingsRoutes } from './modules/identity/mappings.routes.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { resourceRoutes } from './platform/resource-routes.js';
 import { environmentInputSchema, environmentSchema, inventoryInputSchema, inventorySchema, keyCreateSchema, keySchema, keyUpdateSchema, repositoryInputSchema, repositorySchema, scheduleInputSchema, scheduleSchema, templateInputSchema, templateSchema, viewInputSchema, viewSchema } from '@gantry/contracts';
@@ -86,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       const id = await services.tokens.resolve(v);
       return id === null ? null : ((await services.users.findById(id)) ?? null);
     },
+    enrolmentRequired: (user, mfaByProvider) => services.twoFactorPolicy.enrolmentRequired({ user, mfaByProvider }),
   };
 
   await registerSecurityHeaders(app, config.webHost);
@@ -95,11 +98,11 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     services.bus,
     async (projectId, userId) => (await services.projects.membership(projectId, userId)).role !== null,
     async (credential) => {
-      const user =
-        credential.kind === 'token'
-          ? await authenticator.fromToken(credential.value)
-          : await authenticator.fromSession(credential.value).then((s) => (s?.verified ? s.user : null));
-      return user ? { id: user.id, admin: user.admin === 1 } : null;
+      const session = credential.kind === 'token' ? null : await authenticator.fromSession(credential.value);
+      const user = credential.kind === 'token' ? await authenticator.fromToken(credential.value) : session?.verified ? session.user : null;
+      // A user who must still set up two-factor sign-in gets no socket (and loses an open one).
+      if (!user || (await services.twoFactorPolicy.enrolmentRequired({ user, mfaByProvider: session?.mfaByProvider ?? false }))) return null;
+      return { id: user.id, admin: user.admin === 1 };
     },
   );
   // /metrics (GANTRY_METRICS), /api/health, /api/ready; answers the metrics registry (null when off).
@@ -119,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const runnerCheckMs = Math.min(15_000, (config.runnerTimeoutSeconds * 1000) / 4);
   const runnerCheck = setInterval(() => void services.runnerProtocol.failSilent().catch((e: unknown) => app.log.error(e)), runnerCheckMs);
   runnerCheck.unref();
+  // LDAP users gone from the directory or disabled there lose their sessions within a minute.
+  services.ldap?.start(deps.ldapCheckMs);
   // Tasks this node's database rows say it runs but no live run holds (a final write lost): failed.
   const orphanSweep = new OrphanSweep(services.tasks, (id) => services.dispatcher.isRunningHere(id));
   orphanSweep.start((e) => app.log.error(e));
@@ -135,6 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   app.addHook('onClose', async () => {
     services.cluster.stop();
     clearInterval(runnerCheck);
+    services.ldap?.stop();
     orphanSweep.stop();
     clearTimeout(retentionStart);
     clearInterval(retentionDaily);
@@ -164,9 +170,11 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(oidcRoutes(services.oidc, { webHost: config.webHost }));
       await api.register(usersRoutes(services.users, { webHost: config.webHost }));
       await api.register(totpRoutes(services.totp));
+      await api.register(securityRoutes(services.twoFactorPolicy));
       await api.register(tokensRoutes(services.tokens));
       await api.register(projectsRoutes(services.projects));
       await api.register(teamRoutes(services.team, services.projects));
+      await api.register(mappingsRoutes(services.identityMappings));
       await api.register(wsRoutes(hub, config.webHost));
       await api.register(appsRoutes(services.apps, { report: services.sandboxReport }));
       await api.register(runnersRoutes(services.runners, services.projects));

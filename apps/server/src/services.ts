@@ -9,6 +9,8 @@ import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TotpRepository } from './modules/auth/totp.repository.js';
 import { TotpService } from './modules/auth/totp.service.js';
+import { InstanceSettingsRepository } from './modules/security/instance-settings.repository.js';
+import { TwoFactorPolicyService } from './modules/security/two-factor-policy.service.js';
 import { openidClient } from './modules/auth/oidc-client.js';
 import { OidcService } from './modules/auth/oidc.service.js';
 import { OidcIdentitiesRepository } from './modules/auth/oidc-identities.repository.js';
@@ -36,6 +38,12 @@ import { RunnersService } from './modules/runners/runners.service.js';
 import { generateRunnerKeyPair } from './platform/envelope.js';
 import { TeamRepository } from './modules/team/team.repository.js';
 import { TeamService } from './modules/team/team.service.js';
+import { MappingsRepository } from './modules/identity/mappings.repository.js';
+import { MappingsService, mappingSources } from './modules/identity/mappings.service.js';
+import { ldaptsClient } from './modules/ldap/ldap-client.js';
+import { LdapDirectory } from './modules/ldap/ldap-directory.js';
+import { LdapUsersRepository } from './modules/ldap/ldap-users.repository.js';
+import { LdapService } from './modules/ldap/ldap.service.js';
 import { SecretBox } from './platform/crypto.js';
 import { resolveNodeId } from './config/node-id.js';
 import { Dispatcher } from './engine/dispatcher.js';
@@ -91,6 +99,8 @@ export interface AppDeps {
   clock?: Clock;
   /** Test hook: replaces the sign-in slow-down wait. */
   sleep?: (ms: number) => Promise<void>;
+  /** Test hook: how often LDAP users with sessions are looked up in the directory (default 60 s). */
+  ldapCheckMs?: number;
   /** Test hook: how task processes are started. */
   launcher?: ProcessLauncher;
   /** Whether and how task processes are sandboxed; defaults to the one GANTRY_TASK_SANDBOX asks for. */
@@ -104,6 +114,8 @@ export interface Services {
   users: UsersService;
   auth: AuthService;
   totp: TotpService;
+  /** The admin's two-factor requirement (off, admins, all). */
+  twoFactorPolicy: TwoFactorPolicyService;
   oidc: OidcService;
   tokens: TokensService;
   projects: ProjectsService;
@@ -113,6 +125,10 @@ export interface Services {
   inventories: InventoriesService;
   environments: EnvironmentsService;
   team: TeamService;
+  /** Group to role mapping: rules, and their application at each LDAP or OIDC sign-in. */
+  identityMappings: MappingsService;
+  /** LDAP / Active Directory sign-in (GANTRY_LDAP_ENABLED); undefined when off. */
+  ldap: LdapService | undefined;
   taskOutput: TaskOutputService;
   templates: TemplatesService;
   views: ViewsService;
@@ -176,7 +192,32 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), events, clock, sleep);
   const totp = new TotpService(new TotpRepository(db.db), users, box, events, clock, config.totp, throttle);
   const auth = new AuthService(users, new SessionsRepository(db.db), throttle, totp, clock, bus);
-  const oidc = new OidcService(config.oidcProviders, openidClient(), users, new OidcIdentitiesRepository(db.db), auth, events, box, clock);
+  const twoFactorPolicy = new TwoFactorPolicyService(new InstanceSettingsRepository(db.db), events, clock, {
+    totpEnabled: config.totp.enabled,
+    fixed: config.totp.required,
+  });
+  const identityMappings = new MappingsService(new MappingsRepository(db.db), users, events, clock, bus, mappingSources(config.oidcProviders));
+  const oidc = new OidcService(config.oidcProviders, openidClient(), users, new OidcIdentitiesRepository(db.db), auth, events, box, clock, identityMappings);
+  // LDAP: logins that are not a local user's are checked against the directory; its groups go to the mappings.
+  const usersRepo = new UsersRepository(db.db);
+  const ldap = config.ldap
+    ? new LdapService({
+        directory: new LdapDirectory(config.ldap, ldaptsClient(config.ldap)),
+        repo: new LdapUsersRepository(db.db),
+        users,
+        groups: identityMappings,
+        events,
+        clock,
+        // As when a password changes: sessions deleted, tokens expired, sockets closed.
+        revoke: async (id) => {
+          await usersRepo.update(id, {}, {});
+          bus.userChanged(id);
+        },
+        log: (line) => void (config.logLevel !== 'silent' && process.stderr.write(`${line}\n`)),
+        ownMfa: config.ldapOwnMfa,
+      })
+    : undefined;
+  auth.directory = ldap;
   const tokens = new TokensService(new TokensRepository(db.db), clock, bus);
   const team = new TeamService(new TeamRepository(db.db), users, events, clock, bus);
   const apps = new AppsService(new AppsRepository(db.db), refs, events, clock, pathExecutableFinder(config.systemPath));
@@ -342,5 +383,5 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
   const sandboxReport = () => sandbox.report(launcher);
-  return { drain, removeLeftovers: leftovers, sandboxReport, cluster, users, auth, totp, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
+  return { drain, removeLeftovers: leftovers, sandboxReport, cluster, users, auth, totp, twoFactorPolicy, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, identityMappings, ldap, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
 }

@@ -127,6 +127,8 @@ export const MAIN_PAGES: ConsolePage[] = [
   { name: 'apps', url: () => '/apps' },
   { name: 'runners', url: () => '/runners', buttons: (d) => [d.runners.new] },
   { name: 'cluster', url: () => '/cluster' },
+  { name: 'identity mappings', url: () => '/identity-mappings', buttons: (d) => [d.identity.new] },
+  { name: 'security', url: () => '/security' },
   { name: 'tokens', url: () => '/tokens', buttons: (d) => [d.tokens.new] },
   {
     name: 'task log dialog',

@@ -37,6 +37,8 @@ export const Messages = {
   recoveryDisabled: 'Recovery codes are not accepted on this server',
   /** Removing one's own two-factor method needs one of these (a stolen session alone is not enough). */
   totpProofRequired: 'Enter your current password or a current verification code',
+  /** A 403 with this error: the administrator requires two-factor sign-in and the user has none yet. */
+  totpEnrolmentRequired: 'Set up two-factor sign-in to continue',
   forbidden: 'Forbidden',
   notFound: 'Not found',
   projectNotFound: 'Project not found',
@@ -163,6 +165,13 @@ export const ErrorCodes = {
   totpConfirmOwnOnly: 'totp_confirm_own_only',
   recoveryDisabled: 'recovery_disabled',
   totpProofRequired: 'totp_proof_required',
+  /**
+   * The administrator requires two-factor sign-in and the user has none: only setting it up (and
+   * the user's own info, signing out) is allowed until a code is confirmed; API tokens are refused.
+   */
+  totpEnrolmentRequired: 'totp_enrolment_required',
+  /** The two-factor policy is set by GANTRY_TOTP_REQUIRED and cannot be changed through the API. */
+  twoFactorPolicyFixed: 'two_factor_policy_fixed',
   passwordLoginDisabled: 'password_login_disabled',
   tokenInvalid: 'token_invalid',
   signInProviderUnknown: 'sign_in_provider_unknown',
@@ -261,5 +270,17 @@ export const ErrorCodes = {
    * `provider`, its display name (never its address: the detail is in the server log).
    */
   oidcProviderUnreachable: 'oidc_provider_unreachable',
+  /** LDAP sign-in: the directory marks the account disabled (AD's ACCOUNTDISABLE, a ppolicy lock, GANTRY_LDAP_DISABLED_FILTER). */
+  ldapAccountDisabled: 'ldap_account_disabled',
+  /** LDAP sign-in: the directory could not be reached or used in time (503); the detail is in the server log. */
+  ldapUnavailable: 'ldap_unavailable',
+  /** LDAP sign-in: the directory vouched for the person, but their profile clashes with another account or lacks an email. */
+  ldapAccountUnusable: 'ldap_account_unusable',
+  // Group to role mapping (identity mappings)
+  identityMappingNotFound: 'identity_mapping_not_found',
+  /** A mapping's source is neither "ldap" nor a configured sign-in provider; `values` lists the known ones. */
+  identitySourceUnknown: 'identity_source_unknown', // values
+  /** A mapping that gives neither the admin flag nor a project role. */
+  identityMappingEmpty: 'identity_mapping_empty',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

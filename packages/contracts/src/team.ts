@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { coded } from './coded.js';
 import { ErrorCodes } from './errors.js';
+import { membershipOriginSchema } from './identity.js';
 import { requiredMessage } from './fields.js';
 import { projectRoleSchema } from './permissions.js';
 
@@ -9,6 +10,8 @@ export const projectUserSchema = z.object({
   name: z.string(),
   username: z.string(),
   role: projectRoleSchema,
+  /** Gantry's addition: the group mapping that gave this membership; null when made by hand. */
+  mapped: membershipOriginSchema.nullable().optional(),
 });
 export type ProjectUser = z.infer<typeof projectUserSchema>;
 

@@ -76,6 +76,17 @@ describe('config', () => {
     expect(() => loadConfig({ GANTRY_TOTP_ALLOW_RECOVERY: '2' })).toThrow(/GANTRY_TOTP_ALLOW_RECOVERY/);
   });
 
+  it('takes a two-factor requirement, which turns two-factor sign-in on unless it was turned off', () => {
+    expect(loadConfig({}).totp.required).toBeUndefined();
+    expect(loadConfig({ GANTRY_TOTP_REQUIRED: 'All' }).totp).toEqual({ enabled: true, allowRecovery: true, required: 'all' });
+    expect(loadConfig({ GANTRY_TOTP_REQUIRED: 'off' }).totp).toEqual({ enabled: false, allowRecovery: true, required: 'off' });
+    expect(loadConfig({ GANTRY_TOTP_REQUIRED: '' }).totp.required).toBeUndefined();
+    expect(() => loadConfig({ GANTRY_TOTP_REQUIRED: 'admins', GANTRY_TOTP_ENABLED: 'false' })).toThrow(/GANTRY_TOTP_REQUIRED needs/);
+    expect(() => loadConfig({ GANTRY_TOTP_REQUIRED: 'everyone' })).toThrow(/GANTRY_TOTP_REQUIRED: expected off, admins or all/);
+    expect(loadConfig({ GANTRY_LDAP_OWN_MFA: 'true' }).ldapOwnMfa).toBe(true);
+    expect(loadConfig({}).ldapOwnMfa).toBe(false);
+  });
+
   it('takes a MySQL or MariaDB URL', () => {
     expect(loadConfig({ GANTRY_DB_URL: 'mysql://u@h/db' }).dbUrl).toBe('mysql://u@h/db');
     expect(loadConfig({ GANTRY_DB_URL: 'mariadb://u@h/db' }).dbUrl).toBe('mariadb://u@h/db');

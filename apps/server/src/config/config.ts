@@ -1,15 +1,16 @@
 import path from 'node:path';
-import { TASK_NETWORK_SETTINGS, TASK_SANDBOX_SETTINGS, type TaskNetworkSetting, type TaskSandboxSetting } from '@gantry/contracts';
+import { TASK_NETWORK_SETTINGS, TASK_SANDBOX_SETTINGS, TWO_FACTOR_POLICIES, type TaskNetworkSetting, type TaskSandboxSetting, type TwoFactorPolicy } from '@gantry/contracts';
 import { z } from 'zod';
+import { ldapEnv, toLdapConfig, type LdapConfig } from './ldap.js';
 import { oidcProvidersEnv, toOidcProviders, type OidcProviderConfig } from './oidc-providers.js';
 import { trustProxyEnv } from './trust-proxy.js';
 
-/** A true/false switch; unset or empty means `fallback`. */
-const boolDefault = (fallback: boolean) =>
+/** A true/false switch; unset or empty means `fallback` (undefined: left to other settings). */
+const boolDefault = <T extends boolean | undefined>(fallback: T) =>
   z
     .string()
     .optional()
-    .transform((v, ctx) => {
+    .transform((v, ctx): boolean | T => {
       if (v === undefined || v === '') return fallback;
       if (/^(1|true|yes|on)$/i.test(v)) return true;
       if (/^(0|false|no|off)$/i.test(v)) return false;
@@ -101,10 +102,22 @@ const envSchema = z.object({
   GANTRY_ADMIN_EMAIL: z.string().optional(),
   GANTRY_ADMIN_NAME: z.string().optional(),
   GANTRY_NON_ADMIN_CAN_CREATE_PROJECT: bool,
-  GANTRY_TOTP_ENABLED: boolDefault(false),
+  // Unset: on when GANTRY_TOTP_REQUIRED requires two-factor sign-in of someone, else off.
+  GANTRY_TOTP_ENABLED: boolDefault(undefined),
   GANTRY_TOTP_ALLOW_RECOVERY: boolDefault(true),
+  // Unset or empty: the admin's setting in the console decides (stored in the database).
+  GANTRY_TOTP_REQUIRED: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim().toLowerCase() || undefined)
+    .pipe(z.enum(TWO_FACTOR_POLICIES, { error: 'expected off, admins or all' }).optional()),
+  // LDAP sign-in does its own multi-factor check: the two-factor policy does not ask LDAP users to set up Gantry's.
+  GANTRY_LDAP_OWN_MFA: bool,
   GANTRY_OIDC_PROVIDERS: oidcProvidersEnv,
   GANTRY_PASSWORD_LOGIN_DISABLED: bool,
+  GANTRY_LDAP_ENABLED: bool,
+  GANTRY_LDAP_STARTTLS: bool,
+  ...ldapEnv,
   GANTRY_TRUST_PROXY: trustProxyEnv,
   GANTRY_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   GANTRY_METRICS: bool,
@@ -166,12 +179,19 @@ export interface Config {
   webHost: string;
   admin: { login: string; password?: string; email?: string; name?: string } | undefined;
   nonAdminCanCreateProject: boolean;
-  /** Two-factor sign-in with a one-time code; `allowRecovery` lets a recovery code stand in for it. */
-  totp: { enabled: boolean; allowRecovery: boolean };
+  /**
+   * Two-factor sign-in with a one-time code; `allowRecovery` lets a recovery code stand in for it;
+   * `required` (GANTRY_TOTP_REQUIRED) fixes who must use it, overriding the admin's setting.
+   */
+  totp: { enabled: boolean; allowRecovery: boolean; required: TwoFactorPolicy | undefined };
+  /** GANTRY_LDAP_OWN_MFA: LDAP sessions are exempt from the two-factor policy (the directory checks a second factor). */
+  ldapOwnMfa: boolean;
   /** External OpenID Connect sign-in, one button each on the sign-in page. */
   oidcProviders: OidcProviderConfig[];
   /** Sign-in with a password is refused (external providers only); the CLI still manages users. */
   passwordLoginDisabled: boolean;
+  /** Sign-in against an LDAP directory (GANTRY_LDAP_*); undefined when off. */
+  ldap: LdapConfig | undefined;
   /**
    * Fastify's `trustProxy`: the proxies whose X-Forwarded-For gives the client's address (for the
    * sign-in throttle, sessions, logs); false: the header is ignored; true: any hop is trusted.
@@ -237,9 +257,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!/^(sqlite:|postgres(ql)?:\/\/|mysql:\/\/|mariadb:\/\/)/.test(dbUrl)) {
     throw new ConfigError('Invalid configuration: GANTRY_DB_URL must start with sqlite:, postgres://, mysql:// or mariadb://');
   }
+  // A required second factor turns two-factor sign-in on, unless it was turned off explicitly.
+  const totpRequired = e.GANTRY_TOTP_REQUIRED;
+  const totpEnabled = e.GANTRY_TOTP_ENABLED ?? (totpRequired !== undefined && totpRequired !== 'off');
+  if (!totpEnabled && totpRequired && totpRequired !== 'off') {
+    throw new ConfigError('Invalid configuration: GANTRY_TOTP_REQUIRED needs two-factor sign-in; GANTRY_TOTP_ENABLED is false');
+  }
   if (e.GANTRY_EMAIL_ALERT && !e.GANTRY_EMAIL_HOST) {
     throw new ConfigError('Invalid configuration: GANTRY_EMAIL_HOST is required when GANTRY_EMAIL_ALERT is on');
   }
+  const ldap = toLdapConfig(e);
+  if (ldap.problems.length) throw new ConfigError(`Invalid configuration: ${ldap.problems.join('; ')}`);
   return {
     port: e.GANTRY_PORT,
     host: e.GANTRY_HOST,
@@ -261,9 +289,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : undefined,
     nonAdminCanCreateProject: e.GANTRY_NON_ADMIN_CAN_CREATE_PROJECT,
-    totp: { enabled: e.GANTRY_TOTP_ENABLED, allowRecovery: e.GANTRY_TOTP_ALLOW_RECOVERY },
+    totp: { enabled: totpEnabled, allowRecovery: e.GANTRY_TOTP_ALLOW_RECOVERY, required: totpRequired },
+    ldapOwnMfa: e.GANTRY_LDAP_OWN_MFA,
     oidcProviders: toOidcProviders(e.GANTRY_OIDC_PROVIDERS, webHost),
     passwordLoginDisabled: e.GANTRY_PASSWORD_LOGIN_DISABLED,
+    ldap: ldap.config,
     trustProxy: e.GANTRY_TRUST_PROXY,
     logLevel: e.GANTRY_LOG_LEVEL,
     metrics: { enabled: e.GANTRY_METRICS, token: e.GANTRY_METRICS_TOKEN },

@@ -28,8 +28,15 @@ describe('GANTRY_OIDC_PROVIDERS', () => {
         nameClaim: 'name',
         emailClaim: 'email',
         allowInsecureHttp: false,
+        ownMfa: false,
       },
     ]);
+  });
+
+  it('marks a provider as doing its own MFA only when told so', () => {
+    const c = loadConfig({ GANTRY_OIDC_PROVIDERS: JSON.stringify({ gitlab: { ...gitlab, own_mfa: true } }) });
+    expect(c.oidcProviders[0]?.ownMfa).toBe(true);
+    expect(() => loadConfig({ GANTRY_OIDC_PROVIDERS: JSON.stringify({ gitlab: { ...gitlab, own_mfa: 'yes' } }) })).toThrow(/own_mfa must be true or false/);
   });
 
   it('allows plain http only for an issuer on this machine', () => {

@@ -18,10 +18,21 @@ export interface OidcProviderConfig {
   nameClaim: string;
   emailClaim: string;
   /**
+   * Where the ID token or userinfo holds the user's groups for group mapping: a dotted path
+   * (`groups`, `roles`, Keycloak's `realm_access.roles`) to a string or an array of strings.
+   * Undefined: the provider's sign-ins apply no mapping rules, and rules cannot name it.
+   */
+  groupsClaim: string | undefined;
+  /**
    * The issuer is plain http on this machine (127.0.0.1, ::1 or localhost): tests and local
    * development only. Any other http issuer is refused when the configuration is read.
    */
   allowInsecureHttp: boolean;
+  /**
+   * `own_mfa`: the provider does its own multi-factor check, so its sessions are exempt from the
+   * admin's two-factor requirement (Gantry's own code is still asked of users who set one up).
+   */
+  ownMfa: boolean;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -51,6 +62,8 @@ const providerSchema = z.object({
   username_claim: claim('preferred_username'),
   name_claim: claim('name'),
   email_claim: claim('email'),
+  groups_claim: z.string().trim().min(1).regex(/^[^.\s]+(\.[^.\s]+)*$/, { error: 'groups_claim must be a dotted claim path' }).optional(),
+  own_mfa: z.boolean({ error: 'own_mfa must be true or false' }).default(false),
 });
 
 const providersSchema = z.record(
@@ -92,6 +105,8 @@ export function toOidcProviders(parsed: z.output<typeof oidcProvidersEnv>, webHo
     usernameClaim: p.username_claim,
     nameClaim: p.name_claim,
     emailClaim: p.email_claim,
+    groupsClaim: p.groups_claim,
     allowInsecureHttp: isLoopbackHttp(p.provider_url),
+    ownMfa: p.own_mfa,
   }));
 }

@@ -20,6 +20,9 @@ import * as m017 from './migrations/017-terraform-backend.js';
 import * as m018 from './migrations/018-webhook-delivery-bodies.js';
 import * as m019 from './migrations/019-session-signed-in.js';
 import * as m020 from './migrations/020-totp-confirmed.js';
+import * as m021 from './migrations/021-identity-mappings.js';
+import * as m022 from './migrations/022-instance-settings.js';
+import * as m023 from './migrations/023-ldap-users.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -46,6 +49,9 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '018-webhook-delivery-bodies': m018,
   '019-session-signed-in': m019,
   '020-totp-confirmed': m020,
+  '021-identity-mappings': m021,
+  '022-instance-settings': m022,
+  '023-ldap-users': m023,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

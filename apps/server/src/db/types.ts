@@ -28,6 +28,15 @@ export interface SessionTable {
   verified: number;
   /** When its sign-in was completed (ISO): the password, or the code after it; null while waiting for the code. */
   signed_in: string | null;
+  /** 1: opened by a provider that does its own multi-factor check; the two-factor policy does not apply. */
+  mfa_by_provider: number;
+}
+
+/** An instance-wide setting an admin changes (migration 022); `value` is JSON text. */
+export interface InstanceSettingTable {
+  key: string;
+  value: string;
+  updated: string;
 }
 
 export interface UserTotpTable {
@@ -71,6 +80,25 @@ export interface ProjectUserTable {
   user_id: number;
   role: string;
   created: string;
+  /** The mapping source and group that made this membership; null when made by hand. */
+  mapped_source: string | null;
+  mapped_group: string | null;
+}
+
+export interface IdentityMappingTable {
+  id: Generated<number>;
+  source: string;
+  group_name: string;
+  admin: number;
+  project_id: number | null;
+  role: string | null;
+  created: string;
+}
+
+export interface IdentityAdminGrantTable {
+  user_id: number;
+  source: string;
+  group_name: string;
 }
 
 export interface AuthFailureTable {
@@ -333,6 +361,8 @@ export interface Database {
   api_token: ApiTokenTable;
   project: ProjectTable;
   project_user: ProjectUserTable;
+  identity_mapping: IdentityMappingTable;
+  identity_admin_grant: IdentityAdminGrantTable;
   auth_failure: AuthFailureTable;
   access_key: AccessKeyTable;
   repository: RepositoryTable;
@@ -360,7 +390,9 @@ export interface Database {
   webhook_delivery: WebhookDeliveryTable;
   webhook_delivery_body: WebhookDeliveryBodyTable;
   external_identity: ExternalIdentityTable;
+  ldap_user: LdapUserTable;
   master_key_check: MasterKeyCheckTable;
+  instance_setting: InstanceSettingTable;
 }
 
 export interface TerraformStateTable {
@@ -420,6 +452,17 @@ export interface ExternalIdentityTable {
   subject: string;
   user_id: number;
   created: string;
+}
+
+/** A user who signs in against the LDAP directory (migration 023). */
+export interface LdapUserTable {
+  user_id: number;
+  /** Where the entry was found at the last sign-in. */
+  dn: string;
+  /** The directory's login attribute value: the user filter's `{login}` when looked up again. */
+  login: string;
+  created: string;
+  last_sign_in: string;
 }
 
 /** At most one row (id 1): a known text sealed with the master key, opened at every start. */

@@ -6,9 +6,14 @@ import { ForbiddenError, UnauthorizedError } from './errors.js';
 
 /** Resolves credentials to a user; provided by the auth and tokens modules. */
 export interface Authenticator {
-  /** `verified` is false while the session still waits for the second sign-in step. */
-  fromSession(value: string): Promise<{ user: UserRow; verified: boolean } | null>;
+  /**
+   * `verified` is false while the session still waits for the second sign-in step; `mfaByProvider`:
+   * its sign-in provider checks a second factor itself.
+   */
+  fromSession(value: string): Promise<{ user: UserRow; verified: boolean; mfaByProvider?: boolean } | null>;
   fromToken(value: string): Promise<UserRow | null>;
+  /** Whether the caller must set up two-factor sign-in before anything else (the admin's requirement). */
+  enrolmentRequired?(user: UserRow, mfaByProvider: boolean): Promise<boolean>;
 }
 
 declare module 'fastify' {
@@ -17,6 +22,8 @@ declare module 'fastify' {
     authKind: 'session' | 'token' | null;
     /** The session cookie is valid but waits for the second sign-in step (TOTP): no user yet. */
     secondFactorPending: boolean;
+    /** The admin requires two-factor sign-in of this user, who has not set it up yet. */
+    enrolmentPending: boolean;
   }
   interface FastifyContextConfig {
     /** Reachable without signing in. */
@@ -33,6 +40,11 @@ declare module 'fastify' {
     runner?: boolean;
     /** Also reachable by a session that still waits for the second sign-in step. */
     secondFactorPending?: boolean;
+    /**
+     * Also reachable by a session whose user must set up two-factor sign-in first (never by an API
+     * token); `own`: only for the user's own id (the route's `:id`).
+     */
+    enrolment?: true | 'own';
   }
 }
 
@@ -47,11 +59,17 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * route except those marked `secondFactorPending`. Bearer tokens never ask for the code: a token is
  * created only by a fully signed-in session, so it already stands for both factors, and the
  * scripts that hold one cannot answer a prompt.
+ *
+ * A user the admin requires to use two-factor sign-in who has not set it up gets 403
+ * totp_enrolment_required on every private route except those marked `enrolment` (setting it up,
+ * their own info), and always with an API token: until a code is confirmed, a token would be a
+ * way around the requirement.
  */
 export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost: string): void {
   app.decorateRequest('user', null);
   app.decorateRequest('authKind', null);
   app.decorateRequest('secondFactorPending', false);
+  app.decorateRequest('enrolmentPending', false);
 
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.webhook || request.routeOptions.config.runner) return;
@@ -61,6 +79,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
       request.user = await auth.fromToken(bearer);
       if (!request.user) throw new UnauthorizedError('Invalid or expired token', { code: ErrorCodes.tokenInvalid });
       request.authKind = 'token';
+      request.enrolmentPending = (await auth.enrolmentRequired?.(request.user, false)) ?? false;
       return;
     }
     const cookie = request.cookies[SESSION_COOKIE];
@@ -69,6 +88,7 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
       if (session?.verified) {
         request.user = session.user;
         request.authKind = 'session';
+        request.enrolmentPending = (await auth.enrolmentRequired?.(session.user, session.mfaByProvider ?? false)) ?? false;
       } else if (session) {
         request.secondFactorPending = true;
       }
@@ -83,7 +103,13 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
       throw new ForbiddenError(Messages.crossSite, { code: ErrorCodes.crossSite });
     }
     const { config } = request.routeOptions;
-    if (config.public || request.user) return;
+    if (config.public) return;
+    if (request.user) {
+      if (request.enrolmentPending && !enrolmentAllows(request)) {
+        throw new ForbiddenError(Messages.totpEnrolmentRequired, { code: ErrorCodes.totpEnrolmentRequired });
+      }
+      return;
+    }
     // The console shows the code screen on this error (spec: "unverified when a 401 carries TOTP_REQUIRED").
     if (request.secondFactorPending) {
       if (config.secondFactorPending) return;
@@ -91,6 +117,15 @@ export function registerAuth(app: FastifyInstance, auth: Authenticator, webHost:
     }
     throw new UnauthorizedError();
   });
+}
+
+/** Whether a user who must set up two-factor sign-in may call this route now (sessions only). */
+function enrolmentAllows(request: FastifyRequest): boolean {
+  const { enrolment } = request.routeOptions.config;
+  if (request.authKind !== 'session' || !enrolment) return false;
+  if (enrolment === true) return true;
+  const id = (request.params as Record<string, unknown> | undefined)?.id;
+  return String(id) === String(request.user?.id);
 }
 
 function isCrossSite(request: FastifyRequest, webHost: string): boolean {

@@ -10,6 +10,9 @@ export interface FakeOidcUser {
   /** Whether the provider vouches for the email (a boolean by the standard; some send "true"). */
   email_verified?: boolean | string;
   name?: string;
+  /** Group claims for group mapping: a flat one and Keycloak's nested one. */
+  groups?: string[] | string;
+  realm_access?: { roles: string[] };
 }
 
 /** Ways to misbehave on the next token answer (each is used once, then forgotten). */

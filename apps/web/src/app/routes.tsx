@@ -35,6 +35,8 @@ const TokensPage = lazyPage(admin, 'TokensPage');
 const AppsPage = lazyPage(admin, 'AppsPage');
 const RunnersPage = lazyPage(admin, 'RunnersPage');
 const ClusterPage = lazyPage(admin, 'ClusterPage');
+const IdentityMappingsPage = lazyPage(admin, 'IdentityMappingsPage');
+const SecurityPage = lazyPage(admin, 'SecurityPage');
 
 export function AppRoutes() {
   return (
@@ -79,6 +81,8 @@ export function AppRoutes() {
               <Route path="apps" element={<AppsPage />} />
               <Route path="runners" element={<RunnersPage />} />
               <Route path="cluster" element={<ClusterPage />} />
+              <Route path="identity-mappings" element={<IdentityMappingsPage />} />
+              <Route path="security" element={<SecurityPage />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

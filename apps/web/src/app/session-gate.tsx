@@ -2,9 +2,9 @@ import { Box, CircularProgress } from '@mui/material';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useNavigate } from 'react-router';
-import { Messages } from '@gantry/contracts';
+import { ErrorCodes, Messages } from '@gantry/contracts';
 import type { LoginLocationState } from '../features/auth/login-page';
-import { ApiError, leaveToSignIn, onUnauthorized } from '../lib/api-client';
+import { ApiError, api, leaveToSignIn, onUnauthorized } from '../lib/api-client';
 import { rememberServerVersion } from '../lib/server-status';
 import { infoQuery, projectsQuery, userQuery } from '../lib/session';
 import { paths } from '../lib/paths';
@@ -15,6 +15,8 @@ import { loadedShell, loadShell } from './shell-loader';
 
 // The socket client loads beside the app, not with the sign-in page.
 const RealtimeBridge = lazyPage(() => import('./realtime-bridge'), 'RealtimeBridge');
+// Only users the administrator requires to set up two-factor sign-in ever see this screen.
+const EnrolmentPage = lazyPage(() => import('../features/users/enrolment-page'), 'EnrolmentPage');
 
 /**
  * Loads the user, system info and projects before showing the app (spec 4 "Application flow"):
@@ -60,6 +62,14 @@ export function SessionGate() {
     void navigate(`${paths.login}${window.location.search}`, { replace: true, state });
   }, [unverified, navigate, qc]);
 
+  // The administrator requires two-factor sign-in and the user has none: only its setup is shown.
+  const enrolment = failure instanceof ApiError && failure.status === 403 && failure.body?.code === ErrorCodes.totpEnrolmentRequired;
+  const signOut = async () => {
+    await api.post('/auth/logout', undefined, { quiet401: true }).catch(() => undefined);
+    qc.clear();
+    void navigate(paths.login, { replace: true });
+  };
+
   // A 401 that came before this page listened (the entry asks for the session before rendering).
   const signedOut = failure instanceof ApiError && failure.status === 401 && !unverified;
   useEffect(() => {
@@ -69,6 +79,15 @@ export function SessionGate() {
   if (failure instanceof ApiError && failure.status === 401) {
     // The effects above navigate; render nothing meanwhile.
     return null;
+  }
+  if (enrolment) {
+    if (!user.data) return null;
+    // Once a code is confirmed everything answers: asked again, the page the user was going to shows.
+    return (
+      <Suspense fallback={null}>
+        <EnrolmentPage user={user.data} onDone={() => void qc.invalidateQueries()} onSignOut={() => void signOut()} />
+      </Suspense>
+    );
   }
   if (failure) return <ErrorView error={failure} />;
   if (!user.data || !info.data || !projects.data || !shellReady) {

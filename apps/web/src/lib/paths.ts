@@ -17,4 +17,6 @@ export const paths = {
   apps: '/apps',
   runners: '/runners',
   cluster: '/cluster',
+  identityMappings: '/identity-mappings',
+  security: '/security',
 } as const;

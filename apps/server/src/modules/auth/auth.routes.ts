@@ -71,7 +71,8 @@ export function authRoutes(auth: AuthService, opts: AuthRoutesOptions): FastifyP
       return reply.status(204).send();
     });
 
-    app.get('/user', { schema: { tags: ['auth'], response: { 200: currentUserSchema } } }, async (request) =>
+    // Also while the user must still set up two-factor sign-in: the console needs who is signed in.
+    app.get('/user', { config: { enrolment: true }, schema: { tags: ['auth'], response: { 200: currentUserSchema } } }, async (request) =>
       presentCurrentUser(requireUser(request), opts.nonAdminCanCreateProject),
     );
   };

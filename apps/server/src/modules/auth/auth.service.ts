@@ -24,15 +24,39 @@ export interface SecondFactor {
   useRecoveryCode(user: UserRow, code: string): Promise<boolean>;
 }
 
-/** A signed-in session: `verified` is false while it still waits for the second step. */
+/**
+ * A signed-in session: `verified` is false while it still waits for the second step;
+ * `mfaByProvider`: its sign-in provider checks a second factor itself (see SessionOptions).
+ */
 export interface SessionIdentity {
   user: UserRow;
   verified: boolean;
+  mfaByProvider: boolean;
+}
+
+/** What a sign-in path records on the session it opens. */
+export interface SessionOptions {
+  /**
+   * The provider that vouched for the user (an OpenID Connect provider or LDAP marked so by the
+   * admin) does its own multi-factor check: the admin's two-factor requirement does not apply.
+   */
+  mfaByProvider?: boolean;
 }
 
 interface Client {
   ip: string;
   userAgent: string;
+}
+
+/**
+ * Sign-in against a directory (LDAP, modules/ldap): it takes every login but a local user's.
+ * `check` is one counted attempt: it answers how to get the user it vouched for, or the refusal.
+ */
+export interface DirectorySignIn {
+  handles(user: UserRow | undefined): boolean;
+  check(typed: string, user: UserRow | undefined, password: string): Promise<{ accept: () => Promise<UserRow> } | { refusal: Error }>;
+  /** The directory checks a second factor itself (GANTRY_LDAP_OWN_MFA). */
+  readonly mfaByProvider: boolean;
 }
 
 export class AuthService {
@@ -45,6 +69,9 @@ export class AuthService {
     private readonly bus: EventBus,
   ) {}
 
+  /** LDAP sign-in, when GANTRY_LDAP_ENABLED (set by services.ts). */
+  directory: DirectorySignIn | undefined;
+
   /**
    * Checks the credentials and opens a session; answers the same 401 for an unknown user and
    * a wrong password, and spends the same hashing time on both. A user with two-factor sign-in
@@ -55,6 +82,7 @@ export class AuthService {
   async login(auth: string, password: string, client: Client): Promise<string> {
     const login = auth.trim();
     const user = await this.users.findByLogin(login);
+    if (this.directory?.handles(user)) return this.directoryLogin(this.directory, login, user, password, client);
     const keys = [user ? throttleKeys.account(user) : throttleKeys.unknownLogin(login), throttleKeys.address(client.ip)];
     const ok = await this.throttle.attempt(keys, async () => {
       const hash = user?.password ?? (await dummyPasswordHash());
@@ -65,14 +93,31 @@ export class AuthService {
   }
 
   /**
+   * A login the directory checks: counted like a local password (the same keys, every refusal a
+   * failure: wrong password, unknown, disabled, unreachable); its user then signs in like an
+   * external provider's, waiting for the code when they have two-factor sign-in.
+   */
+  private async directoryLogin(directory: DirectorySignIn, login: string, user: UserRow | undefined, password: string, client: Client): Promise<string> {
+    const keys = [user ? throttleKeys.account(user) : throttleKeys.unknownLogin(login), throttleKeys.address(client.ip)];
+    const outcome: { result?: Awaited<ReturnType<DirectorySignIn['check']>> } = {};
+    await this.throttle.attempt(keys, async () => {
+      outcome.result = await directory.check(login, user, password);
+      return 'accept' in outcome.result;
+    });
+    const result = outcome.result!;
+    if ('refusal' in result) throw result.refusal;
+    return this.openExternalSession(await result.accept(), client, { mfaByProvider: directory.mfaByProvider });
+  }
+
+  /**
    * A session for a user an external provider vouched for: like after the password, it waits
    * for the code when the user has two-factor sign-in.
    */
-  openExternalSession(user: UserRow, client: Client): Promise<string> {
-    return this.openSession(user.id, client, !this.secondFactor.required(user));
+  openExternalSession(user: UserRow, client: Client, options: SessionOptions = {}): Promise<string> {
+    return this.openSession(user.id, client, !this.secondFactor.required(user), options);
   }
 
-  async openSession(userId: number, client: Client, verified = true): Promise<string> {
+  async openSession(userId: number, client: Client, verified = true, options: SessionOptions = {}): Promise<string> {
     const { value, id } = newSessionValue();
     const now = this.clock.now().toISOString();
     await this.sessions.insert({
@@ -85,6 +130,7 @@ export class AuthService {
       verified: verified ? 1 : 0,
       // A session that waits for the code is signed in when the code is given.
       signed_in: verified ? now : null,
+      mfa_by_provider: options.mfaByProvider ? 1 : 0,
     });
     return value;
   }
@@ -107,7 +153,7 @@ export class AuthService {
     if (!user) return null;
     // Two-factor turned off meanwhile (server setting, or the user's method removed): the
     // password was checked, which is then all sign-in asks for.
-    return { user, verified: session.verified === 1 || !this.secondFactor.required(user) };
+    return { user, verified: session.verified === 1 || !this.secondFactor.required(user), mfaByProvider: session.mfa_by_provider === 1 };
   }
 
   /**

@@ -74,7 +74,8 @@ export function openidClient(): OidcClient {
       if (!idClaims) throw new Error('the provider sent no id_token');
       const claims: Record<string, unknown> = { ...idClaims };
       // email_verified too: it decides whether an existing account may be linked by its email.
-      const wanted = [provider.usernameClaim, provider.nameClaim, provider.emailClaim, 'email_verified'];
+      // The groups claim's first segment too (`realm_access` of `realm_access.roles`), when group mapping reads one.
+      const wanted = [provider.usernameClaim, provider.nameClaim, provider.emailClaim, 'email_verified', ...(provider.groupsClaim ? [provider.groupsClaim.split('.')[0]!] : [])];
       if (wanted.some((c) => claims[c] === undefined) && config.serverMetadata().userinfo_endpoint) {
         const info = await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub);
         for (const [k, v] of Object.entries(info)) if (claims[k] === undefined) claims[k] = v;

@@ -6,6 +6,7 @@ import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { EventsService } from '../events/events.service.js';
 import type { UserRow } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
+import type { MappingsService } from '../identity/mappings.service.js';
 import type { AuthService } from './auth.service.js';
 import type { ExternalIdentity, OidcIdentitiesRepository } from './oidc-identities.repository.js';
 import { ProviderRefusedError, type OidcChecks, type OidcClient } from './oidc-client.js';
@@ -75,6 +76,8 @@ export class OidcService {
     private readonly events: EventsService,
     private readonly box: SecretBox,
     private readonly clock: Clock,
+    /** Group to role mapping, applied at each sign-in of a provider that names a groups claim. */
+    private readonly mappings?: Pick<MappingsService, 'applyAtSignIn'>,
   ) {
     this.byId = new Map(providers.map((p) => [p.id, p]));
   }
@@ -119,8 +122,13 @@ export class OidcService {
       if (isNetworkFailure(err)) throw unreachable(p, err);
       throw new OidcSignInError(`Sign-in with ${p.displayName} failed: ${reason(err)}`);
     }
-    const user = await this.userFor(p, claims);
-    return { session: await this.auth.openExternalSession(user, client), redirect: state.redirect };
+    let user = await this.userFor(p, claims);
+    if (p.groupsClaim && this.mappings) {
+      // Before the session opens: a lost admin flag signs the user out everywhere else.
+      await this.mappings.applyAtSignIn(user.id, p.id, claimGroups(claims, p.groupsClaim));
+      user = (await this.users.findById(user.id)) ?? user;
+    }
+    return { session: await this.auth.openExternalSession(user, client, { mfaByProvider: p.ownMfa }), redirect: state.redirect };
   }
 
   private openFlow(flow: string | undefined, providerId: string): FlowState {
@@ -226,6 +234,20 @@ export function safeRedirect(value: string | undefined): string {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(value)) return '/';
   return value;
+}
+
+/**
+ * The groups at a dotted claim path (`groups`, `realm_access.roles`): an array's strings, or a
+ * single string; nothing when the claim is missing or of another type.
+ */
+export function claimGroups(claims: Record<string, unknown>, path: string): string[] {
+  let v: unknown = claims;
+  for (const key of path.split('.')) {
+    if (!v || typeof v !== 'object' || Array.isArray(v) || !Object.hasOwn(v, key)) return [];
+    v = (v as Record<string, unknown>)[key];
+  }
+  if (typeof v === 'string') return v.trim() ? [v.trim()] : [];
+  return Array.isArray(v) ? v.filter((g): g is string => typeof g === 'string' && g.trim() !== '').map((g) => g.trim()) : [];
 }
 
 function claimText(claims: Record<string, unknown>, name: string): string | undefined {

@@ -15,7 +15,8 @@ export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
     // one's own then waits for its first code (POST .../confirm below).
     app.post(
       '/users/:id/2fas/totp',
-      { schema: { tags: ['users'], params: userParams, body: totpEnableSchema, response: { 201: totpCreatedSchema } } },
+      // Also while the admin's requirement blocks everything else: this is how it is met.
+      { config: { enrolment: 'own' }, schema: { tags: ['users'], params: userParams, body: totpEnableSchema, response: { 201: totpCreatedSchema } } },
       async (request, reply) => {
         const { password } = request.body ?? {};
         const created = await totp.enable(actorOf(requireUser(request)), request.params.id, {
@@ -29,7 +30,7 @@ export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
     // One's own new method goes on with a current code of its secret (`{code}` in the body).
     app.post(
       '/users/:id/2fas/totp/:totpId/confirm',
-      { schema: { tags: ['users'], params: totpParams, body: totpConfirmSchema } },
+      { config: { enrolment: 'own' }, schema: { tags: ['users'], params: totpParams, body: totpConfirmSchema } },
       async (request, reply) => {
         await totp.confirm(actorOf(requireUser(request)), request.params.id, request.params.totpId, request.body.code, request.ip);
         return reply.status(204).send();
@@ -54,7 +55,7 @@ export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
 
     app.get(
       '/users/:id/2fas/totp/:totpId/qr',
-      { schema: { tags: ['users'], params: totpParams } },
+      { config: { enrolment: 'own' }, schema: { tags: ['users'], params: totpParams } },
       async (request, reply) => {
         const png = await totp.qrCode(actorOf(requireUser(request)), request.params.id, request.params.totpId);
         // The image carries the secret: keep it out of every cache.

@@ -16,7 +16,7 @@ export function systemRoutes(opts: SystemInfoOptions): FastifyPluginAsyncZod {
     );
 
     // Reachable while the second sign-in step is pending too: nothing in it is the user's.
-    app.get('/info', { config: { secondFactorPending: true }, schema: { tags: ['system'], response: { 200: systemInfoSchema } } }, async () => ({
+    app.get('/info', { config: { secondFactorPending: true, enrolment: true }, schema: { tags: ['system'], response: { 200: systemInfoSchema } } }, async () => ({
       version: opts.version,
       web_host: opts.webHost,
       use_remote_runner: opts.useRemoteRunner,

@@ -7,6 +7,9 @@ export interface MemberRow {
   name: string;
   username: string;
   role: string;
+  /** The mapping that made the membership (group mapping at sign-in); null when made by hand. */
+  mapped_source: string | null;
+  mapped_group: string | null;
 }
 
 const SORT_COLUMNS = {
@@ -25,7 +28,7 @@ export class TeamRepository {
     return this.db
       .selectFrom('project_user')
       .innerJoin('user', 'user.id', 'project_user.user_id')
-      .select(['user.id', 'user.name', 'user.username', 'project_user.role'])
+      .select(['user.id', 'user.name', 'user.username', 'project_user.role', 'project_user.mapped_source', 'project_user.mapped_group'])
       .where('project_user.project_id', '=', projectId)
       .orderBy(column, order)
       .orderBy('user.id')
@@ -36,7 +39,7 @@ export class TeamRepository {
     return this.db
       .selectFrom('project_user')
       .innerJoin('user', 'user.id', 'project_user.user_id')
-      .select(['user.id', 'user.name', 'user.username', 'project_user.role'])
+      .select(['user.id', 'user.name', 'user.username', 'project_user.role', 'project_user.mapped_source', 'project_user.mapped_group'])
       .where('project_user.project_id', '=', projectId)
       .where('project_user.user_id', '=', userId)
       .executeTakeFirst();
@@ -56,8 +59,9 @@ export class TeamRepository {
     await this.db.insertInto('project_user').values({ project_id: projectId, user_id: userId, role, created }).execute();
   }
 
+  /** A role set by hand makes the membership a manual one: sign-in's group mapping leaves it alone from then on. */
   async setRole(projectId: number, userId: number, role: string): Promise<void> {
-    await this.db.updateTable('project_user').set({ role }).where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    await this.db.updateTable('project_user').set({ role, mapped_source: null, mapped_group: null }).where('project_id', '=', projectId).where('user_id', '=', userId).execute();
   }
 
   async delete(projectId: number, userId: number): Promise<void> {

@@ -28,7 +28,11 @@ export function teamRoutes(team: TeamService, members: ProjectMembership): Fasti
       { preValidation: read, schema: { tags, params, querystring: teamListQuerySchema, response: { 200: z.array(projectUserSchema) } } },
       async (request) => {
         const rows = await team.list(request.params.projectId, request.query.sort, request.query.order);
-        return rows.map((r) => ({ ...r, role: r.role as ProjectRole }));
+        return rows.map(({ mapped_source: source, mapped_group: group, ...r }) => ({
+          ...r,
+          role: r.role as ProjectRole,
+          mapped: source !== null && group !== null ? { source, group } : null,
+        }));
       },
     );
 

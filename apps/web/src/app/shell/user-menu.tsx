@@ -7,7 +7,9 @@ import TasksIcon from '@mui/icons-material/PendingActionsOutlined';
 import AppsIcon from '@mui/icons-material/AppsOutlined';
 import ClusterIcon from '@mui/icons-material/HubOutlined';
 import RunnersIcon from '@mui/icons-material/DnsOutlined';
+import SecurityIcon from '@mui/icons-material/SecurityOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
+import GroupsIcon from '@mui/icons-material/GroupsOutlined';
 import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
@@ -87,6 +89,14 @@ export function UserMenu() {
           </MenuItem>
         ) : null}
         {user.admin ? (
+          <MenuItem onClick={() => go(paths.identityMappings)}>
+            <ListItemIcon>
+              <GroupsIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.identityMappings')} />
+          </MenuItem>
+        ) : null}
+        {user.admin ? (
           <MenuItem onClick={() => go(paths.tasks)}>
             <ListItemIcon>
               <TasksIcon fontSize="small" />
@@ -108,6 +118,14 @@ export function UserMenu() {
               <ClusterIcon fontSize="small" />
             </ListItemIcon>
             <ListItemText primary={t('shell.cluster')} />
+          </MenuItem>
+        ) : null}
+        {user.admin ? (
+          <MenuItem onClick={() => go(paths.security)}>
+            <ListItemIcon>
+              <SecurityIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.security')} />
           </MenuItem>
         ) : null}
         {user.admin && info?.use_remote_runner ? (

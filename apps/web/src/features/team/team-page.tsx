@@ -1,7 +1,7 @@
 import AddIcon from '@mui/icons-material/PersonAddAlt';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import ExitIcon from '@mui/icons-material/ExitToApp';
-import { Box, Button, IconButton, MenuItem, Stack, TextField } from '@mui/material';
+import { Box, Button, Chip, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
 import { PROJECT_ROLES, type ProjectRole, type ProjectUser } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -72,7 +72,21 @@ export function TeamPage() {
         label={t('team.title')}
         rowKey={(u) => u.id}
         columns={[
-          { key: 'name', header: t('common.name'), render: (u) => u.name },
+          {
+            key: 'name',
+            header: t('common.name'),
+            render: (u) => (
+              <>
+                {u.name}
+                {/* A membership a group mapping made at sign-in: it follows the directory, not this page. */}
+                {u.mapped ? (
+                  <Tooltip title={t('team.mappedFrom', { source: u.mapped.source, group: u.mapped.group })}>
+                    <Chip size="small" variant="outlined" tabIndex={0} label={t('team.fromDirectory')} aria-label={t('team.mappedFrom', { source: u.mapped.source, group: u.mapped.group })} sx={{ ml: 1 }} />
+                  </Tooltip>
+                ) : null}
+              </>
+            ),
+          },
           { key: 'username', header: t('users.username'), render: (u) => u.username },
           {
             key: 'role',

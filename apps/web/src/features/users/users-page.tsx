@@ -49,6 +49,7 @@ export function UsersPage() {
     { key: 'alert', header: t('users.alert'), render: (u) => yes(u.alert), align: 'center' },
     { key: 'admin', header: t('users.admin'), render: (u) => yes(u.admin), align: 'center' },
     { key: 'external', header: t('users.external'), render: (u) => yes(u.external), align: 'center' },
+    { key: 'totp', header: t('users.twoFactor'), render: (u) => yes(u.totp !== null), align: 'center' },
     {
       key: 'actions',
       header: '',

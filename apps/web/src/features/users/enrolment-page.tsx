@@ -1,0 +1,172 @@
+import { ErrorCodes, VERIFICATION_CODE_LENGTH, type TotpCreated } from '@gantry/contracts';
+import { Alert, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormError } from '../../components/form-error';
+import { ApiError } from '../../lib/api-client';
+import { errorText } from '../../lib/error-text';
+import { useConfirmTotp, useEnableTotp } from './api/users-api';
+import { TotpSetupKey } from './components/totp-setup-key';
+
+/** Whether the server refused a field with one of these codes (shown at the field, not atop the form). */
+const refusedWith = (error: unknown, codes: string[]) =>
+  error instanceof ApiError && codes.includes(String(error.body?.code));
+
+/**
+ * The only screen of a user the administrator requires to use two-factor sign-in and who has not
+ * set it up: their password (when they have one here; a session left open cannot start it), the
+ * QR code and setup key, one code from the app, then the recovery code. Nothing else is reachable
+ * but signing out; `onDone` goes on to the page the user was going to.
+ */
+export function EnrolmentPage({
+  user,
+  onDone,
+  onSignOut,
+}: {
+  user: { id: number; external: boolean };
+  onDone(): void;
+  onSignOut(): void;
+}) {
+  const { t } = useTranslation();
+  const enable = useEnableTotp(user.id);
+  const confirm = useConfirmTotp(user.id);
+  const [pending, setPending] = useState<TotpCreated | null>(null);
+  const [done, setDone] = useState(false);
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [touched, setTouched] = useState(false);
+
+  const start = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!user.external && !password) return;
+    const created = await enable.mutateAsync(user.external ? undefined : { password }).catch(() => null);
+    if (created) {
+      setTouched(false);
+      setPassword('');
+      setPending(created);
+    }
+  };
+  const submitCode = async (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (!pending || !code.trim()) return;
+    const ok = await confirm.mutateAsync({ totpId: pending.id, code: code.trim() }).then(
+      () => true,
+      () => false,
+    );
+    if (ok) setDone(true);
+  };
+
+  let step;
+  if (pending && done) {
+    step = (
+      <Stack spacing={2}>
+        <Alert severity="success">{t('enrolment.done')}</Alert>
+        <Alert severity="warning">{t('users.recoveryText')}</Alert>
+        <Box
+          component="code"
+          data-testid="recovery-code"
+          sx={{
+            fontFamily: 'monospace',
+            fontSize: '1.1rem',
+            letterSpacing: 1,
+            p: 1.5,
+            bgcolor: 'action.hover',
+            borderRadius: 1,
+            wordBreak: 'break-all',
+          }}
+        >
+          {pending.recovery_code}
+        </Box>
+        <Button variant="contained" onClick={onDone} autoFocus>
+          {t('enrolment.continue')}
+        </Button>
+      </Stack>
+    );
+  } else if (pending) {
+    const refused = refusedWith(confirm.error, [ErrorCodes.totpCodeIncorrect]);
+    const missing = touched && !code.trim();
+    const helper = missing ? t('users.totpCodeRequired') : refused ? errorText(confirm.error) : t('users.totpCodeHelp');
+    step = (
+      <Stack spacing={2} component="form" noValidate onSubmit={(e) => void submitCode(e)}>
+        {refused ? null : <FormError error={confirm.error} />}
+        <TotpSetupKey userId={user.id} totpId={pending.id} secret={pending.secret ?? ''} />
+        <TextField
+          label={t('auth.verifyCode')}
+          value={code}
+          onChange={(e) => {
+            setCode(e.target.value);
+            if (confirm.error) confirm.reset();
+          }}
+          autoComplete="one-time-code"
+          required
+          error={missing || refused}
+          helperText={helper}
+          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: VERIFICATION_CODE_LENGTH + 2 } }}
+        />
+        <Button type="submit" variant="contained" disabled={confirm.isPending}>
+          {t('users.totpEnableConfirm')}
+        </Button>
+      </Stack>
+    );
+  } else {
+    const refused = refusedWith(enable.error, [
+      ErrorCodes.currentPasswordRequired,
+      ErrorCodes.currentPasswordIncorrect,
+    ]);
+    const missing = touched && !password;
+    step = (
+      <Stack spacing={2} component="form" noValidate onSubmit={(e) => void start(e)}>
+        {refused ? null : <FormError error={enable.error} />}
+        {user.external ? null : (
+          <TextField
+            type="password"
+            label={t('users.currentPassword')}
+            value={password}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              if (enable.error) enable.reset();
+            }}
+            autoComplete="current-password"
+            autoFocus
+            required
+            error={missing || refused}
+            helperText={
+              missing
+                ? t('users.totpPasswordRequired')
+                : refused
+                  ? errorText(enable.error)
+                  : t('enrolment.passwordHelp')
+            }
+          />
+        )}
+        <Button type="submit" variant="contained" disabled={enable.isPending}>
+          {t('users.totpContinue')}
+        </Button>
+      </Stack>
+    );
+  }
+
+  return (
+    <Box
+      component="main"
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2, bgcolor: 'background.default' }}
+    >
+      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 4 }, width: '100%', maxWidth: 440 }}>
+        <Stack spacing={2}>
+          <Typography variant="h5" component="h1">
+            {t('enrolment.title')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('enrolment.intro')}
+          </Typography>
+          {step}
+          <Button onClick={onSignOut} color="inherit">
+            {t('shell.signOut')}
+          </Button>
+        </Stack>
+      </Paper>
+    </Box>
+  );
+}

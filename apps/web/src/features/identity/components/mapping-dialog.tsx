@@ -20,6 +20,7 @@ import {
   type Project,
   type ProjectRole,
 } from '@gantry/contracts';
+import { useEffect } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { focusFirstField } from '../../../components/focus-first-field';
@@ -71,7 +72,13 @@ export function MappingDialog({
       : { source: sources[0]?.id ?? '', group: '', admin: false, project_id: '', role: '' },
   });
   const errors = form.formState.errors;
-  const hasProject = form.watch('project_id') !== '';
+  const [projectId, role] = form.watch(['project_id', 'role']);
+  const hasProject = projectId !== '';
+  const { isSubmitted } = form.formState;
+  // "Gives nothing" is said at the admin switch: a project role chosen after it answers it too.
+  useEffect(() => {
+    if (isSubmitted) void form.trigger('admin');
+  }, [projectId, role, isSubmitted, form]);
 
   const submit = form.handleSubmit(async (v) => {
     const ok = await save
@@ -148,8 +155,6 @@ export function MappingDialog({
           <Controller
             name="project_id"
             control={form.control}
-            // "Gives nothing" is said at the admin switch: a project chosen here answers it too.
-            rules={{ deps: ['admin', 'role'] }}
             render={({ field }) => (
               <TextField
                 {...field}
@@ -177,7 +182,6 @@ export function MappingDialog({
           <Controller
             name="role"
             control={form.control}
-            rules={{ deps: ['admin'] }}
             render={({ field }) => (
               <TextField
                 {...field}

@@ -165,8 +165,9 @@ describe.runIf(asRoot)('a hostile task of a non-root server', () => {
     fs.rmSync(base, { recursive: true, force: true });
   });
 
-  it('keeps no capability, reaches no loopback service and no data, and still reaches outside hosts', async () => {
-    const sandbox = new TaskSandbox({
+  /** The sandbox a root server gives its tasks: bwrap, its own network, as nobody. */
+  const isolatedSandbox = () =>
+    new TaskSandbox({
       requested: 'bwrap',
       network: 'isolated',
       taskUser: null,
@@ -174,6 +175,9 @@ describe.runIf(asRoot)('a hostile task of a non-root server', () => {
       systemPath: process.env.PATH ?? '/usr/bin:/bin',
       runAs: { uid: 65534, gid: 65534 },
     });
+
+  it('keeps no capability, reaches no loopback service and no data, and still reaches outside hosts', async () => {
+    const sandbox = isolatedSandbox();
     expect(sandbox.check().mode).toBe('bwrap');
     const launcher = createProcessLauncher(sandbox);
     const lines: string[] = [];
@@ -214,14 +218,7 @@ describe.runIf(asRoot)('a hostile task of a non-root server', () => {
   }, 60_000);
 
   it('a stop asked for as the sandbox starts (nothing inside it yet) still ends it', async () => {
-    const sandbox = new TaskSandbox({
-      requested: 'bwrap',
-      network: 'isolated',
-      taskUser: null,
-      hide: [data, path.dirname(ws)],
-      systemPath: process.env.PATH ?? '/usr/bin:/bin',
-      runAs: { uid: 65534, gid: 65534 },
-    });
+    const sandbox = isolatedSandbox();
     const launcher = createProcessLauncher(sandbox);
     for (const when of ['at once', 'on start']) {
       const t0 = Date.now();

@@ -1,4 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -56,7 +57,9 @@ const b64url = (b: Buffer | string) => Buffer.from(b).toString('base64url');
  * an authorize endpoint that approves at once, a token endpoint that checks client secret,
  * code, redirect_uri and PKCE (S256), and userinfo. `port` 0 picks a free one.
  */
-export async function startOidcProvider(opts: { port?: number; clientId?: string; clientSecret?: string } = {}): Promise<FakeOidcProvider> {
+export async function startOidcProvider(
+  opts: { port?: number; clientId?: string; clientSecret?: string } = {},
+): Promise<FakeOidcProvider> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = b64url(randomBytes(8));
   const jwk = { ...publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' };
@@ -115,7 +118,8 @@ export async function startOidcProvider(opts: { port?: number; clientId?: string
       if (q.get('client_id') !== provider.clientId || !redirectUri || q.get('response_type') !== 'code') {
         return json(res, 400, { error: 'invalid_request' });
       }
-      if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) return json(res, 400, { error: 'invalid_request', error_description: 'PKCE S256 required' });
+      if (q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge'))
+        return json(res, 400, { error: 'invalid_request', error_description: 'PKCE S256 required' });
       const code = b64url(randomBytes(16));
       const misbehave = provider.misbehave;
       provider.misbehave = {};
@@ -154,10 +158,16 @@ export async function startOidcProvider(opts: { port?: number; clientId?: string
         if (form.get('grant_type') !== 'authorization_code' || !pending) return refuse(res, 'unknown code');
         if (pending.redirectUri !== form.get('redirect_uri')) return refuse(res, 'redirect_uri mismatch');
         const verifier = form.get('code_verifier') ?? '';
-        if (b64url(createHash('sha256').update(verifier).digest()) !== pending.challenge) return refuse(res, 'PKCE verifier mismatch');
+        if (b64url(createHash('sha256').update(verifier).digest()) !== pending.challenge)
+          return refuse(res, 'PKCE verifier mismatch');
         const accessToken = b64url(randomBytes(24));
         accessTokens.set(accessToken, pending.user);
-        json(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: 300, id_token: idToken(pending) });
+        json(res, 200, {
+          access_token: accessToken,
+          token_type: 'Bearer',
+          expires_in: 300,
+          id_token: idToken(pending),
+        });
       });
       return;
     }
@@ -180,7 +190,9 @@ export async function startOidcProvider(opts: { port?: number; clientId?: string
       aud: pending.clientId,
       iat: now,
       exp: now + 300,
-      ...(pending.nonce === undefined && !pending.misbehave.nonce ? {} : { nonce: pending.misbehave.nonce ?? pending.nonce }),
+      ...(pending.nonce === undefined && !pending.misbehave.nonce
+        ? {}
+        : { nonce: pending.misbehave.nonce ?? pending.nonce }),
     };
     const jws = signJws({ alg: 'RS256', typ: 'JWT', kid }, payload, privateKey);
     if (!pending.misbehave.tamperIdToken) return jws;
@@ -194,4 +206,19 @@ export async function startOidcProvider(opts: { port?: number; clientId?: string
 function signJws(header: object, payload: object, key: KeyObject): string {
   const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
   return `${input}.${b64url(sign('sha256', Buffer.from(input), key))}`;
+}
+
+/**
+ * A fake provider for the enclosing describe: started before its tests, closed after them.
+ * Answers a getter, since the provider exists only once the tests start.
+ */
+export function useOidcProvider(): () => FakeOidcProvider {
+  let idp: FakeOidcProvider | undefined;
+  beforeAll(async () => {
+    idp = await startOidcProvider();
+  });
+  afterAll(async () => {
+    await idp?.close();
+  });
+  return () => idp!;
 }

@@ -2,11 +2,16 @@ import { SESSION_COOKIE } from '@gantry/contracts';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerFor, engines, signedInUser, uniq, useTestApp, type TestContext } from '../../test/harness.js';
-import { startOidcProvider, type FakeOidcProvider } from '../../test/oidc-provider.js';
+import { startOidcProvider, useOidcProvider, type FakeOidcProvider } from '../../test/oidc-provider.js';
 import { OIDC_FLOW_COOKIE } from './oidc.routes.js';
 
 function providersEnv(idp: FakeOidcProvider, other?: FakeOidcProvider): string {
-  const entry = (p: FakeOidcProvider, name: string) => ({ display_name: name, provider_url: p.issuer, client_id: p.clientId, client_secret: p.clientSecret });
+  const entry = (p: FakeOidcProvider, name: string) => ({
+    display_name: name,
+    provider_url: p.issuer,
+    client_id: p.clientId,
+    client_secret: p.clientSecret,
+  });
   return JSON.stringify({
     test: { ...entry(idp, 'Test IdP'), color: '#123456', icon: 'key' },
     ...(other ? { other: entry(other, 'Other IdP') } : {}),
@@ -53,32 +58,34 @@ function expectRefused(res: Awaited<ReturnType<typeof finishFlow>>, message: Reg
 }
 
 describe.each(engines)('oidc sign-in ($name)', (engine) => {
-  let idp: FakeOidcProvider;
-  beforeAll(async () => {
-    idp = await startOidcProvider();
-  });
-  afterAll(async () => {
-    await idp?.close();
-  });
+  const provider = useOidcProvider();
   const t = useTestApp(engine, {
     GANTRY_TOTP_ENABLED: 'true',
     // Read when the app starts, after the provider is listening.
     get GANTRY_OIDC_PROVIDERS() {
-      return providersEnv(idp);
+      return providersEnv(provider());
     },
   });
 
   const nextUser = () => {
     const name = uniq('ext');
-    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example`, name: `External ${name}` };
+    provider().user = {
+      sub: `sub-${name}`,
+      preferred_username: name,
+      email: `${name}@provider().example`,
+      name: `External ${name}`,
+    };
     return name;
   };
 
   it('lists the provider on the login data without secrets or URLs', async () => {
     const res = await t().app.inject({ method: 'GET', url: '/api/auth/login' });
-    expect(res.json()).toMatchObject({ oidc_providers: [{ id: 'test', name: 'Test IdP', color: '#123456', icon: 'key' }], login_with_password: true });
-    expect(res.body).not.toContain(idp.clientSecret);
-    expect(res.body).not.toContain(idp.issuer);
+    expect(res.json()).toMatchObject({
+      oidc_providers: [{ id: 'test', name: 'Test IdP', color: '#123456', icon: 'key' }],
+      login_with_password: true,
+    });
+    expect(res.body).not.toContain(provider().clientSecret);
+    expect(res.body).not.toContain(provider().issuer);
   });
 
   it('creates an external user with a working session, then signs the same user in again', async () => {
@@ -93,30 +100,62 @@ describe.each(engines)('oidc sign-in ($name)', (engine) => {
     // The flow cookie is single use.
     expect(first.cookies.find((c) => c.name === OIDC_FLOW_COOKIE)?.value).toBe('');
     const me = callerFor(ctx, { id: 0, username, password: '', cookie: cookie.value });
-    const user = (await me.get('/api/user')).json<{ id: number; username: string; external: boolean; name: string; email: string; admin: boolean; alert: boolean }>();
-    expect(user).toMatchObject({ username, external: true, admin: false, alert: false, name: `External ${username}`, email: `${username}@idp.example` });
-    const row = await ctx.db.db.selectFrom('user').select(['password', 'external']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const user = (await me.get('/api/user')).json<{
+      id: number;
+      username: string;
+      external: boolean;
+      name: string;
+      email: string;
+      admin: boolean;
+      alert: boolean;
+    }>();
+    expect(user).toMatchObject({
+      username,
+      external: true,
+      admin: false,
+      alert: false,
+      name: `External ${username}`,
+      email: `${username}@provider().example`,
+    });
+    const row = await ctx.db.db
+      .selectFrom('user')
+      .select(['password', 'external'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ password: null, external: 1 });
-    const events = await ctx.db.db.selectFrom('event').select('description').where('object_type', '=', 'user').where('object_id', '=', user.id).execute();
+    const events = await ctx.db.db
+      .selectFrom('event')
+      .select('description')
+      .where('object_type', '=', 'user')
+      .where('object_id', '=', user.id)
+      .execute();
     expect(events.map((e) => e.description)).toEqual([`User ${username} created by sign-in with Test IdP`]);
 
     const second = await signIn(ctx);
     expect(second.headers.location).toBe('/');
     const again = callerFor(ctx, { id: 0, username, password: '', cookie: sessionOf(second)!.value });
     expect((await again.get('/api/user')).json()).toMatchObject({ id: user.id });
-    const count = await ctx.db.db.selectFrom('user').select((eb) => eb.fn.countAll().as('n')).where('username', '=', username).executeTakeFirstOrThrow();
+    const count = await ctx.db.db
+      .selectFrom('user')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
     // External users have no password to sign in with.
-    const pw = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: username, password: 'x' } });
+    const pw = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { auth: username, password: 'x' },
+    });
     expect(pw.statusCode).toBe(401);
   });
 
   it('completes missing claims from userinfo', async () => {
     const username = nextUser();
-    idp.misbehave = { omitFromIdToken: ['preferred_username', 'email', 'name'] };
+    provider().misbehave = { omitFromIdToken: ['preferred_username', 'email', 'name'] };
     const res = await signIn(t());
     const me = callerFor(t(), { id: 0, username, password: '', cookie: sessionOf(res)!.value });
-    expect((await me.get('/api/user')).json()).toMatchObject({ username, email: `${username}@idp.example` });
+    expect((await me.get('/api/user')).json()).toMatchObject({ username, email: `${username}@provider().example` });
   });
 
   it('refuses a wrong state, a missing flow cookie, a tampered id_token, a wrong nonce and a PKCE mismatch', async () => {
@@ -128,29 +167,50 @@ describe.each(engines)('oidc sign-in ($name)', (engine) => {
     const missing = await startFlow(ctx);
     expectRefused(await finishFlow(ctx, missing.callback), /expired|another browser/);
     const garbled = await startFlow(ctx);
-    expectRefused(await finishFlow(ctx, garbled.callback, `${garbled.flow.slice(0, -4)}AAAA`), /expired|another browser/);
+    expectRefused(
+      await finishFlow(ctx, garbled.callback, `${garbled.flow.slice(0, -4)}AAAA`),
+      /expired|another browser/,
+    );
 
-    idp.misbehave = { tamperIdToken: true };
+    provider().misbehave = { tamperIdToken: true };
     expectRefused(await signIn(ctx), /signature/i);
-    idp.misbehave = { nonce: 'not-the-nonce' };
+    provider().misbehave = { nonce: 'not-the-nonce' };
     expectRefused(await signIn(ctx), /nonce/i);
-    const before = idp.refusals.length;
-    idp.misbehave = { wrongChallenge: true };
+    const before = provider().refusals.length;
+    provider().misbehave = { wrongChallenge: true };
     expectRefused(await signIn(ctx), /PKCE verifier mismatch/);
-    expect(idp.refusals.slice(before)).toEqual(['PKCE verifier mismatch']);
+    expect(provider().refusals.slice(before)).toEqual(['PKCE verifier mismatch']);
   });
 
   it('does not take over local accounts by username or by email', async () => {
     const ctx = t();
     const local = await signedInUser(ctx);
-    idp.user = { sub: 'local-by-name', preferred_username: local.username, email: `${uniq('x')}@idp.example`, name: 'Intruder' };
+    provider().user = {
+      sub: 'local-by-name',
+      preferred_username: local.username,
+      email: `${uniq('x')}@provider().example`,
+      name: 'Intruder',
+    };
     expectRefused(await signIn(ctx), /local account/);
-    idp.user = { sub: 'local-by-mail', preferred_username: uniq('other'), email: `${local.username}@example.com`, name: 'Intruder' };
+    provider().user = {
+      sub: 'local-by-mail',
+      preferred_username: uniq('other'),
+      email: `${local.username}@example.com`,
+      name: 'Intruder',
+    };
     expectRefused(await signIn(ctx), /local account/);
     // Not even when the provider vouches for the local account's email.
-    idp.user = { sub: 'local-verified', preferred_username: local.username, email: `${local.username}@example.com`, email_verified: true, name: 'Intruder' };
+    provider().user = {
+      sub: 'local-verified',
+      preferred_username: local.username,
+      email: `${local.username}@example.com`,
+      email_verified: true,
+      name: 'Intruder',
+    };
     expectRefused(await signIn(ctx), /local account/);
-    expect(await ctx.db.db.selectFrom('external_identity').select('id').where('user_id', '=', local.id).execute()).toEqual([]);
+    expect(
+      await ctx.db.db.selectFrom('external_identity').select('id').where('user_id', '=', local.id).execute(),
+    ).toEqual([]);
   });
 
   it('lands only on paths of this site', async () => {
@@ -215,14 +275,28 @@ describe.each(engines)('oidc identity binding ($name)', (engine) => {
   async function signedInId(res: Awaited<ReturnType<typeof finishFlow>>): Promise<number> {
     const cookie = sessionOf(res);
     expect(cookie, res.headers.location as string).toBeDefined();
-    return (await callerFor(t(), { id: 0, username: '', password: '', cookie: cookie!.value }).get('/api/user')).json<{ id: number }>().id;
+    return (await callerFor(t(), { id: 0, username: '', password: '', cookie: cookie!.value }).get('/api/user')).json<{
+      id: number;
+    }>().id;
   }
 
-  const bindings = (userId: number) => t().db.db.selectFrom('external_identity').select(['provider', 'issuer', 'subject']).where('user_id', '=', userId).execute();
+  const bindings = (userId: number) =>
+    t()
+      .db.db.selectFrom('external_identity')
+      .select(['provider', 'issuer', 'subject'])
+      .where('user_id', '=', userId)
+      .execute();
 
   /** An external user as an older Gantry created it: no binding yet. */
   const unboundExternal = (name: string) =>
-    t().app.services.users.create({ username: name, name: `Old ${name}`, email: `${name}@idp.example`, admin: false, external: true, alert: false });
+    t().app.services.users.create({
+      username: name,
+      name: `Old ${name}`,
+      email: `${name}@idp.example`,
+      admin: false,
+      external: true,
+      alert: false,
+    });
 
   it('binds a new external user to the provider, issuer and subject', async () => {
     const name = uniq('bind');
@@ -258,7 +332,12 @@ describe.each(engines)('oidc identity binding ($name)', (engine) => {
     expectRefused(await signIn(ctx), /verified/);
     idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example`, email_verified: false };
     expectRefused(await signIn(ctx), /verified/);
-    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name}@elsewhere.example`, email_verified: true };
+    idp.user = {
+      sub: `sub-${name}`,
+      preferred_username: name,
+      email: `${name}@elsewhere.example`,
+      email_verified: true,
+    };
     expectRefused(await signIn(ctx), /verified/);
     expect(await bindings(old.id)).toEqual([]);
   });
@@ -268,16 +347,29 @@ describe.each(engines)('oidc identity binding ($name)', (engine) => {
     const name = uniq('old');
     const old = await unboundExternal(name);
     // Email compared without case; "true" as text is accepted (some providers send it so).
-    idp.user = { sub: `sub-${name}`, preferred_username: name, email: `${name.toUpperCase()}@IDP.example`, email_verified: 'true' };
+    idp.user = {
+      sub: `sub-${name}`,
+      preferred_username: name,
+      email: `${name.toUpperCase()}@IDP.example`,
+      email_verified: 'true',
+    };
     expect(await signedInId(await signIn(ctx))).toBe(old.id);
     expect(await bindings(old.id)).toEqual([{ provider: 'test', issuer: idp.issuer, subject: `sub-${name}` }]);
-    const events = await ctx.db.db.selectFrom('event').select('description').where('object_type', '=', 'user').where('object_id', '=', old.id).execute();
+    const events = await ctx.db.db
+      .selectFrom('event')
+      .select('description')
+      .where('object_type', '=', 'user')
+      .where('object_id', '=', old.id)
+      .execute();
     expect(events.map((e) => e.description)).toEqual([`User ${name} linked to sign-in with Test IdP`]);
 
     // The provider renamed the person: the subject still finds the same account, unchanged.
     idp.user = { sub: `sub-${name}`, preferred_username: uniq('renamed'), email: `${uniq('renamed')}@idp.example` };
     expect(await signedInId(await signIn(ctx))).toBe(old.id);
-    expect(await ctx.app.services.users.findById(old.id)).toMatchObject({ username: name, email: `${name}@idp.example` });
+    expect(await ctx.app.services.users.findById(old.id)).toMatchObject({
+      username: name,
+      email: `${name}@idp.example`,
+    });
     const users = await ctx.db.db.selectFrom('user').select('id').where('username', 'like', 'renamed%').execute();
     expect(users).toEqual([]);
   });
@@ -300,12 +392,30 @@ describe.each(engines)('password sign-in disabled ($name)', (engine) => {
 
   it('says so on the login data and refuses passwords with 403; users are still created', async () => {
     const ctx = t();
-    expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/login' })).json()).toMatchObject({ oidc_providers: [], login_with_password: false });
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/login' })).json()).toMatchObject({
+      oidc_providers: [],
+      login_with_password: false,
+    });
     const username = uniq('local');
-    await ctx.app.services.users.create({ username, name: 'Local', email: `${username}@example.com`, password: 'pw-123456', admin: true, external: false, alert: false });
-    const res = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: { auth: username, password: 'pw-123456' } });
+    await ctx.app.services.users.create({
+      username,
+      name: 'Local',
+      email: `${username}@example.com`,
+      password: 'pw-123456',
+      admin: true,
+      external: false,
+      alert: false,
+    });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { auth: username, password: 'pw-123456' },
+    });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: 'Sign-in with a password is disabled on this server', code: 'password_login_disabled' });
+    expect(res.json()).toEqual({
+      error: 'Sign-in with a password is disabled on this server',
+      code: 'password_login_disabled',
+    });
     expect(res.cookies).toHaveLength(0);
   });
 });

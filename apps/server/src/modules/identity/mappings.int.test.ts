@@ -1,5 +1,5 @@
 import { SESSION_COOKIE } from '@gantry/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   addMember,
   callerFor,
@@ -11,7 +11,7 @@ import {
   type Caller,
   type TestContext,
 } from '../../test/harness.js';
-import { startOidcProvider, type FakeOidcProvider } from '../../test/oidc-provider.js';
+import { type FakeOidcProvider, useOidcProvider } from '../../test/oidc-provider.js';
 import { OIDC_FLOW_COOKIE } from '../auth/oidc.routes.js';
 
 /** One provider reads a flat `groups` claim, the other Keycloak's nested `realm_access.roles`. */
@@ -48,16 +48,10 @@ interface Member {
 }
 
 describe.each(engines)('identity mappings ($name)', (engine) => {
-  let idp: FakeOidcProvider;
-  beforeAll(async () => {
-    idp = await startOidcProvider();
-  });
-  afterAll(async () => {
-    await idp?.close();
-  });
+  const provider = useOidcProvider();
   const t = useTestApp(engine, {
     get GANTRY_OIDC_PROVIDERS() {
-      return providersEnv(idp);
+      return providersEnv(provider());
     },
   });
 
@@ -177,10 +171,10 @@ describe.each(engines)('identity mappings ($name)', (engine) => {
     await rule(admin, { source: 'ldap', group: `${g}-dev`, project_id: p3, role: 'owner' });
 
     const name = uniq('ext');
-    idp.user = {
+    provider().user = {
       sub: `sub-${name}`,
       preferred_username: name,
-      email: `${name}@idp.example`,
+      email: `${name}@provider().example`,
       name,
       groups: [`${g}-DEV`, `${g}-lead`, 'unrelated'],
     };
@@ -201,13 +195,13 @@ describe.each(engines)('identity mappings ($name)', (engine) => {
     expect((await first.get(`/api/project/${p1}/role`)).json()).toMatchObject({ role: 'manager' });
 
     // Next sign-in: out of "lead"; the session already open sees the weaker role at once.
-    idp.user = { ...idp.user, groups: [`${g}-dev`] };
+    provider().user = { ...provider().user, groups: [`${g}-dev`] };
     await oidcSignIn(ctx, 'corp', name);
     expect((await first.get(`/api/project/${p1}/role`)).json()).toMatchObject({ role: 'task_runner' });
     expect(await memberOf(admin, p2, first.id)).toMatchObject({ role: 'guest' });
 
     // Then only in "admins" (a single string claim): the mapped memberships go, the admin flag comes.
-    idp.user = { ...idp.user, groups: `${g}-admins` };
+    provider().user = { ...provider().user, groups: `${g}-admins` };
     const second = await oidcSignIn(ctx, 'corp', name);
     expect(await memberOf(admin, p1, first.id)).toBeUndefined();
     expect(await memberOf(admin, p2, first.id)).toBeUndefined();
@@ -220,7 +214,7 @@ describe.each(engines)('identity mappings ($name)', (engine) => {
     expect((await second.get('/api/users')).statusCode).toBe(200);
 
     // Out of every group: the mapped admin flag goes, and with it every open session.
-    idp.user = { ...idp.user, groups: [] };
+    provider().user = { ...provider().user, groups: [] };
     const third = await oidcSignIn(ctx, 'corp', name);
     expect((await third.get('/api/user')).json()).toMatchObject({ admin: false });
     expect((await second.get('/api/user')).statusCode).toBe(401);
@@ -236,10 +230,10 @@ describe.each(engines)('identity mappings ($name)', (engine) => {
     await rule(admin, { source: 'kc', group: g, project_id: p, role: 'owner' });
     await rule(admin, { source: 'kc', group: `${g}-admin`, admin: true });
     const name = uniq('kc');
-    idp.user = {
+    provider().user = {
       sub: `sub-${name}`,
       preferred_username: name,
-      email: `${name}@idp.example`,
+      email: `${name}@provider().example`,
       name,
       realm_access: { roles: [g] },
     };
@@ -251,7 +245,7 @@ describe.each(engines)('identity mappings ($name)', (engine) => {
     expect((await admin.put(`/api/users/${user.id}`, { ...row, admin: true })).statusCode).toBe(204);
     await admin.post(`/api/project/${p}/users`, { user_id: admin.id, role: 'owner' }).catch(() => undefined);
     expect((await admin.put(`/api/project/${p}/users/${user.id}`, { role: 'manager' })).statusCode).toBe(204);
-    idp.user = { ...idp.user, realm_access: { roles: [] } };
+    provider().user = { ...provider().user, realm_access: { roles: [] } };
     const again = await oidcSignIn(ctx, 'kc', name);
     expect((await again.get('/api/user')).json()).toMatchObject({ admin: true });
     expect(await memberOf(admin, p, user.id)).toMatchObject({ role: 'manager', mapped: null });
@@ -262,10 +256,10 @@ describe.each(engines)('identity mappings ($name)', (engine) => {
     const admin = await signedInUser(ctx, { admin: true });
     const p = await createProject(admin);
     const name = uniq('plain');
-    idp.user = {
+    provider().user = {
       sub: `sub-${name}`,
       preferred_username: name,
-      email: `${name}@idp.example`,
+      email: `${name}@provider().example`,
       name,
       groups: ['anything'],
     };

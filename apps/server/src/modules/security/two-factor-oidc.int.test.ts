@@ -1,8 +1,8 @@
 import { SESSION_COOKIE } from '@gantry/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../platform/crypto.js';
 import { callerFor, engines, uniq, useTestApp, type TestContext } from '../../test/harness.js';
-import { startOidcProvider, type FakeOidcProvider } from '../../test/oidc-provider.js';
+import { type FakeOidcProvider, useOidcProvider } from '../../test/oidc-provider.js';
 import { OIDC_FLOW_COOKIE } from '../auth/oidc.routes.js';
 
 /** Two providers on one fake issuer: `trusted` is marked as doing its own MFA, `plain` is not. */
@@ -33,23 +33,22 @@ async function signIn(ctx: TestContext, idp: FakeOidcProvider, provider: string)
 }
 
 describe.each(engines)('enforced two-factor sign-in and OpenID Connect ($name)', (engine) => {
-  let idp: FakeOidcProvider;
-  beforeAll(async () => {
-    idp = await startOidcProvider();
-  });
-  afterAll(async () => {
-    await idp?.close();
-  });
+  const provider = useOidcProvider();
   const t = useTestApp(engine, {
     GANTRY_TOTP_REQUIRED: 'all',
     get GANTRY_OIDC_PROVIDERS() {
-      return providersEnv(idp);
+      return providersEnv(provider());
     },
   });
 
   it('exempts sessions of a provider marked as doing its own MFA, and only those', async () => {
     const ctx = t();
-    const trusted = callerFor(ctx, { id: 0, username: '', password: '', cookie: await signIn(ctx, idp, 'trusted') });
+    const trusted = callerFor(ctx, {
+      id: 0,
+      username: '',
+      password: '',
+      cookie: await signIn(ctx, provider(), 'trusted'),
+    });
     expect((await trusted.get('/api/projects')).statusCode).toBe(200);
     const row = await ctx.db.db
       .selectFrom('session')
@@ -58,7 +57,7 @@ describe.each(engines)('enforced two-factor sign-in and OpenID Connect ($name)',
       .executeTakeFirstOrThrow();
     expect(row.mfa_by_provider).toBe(1);
 
-    const plain = callerFor(ctx, { id: 0, username: '', password: '', cookie: await signIn(ctx, idp, 'plain') });
+    const plain = callerFor(ctx, { id: 0, username: '', password: '', cookie: await signIn(ctx, provider(), 'plain') });
     const blocked = await plain.get('/api/projects');
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json()).toEqual({ error: 'Set up two-factor sign-in to continue', code: 'totp_enrolment_required' });

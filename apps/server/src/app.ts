@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { totpRoutes } from './modules/auth/totp.routes.js';
+import { passkeysRoutes } from './modules/passkeys/passkeys.routes.js';
 import { securityRoutes } from './modules/security/security.routes.js';
 import { oidcRoutes } from './modules/auth/oidc.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
@@ -40,6 +41,8 @@ import { RealtimeHub } from './realtime/hub.js';
 import { websocketOptions, wsRoutes } from './realtime/ws.routes.js';
 import { PgEventBus } from './realtime/pg-bus.js';
 import { clusterRoutes } from './modules/cluster/cluster.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { registerAuditContext } from './modules/audit/audit-context.js';
 import { mappingsRoutes } from './modules/identity/mappings.routes.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { resourceRoutes } from './platform/resource-routes.js';
@@ -133,6 +136,12 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const retentionDaily = config.taskLogRetentionDays > 0 ? setInterval(retention, 24 * 60 * 60 * 1000) : undefined;
   retentionStart?.unref();
   retentionDaily?.unref();
+  // Audit retention: every node looks hourly; the due time in the database lets one of them prune, once a day.
+  const auditPrune = () => void services.audit.pruneIfDue(config.auditRetentionDays).catch((e: unknown) => app.log.error(e));
+  const auditPruneTimer = config.auditRetentionDays > 0 ? setInterval(auditPrune, 60 * 60 * 1000) : undefined;
+  const auditPruneStart = config.auditRetentionDays > 0 ? setTimeout(auditPrune, 90_000) : undefined;
+  auditPruneTimer?.unref();
+  auditPruneStart?.unref();
   // The bus reaches the other nodes (PostgreSQL) before anything is published; a database that
   // does not answer yet leaves it reconnecting, and /api/ready says so.
   if (services.bus instanceof PgEventBus) await services.bus.start().catch((e: unknown) => app.log.error(e));
@@ -144,6 +153,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     orphanSweep.stop();
     clearTimeout(retentionStart);
     clearInterval(retentionDaily);
+    clearInterval(auditPruneTimer);
+    clearTimeout(auditPruneStart);
     hub.close();
     services.dispatcher.close();
     services.scheduler.stop();
@@ -154,6 +165,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     transform: jsonSchemaTransform,
   });
   registerAuth(app, authenticator, config.webHost);
+  // Audit entries read the caller (user, auth kind, address, request id) from the request they happen in.
+  registerAuditContext(app);
 
   await app.register(
     async (api) => {
@@ -170,11 +183,13 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(oidcRoutes(services.oidc, { webHost: config.webHost }));
       await api.register(usersRoutes(services.users, { webHost: config.webHost }));
       await api.register(totpRoutes(services.totp));
+      await api.register(passkeysRoutes(services.passkeys, { webHost: config.webHost }));
       await api.register(securityRoutes(services.twoFactorPolicy));
       await api.register(tokensRoutes(services.tokens));
       await api.register(projectsRoutes(services.projects));
       await api.register(teamRoutes(services.team, services.projects));
       await api.register(mappingsRoutes(services.identityMappings));
+      await api.register(auditRoutes(services.audit));
       await api.register(wsRoutes(hub, config.webHost));
       await api.register(appsRoutes(services.apps, { report: services.sandboxReport }));
       await api.register(runnersRoutes(services.runners, services.projects));
@@ -191,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(
         resourceRoutes({
           path: 'keys',
+          audit: { recorder: services.audit, objectType: 'key' },
           tag: 'keys',
           members,
           service: services.keys,
@@ -203,6 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(
         resourceRoutes({
           path: 'repositories',
+          audit: { recorder: services.audit, objectType: 'repository' },
           tag: 'repositories',
           members,
           service: services.repositories,
@@ -215,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(
         resourceRoutes({
           path: 'inventory',
+          audit: { recorder: services.audit, objectType: 'inventory' },
           tag: 'inventories',
           members,
           service: services.inventories,
@@ -227,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(
         resourceRoutes({
           path: 'environment',
+          audit: { recorder: services.audit, objectType: 'environment' },
           tag: 'environments',
           members,
           service: services.environments,
@@ -239,6 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(
         resourceRoutes({
           path: 'templates',
+          audit: { recorder: services.audit, objectType: 'template' },
           tag: 'templates',
           members,
           service: services.templates,
@@ -251,6 +271,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(
         resourceRoutes({
           path: 'schedules',
+          audit: { recorder: services.audit, objectType: 'schedule' },
           tag: 'schedules',
           members,
           service: services.schedules,
@@ -268,6 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(
         resourceRoutes({
           path: 'views',
+          audit: { recorder: services.audit, objectType: 'view' },
           tag: 'views',
           members,
           service: services.views,

@@ -9,6 +9,10 @@ import { LoginThrottle } from './modules/auth/login-throttle.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { TotpRepository } from './modules/auth/totp.repository.js';
 import { TotpService } from './modules/auth/totp.service.js';
+import { PasskeysRepository } from './modules/passkeys/passkeys.repository.js';
+import { PasskeysService } from './modules/passkeys/passkeys.service.js';
+import { AuditRepository } from './modules/audit/audit.repository.js';
+import { AuditService } from './modules/audit/audit.service.js';
 import { InstanceSettingsRepository } from './modules/security/instance-settings.repository.js';
 import { TwoFactorPolicyService } from './modules/security/two-factor-policy.service.js';
 import { openidClient } from './modules/auth/oidc-client.js';
@@ -20,7 +24,7 @@ import { NotificationsService } from './modules/notifications/notifications.serv
 import type { ProjectsService } from './modules/projects/projects.service.js';
 import { TokensRepository } from './modules/tokens/tokens.repository.js';
 import { TokensService } from './modules/tokens/tokens.service.js';
-import { UsersRepository } from './modules/users/users.repository.js';
+import { UsersRepository, type UserRow } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import type { EnvironmentsService } from './modules/environments/environments.service.js';
 import type { EventsService } from './modules/events/events.service.js';
@@ -110,10 +114,13 @@ export interface AppDeps {
 }
 
 export interface Services {
+  /** The hash-chained audit trail: every change, sign-in and task control is one entry. */
+  audit: AuditService;
   cluster: ClusterService;
   users: UsersService;
   auth: AuthService;
   totp: TotpService;
+  passkeys: PasskeysService;
   /** The admin's two-factor requirement (off, admins, all). */
   twoFactorPolicy: TwoFactorPolicyService;
   oidc: OidcService;
@@ -189,13 +196,24 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const resources = createResourceServices(db.db, { ...resourceDeps, appExists: (id) => apps.exists(id) });
   const { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules } = resources;
   const users = new UsersService(new UsersRepository(db.db), clock, bus);
+  // A project's owners read its entries: their role comes from the project's members.
+  const audit = new AuditService(new AuditRepository(db.db), clock, async (projectId, userId) => (await projects.membership(projectId, userId)).role);
   const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), events, clock, sleep);
   const totp = new TotpService(new TotpRepository(db.db), users, box, events, clock, config.totp, throttle);
-  const auth = new AuthService(users, new SessionsRepository(db.db), throttle, totp, clock, bus);
+  const passkeysRepo = new PasskeysRepository(db.db);
+  // A passkey is a second factor too: a user with one answers the second step with it or a code.
+  const secondFactor = {
+    required: async (user: UserRow) => totp.required(user) || (await passkeysRepo.hasAny(user.id)),
+    checkCode: (userId: number, passcode: string) => totp.checkCode(userId, passcode),
+    useRecoveryCode: (user: UserRow, code: string) => totp.useRecoveryCode(user, code),
+  };
+  const auth = new AuthService(users, new SessionsRepository(db.db), throttle, secondFactor, clock, bus);
+  const passkeys = new PasskeysService(passkeysRepo, users, auth, events, clock, throttle, config.webHost, (userId, code) => totp.checkCode(userId, code));
   const twoFactorPolicy = new TwoFactorPolicyService(new InstanceSettingsRepository(db.db), events, clock, {
     totpEnabled: config.totp.enabled,
     fixed: config.totp.required,
   });
+  twoFactorPolicy.hasPasskey = (userId) => passkeysRepo.hasAny(userId);
   const identityMappings = new MappingsService(new MappingsRepository(db.db), users, events, clock, bus, mappingSources(config.oidcProviders));
   const oidc = new OidcService(config.oidcProviders, openidClient(), users, new OidcIdentitiesRepository(db.db), auth, events, box, clock, identityMappings);
   // LDAP: logins that are not a local user's are checked against the directory; its groups go to the mappings.
@@ -218,8 +236,15 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
       })
     : undefined;
   auth.directory = ldap;
+  // The audit trail hears of users, sign-ins and lockouts, tokens, teams and projects from their services.
+  users.audit = audit;
+  auth.audit = audit;
+  throttle.audit = audit;
   const tokens = new TokensService(new TokensRepository(db.db), clock, bus);
   const team = new TeamService(new TeamRepository(db.db), users, events, clock, bus);
+  tokens.audit = audit;
+  team.audit = audit;
+  projects.audit = audit;
   const apps = new AppsService(new AppsRepository(db.db), refs, events, clock, pathExecutableFinder(config.systemPath));
   projects.seedDemo = (actor, projectId) =>
     seedDemoProject(
@@ -245,6 +270,14 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps, environments);
   const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
   tasks.endedOutsideRun = (t) => notifications.dispatch(t);
+  tasks.audit = audit;
+  integrations.audit = audit;
+  integrationRules.audit = audit;
+  schedules.audit = audit;
+  templates.audit = audit;
+  apps.audit = audit;
+  identityMappings.audit = audit;
+  twoFactorPolicy.audit = audit;
   // This process's runs: the dispatcher tracks them, the drain and the cluster's fence stop them.
   const runs = new LocalRuns();
   const runnerDeps = {
@@ -338,6 +371,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     removeLeftovers({ workRoot: config.taskDir, activeElsewhere: (ids) => nodesRepo.activeElsewhere(ids, node), runningHere: (id) => runs.has(id) });
   const runnersRepo = new RunnersRepository(db.db);
   const runners = new RunnersService(runnersRepo, events, clock, generateRunnerKeyPair);
+  runners.audit = audit;
   const runnerProtocol = new RunnerProtocolService({
     runners: runnersRepo,
     tasks: tasksRepo,
@@ -383,5 +417,5 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
   const sandboxReport = () => sandbox.report(launcher);
-  return { drain, removeLeftovers: leftovers, sandboxReport, cluster, users, auth, totp, twoFactorPolicy, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, identityMappings, ldap, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
+  return { audit, drain, removeLeftovers: leftovers, sandboxReport, cluster, users, auth, totp, passkeys, twoFactorPolicy, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, identityMappings, ldap, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
 }

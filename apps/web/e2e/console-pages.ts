@@ -129,6 +129,7 @@ export const MAIN_PAGES: ConsolePage[] = [
   { name: 'cluster', url: () => '/cluster' },
   { name: 'identity mappings', url: () => '/identity-mappings', buttons: (d) => [d.identity.new] },
   { name: 'security', url: () => '/security' },
+  { name: 'audit', url: () => '/audit' },
   { name: 'tokens', url: () => '/tokens', buttons: (d) => [d.tokens.new] },
   {
     name: 'task log dialog',

@@ -6,7 +6,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 const BUDGET_KB = 250;
-const LOGIN_MODULE = 'src/features/auth/login-page.tsx';
+// The login page with its passkey buttons (app/screens/sign-in.tsx joins the two features).
+const LOGIN_MODULE = 'src/app/screens/sign-in.tsx';
 
 const dist = path.resolve(import.meta.dirname, '../dist');
 const manifestPath = path.join(dist, '.vite/manifest.json');

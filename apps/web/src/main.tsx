@@ -12,7 +12,7 @@ import { prefetchSession } from './lib/query-client';
 const ignore = () => undefined;
 const path = window.location.pathname;
 if (path.startsWith('/auth/')) {
-  void import('./features/auth/login-page').catch(ignore);
+  void import('./app/screens/sign-in').catch(ignore);
 } else {
   prefetchSession(path);
   void loadShell().catch(ignore);

@@ -82,6 +82,8 @@ export const FieldLabels = {
   webhook: 'Webhook',
   workspace: 'Workspace',
   workspace_name: 'Workspace name',
+  from: 'From',
+  to: 'To',
 } as const;
 export type FieldLabelKey = keyof typeof FieldLabels;
 /** A label as the English messages write it ("Project name"). */

@@ -282,5 +282,15 @@ export const ErrorCodes = {
   identitySourceUnknown: 'identity_source_unknown', // values
   /** A mapping that gives neither the admin flag nor a project role. */
   identityMappingEmpty: 'identity_mapping_empty',
+  // Passkeys (WebAuthn)
+  passkeyNotFound: 'passkey_not_found',
+  /** The answer's challenge is unknown, spent, expired, or was handed to another session or browser. */
+  passkeyChallengeInvalid: 'passkey_challenge_invalid',
+  /** The passkey's answer did not verify (signature, origin, relying party, user verification, counter). */
+  passkeyRejected: 'passkey_rejected',
+  /** Removing one's own passkey needs the current password, a current code or a passkey's answer. */
+  passkeyProofRequired: 'passkey_proof_required',
+  /** Only users with a password here (not signing in through a directory or provider) register passkeys. */
+  passkeyLocalOnly: 'passkey_local_only',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -32,3 +32,5 @@ export * from './terraform-backend.js';
 export * from './sandbox.js';
 export * from './cluster.js';
 export * from './security.js';
+export * from './passkeys.js';
+export * from './audit.js';

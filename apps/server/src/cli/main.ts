@@ -21,6 +21,8 @@ import { ZodError } from 'zod';
 import { startServer } from '../server.js';
 import { startRunner } from '../remote-runner/start.js';
 import { VERSION } from '../version.js';
+import { auditCommand } from './audit-command.js';
+import { runAsCaller } from '../modules/audit/audit-context.js';
 
 const USAGE = `Usage: gantry <command>
 
@@ -37,6 +39,8 @@ const USAGE = `Usage: gantry <command>
                                            it with the server stopped. The current key is GANTRY_SECRET_KEY or
                                            <data dir>/secret.key (then replaced by the new key). KEY: 32 bytes in
                                            base64 or a passphrase; a file keeps it out of the shell history
+  audit verify                             check the audit trail's hash chain: exits 0 when intact (printing
+                                           how many entries), 1 naming the first changed, removed or added entry
   runner start                             run tasks for a server (GANTRY_RUNNER_SERVER_URL, GANTRY_RUNNER_TOKEN,
                                            GANTRY_RUNNER_PRIVATE_KEY_FILE, GANTRY_RUNNER_WORK_DIR)
   version
@@ -56,6 +60,11 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'project' && sub) return await projectCommand(sub, rest);
     if (command === 'runner' && sub === 'start') return await startRunner();
     if (command === 'rekey') return await rekeyCommand(argv.slice(1));
+    if (command === 'audit') {
+      const code = await auditCommand(sub);
+      if (code !== 0) process.exit(code);
+      return;
+    }
     fail(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`);
   } catch (err) {
     fail(err instanceof ZodError ? (err.issues[0]?.message ?? 'Invalid input') : err instanceof Error ? err.message : String(err));
@@ -168,7 +177,8 @@ async function withServices(fn: (s: ReturnType<typeof createServices>, applied: 
       describeSecretKeySource(secretKeySource(config.secretKey, config.dataDir)),
       staged && { box: new SecretBox(staged.key), source: staged.file },
     );
-    await fn(createServices({ config, db, secretKey }), applied);
+    // What a command changes is recorded in the audit trail as the command line's doing.
+    await runAsCaller({ authKind: 'cli' }, () => fn(createServices({ config, db, secretKey }), applied));
   } finally {
     await db.close();
   }

@@ -132,6 +132,7 @@ const envSchema = z.object({
   GANTRY_MAX_STATE_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   // Empty or 0: off. Otherwise a daily job deletes the output of tasks older than this.
   GANTRY_TASK_LOG_RETENTION_DAYS: z.union([z.literal('').transform(() => 0), z.coerce.number().int().min(0)]).default(0),
+  GANTRY_AUDIT_RETENTION_DAYS: z.union([z.literal('').transform(() => 365), z.coerce.number().int().min(0)]).default(365),
   GANTRY_USE_REMOTE_RUNNER: bool,
   GANTRY_RUNNER_TIMEOUT_SECONDS: z.coerce.number().int().min(5).default(120),
   // Several nodes on one PostgreSQL database: a node silent this long is dead; its tasks are failed.
@@ -213,6 +214,8 @@ export interface Config {
   maxStateBytes: number;
   /** Days a finished task keeps its output (0: forever); the task rows stay. */
   taskLogRetentionDays: number;
+  /** Audit entries older than this many days are pruned (0: kept forever). */
+  auditRetentionDays: number;
   /** Every task goes to a remote runner with a matching tag; off: every task runs in this server. */
   useRemoteRunner: boolean;
   /** A runner silent this long has its running tasks failed. */
@@ -304,6 +307,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logRetryBufferBytes: e.GANTRY_LOG_RETRY_BUFFER_MB * 1024 * 1024,
     maxStateBytes: e.GANTRY_MAX_STATE_BYTES,
     taskLogRetentionDays: e.GANTRY_TASK_LOG_RETENTION_DAYS,
+    auditRetentionDays: e.GANTRY_AUDIT_RETENTION_DAYS,
     useRemoteRunner: e.GANTRY_USE_REMOTE_RUNNER,
     runnerTimeoutSeconds: e.GANTRY_RUNNER_TIMEOUT_SECONDS,
     nodeTimeoutSeconds: e.GANTRY_NODE_TIMEOUT_SECONDS,

@@ -23,6 +23,8 @@ import * as m020 from './migrations/020-totp-confirmed.js';
 import * as m021 from './migrations/021-identity-mappings.js';
 import * as m022 from './migrations/022-instance-settings.js';
 import * as m023 from './migrations/023-ldap-users.js';
+import * as m025 from './migrations/025-audit.js';
+import * as m024 from './migrations/024-passkeys.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -52,6 +54,8 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '021-identity-mappings': m021,
   '022-instance-settings': m022,
   '023-ldap-users': m023,
+  '025-audit': m025,
+  '024-passkeys': m024,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Table shapes. Booleans are stored as integers (0/1) and times as ISO-8601 UTC text on both
@@ -393,6 +393,38 @@ export interface Database {
   ldap_user: LdapUserTable;
   master_key_check: MasterKeyCheckTable;
   instance_setting: InstanceSettingTable;
+  user_passkey: UserPasskeyTable;
+  passkey_challenge: PasskeyChallengeTable;
+  audit_entry: AuditEntryTable;
+  audit_chain: AuditChainTable;
+}
+
+/** A user's passkey (WebAuthn credential), migration 024. */
+export interface UserPasskeyTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url credential id, unique over all users. */
+  credential_id: string;
+  /** base64url COSE public key. */
+  public_key: string;
+  /** The authenticator's signature counter (bigint: PostgreSQL answers it as text). */
+  counter: ColumnType<number | string, number, number>;
+  /** JSON list of transports the browser reported. */
+  transports: string;
+  name: string;
+  created: string;
+  last_used: string | null;
+}
+
+/** A WebAuthn challenge waiting for its answer, spent once (migration 024). */
+export interface PasskeyChallengeTable {
+  /** sha256 of the challenge (base64url). */
+  id: string;
+  purpose: string;
+  user_id: number | null;
+  /** sha256 of what the challenge is bound to (a session id or a browser cookie), or null. */
+  binding: string | null;
+  expires: string;
 }
 
 export interface TerraformStateTable {
@@ -484,4 +516,36 @@ export interface WebhookDeliveryBodyTable {
   integration_id: number;
   body_sha256: string;
   received: string;
+}
+
+/** One audit trail entry (migration 025): append-only, hash-chained; ids are given by the appender. */
+export interface AuditEntryTable {
+  id: number;
+  time: string;
+  actor_id: number | null;
+  /** The actor's login when the entry was written: kept when the user is deleted. */
+  actor_login: string | null;
+  auth_kind: string;
+  ip: string | null;
+  user_agent: string | null;
+  request_id: string | null;
+  project_id: number | null;
+  object_type: string;
+  object_id: string | null;
+  action: string;
+  /** JSON of the changed fields before the change (secret fields only as "changed"). */
+  before: string | null;
+  after: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+/** The audit chain's one row (id 1): its head, the anchor pruning left, when pruning is due. */
+export interface AuditChainTable {
+  id: number;
+  head_id: number;
+  head_hash: string;
+  anchor_id: number;
+  anchor_hash: string;
+  prune_due: string;
 }

@@ -5,6 +5,8 @@ import { z, type ZodType } from 'zod';
 import { requireUser } from './auth.js';
 import { keepStoredFields } from './partial-update.js';
 import { projectGuard, type ProjectMembership } from './permissions.js';
+import type { AuditRecorder } from '../modules/audit/audit.port.js';
+import { secretsIn } from '../modules/audit/audit-fields.js';
 
 /** Who changes something, for permission decisions and the activity log. */
 export interface Actor {
@@ -37,6 +39,8 @@ export interface ResourceRoutesOptions<Row, Out, CreateIn, UpdateIn> {
   boundFields?: Record<string, string>;
   /** The permission bit for create/update/delete; manageProjectResources unless the spec says otherwise. */
   changePermission?: number;
+  /** Where create/update/delete are recorded, as `objectType` with the presented object before and after. */
+  audit?: { recorder: AuditRecorder; objectType: string };
 }
 
 /**
@@ -59,6 +63,20 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
     // Erased to ZodType: the generic Out defeats the type provider's reply inference, while the
     // schema itself still shapes and checks every answer at run time.
     const item = o.itemSchema as ZodType;
+    // The presented object (no secrets) before and after; secrets the body set show as "changed".
+    const record = async (action: 'create' | 'update' | 'delete', projectId: number, before: Out | null, after: Out | null, body: unknown, id?: number) => {
+      if (!o.audit) return;
+      const objectId = id ?? (after as { id?: number } | null)?.id ?? null;
+      await o.audit.recorder.record({
+        action,
+        objectType: o.audit.objectType,
+        objectId,
+        projectId,
+        before: before as Record<string, unknown> | null,
+        after: after as Record<string, unknown> | null,
+        secretsChanged: action === 'delete' ? [] : secretsIn(body),
+      });
+    };
     const storedItem = async (params: unknown) => {
       const p = itemParams.safeParse(params);
       return p.success ? o.present(await o.service.get(p.data.projectId, p.data.id)) : null;
@@ -78,7 +96,9 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
       { preValidation: manage, schema: { tags, params: listParams, body: o.createSchema, response: { 201: item } } },
       async (request, reply) => {
         const row = await o.service.create(actor(requireUser(request)), request.params.projectId, request.body as CreateIn);
-        return reply.status(201).send(o.present(row));
+        const out = o.present(row);
+        await record('create', request.params.projectId, null, out, request.body);
+        return reply.status(201).send(out);
       },
     );
 
@@ -96,13 +116,18 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
         schema: { tags, params: itemParams, body: o.updateSchema },
       },
       async (request, reply) => {
+        const before = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
         await o.service.update(actor(requireUser(request)), request.params.projectId, request.params.id, request.body as UpdateIn);
+        const after = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
+        await record('update', request.params.projectId, before, after, request.body, request.params.id);
         return reply.status(204).send();
       },
     );
 
     app.delete(`${base}/:id`, { preValidation: manage, schema: { tags, params: itemParams } }, async (request, reply) => {
+      const before = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
       await o.service.delete(actor(requireUser(request)), request.params.projectId, request.params.id);
+      await record('delete', request.params.projectId, before, null, undefined, request.params.id);
       return reply.status(204).send();
     });
 

@@ -10,7 +10,7 @@ import { ProjectRoute } from './project-route';
 
 // Every screen family is its own chunk, so the sign-in page loads only what it needs and heavy
 // libraries (charts, the code editor, drag and drop) load with the screens that use them.
-const LoginPage = lazyPage(() => import('../features/auth/login-page'), 'LoginPage');
+const LoginPage = lazyPage(() => import('./screens/sign-in'), 'SignInPage');
 const projects = () => import('./screens/projects');
 const NewProjectPage = lazyPage(projects, 'NewProjectPage');
 const ProjectDashboard = lazyPage(() => import('./screens/project-dashboard'), 'ProjectDashboard');
@@ -37,6 +37,7 @@ const RunnersPage = lazyPage(admin, 'RunnersPage');
 const ClusterPage = lazyPage(admin, 'ClusterPage');
 const IdentityMappingsPage = lazyPage(admin, 'IdentityMappingsPage');
 const SecurityPage = lazyPage(admin, 'SecurityPage');
+const AuditPage = lazyPage(admin, 'AuditPage');
 
 export function AppRoutes() {
   return (
@@ -83,6 +84,7 @@ export function AppRoutes() {
               <Route path="cluster" element={<ClusterPage />} />
               <Route path="identity-mappings" element={<IdentityMappingsPage />} />
               <Route path="security" element={<SecurityPage />} />
+              <Route path="audit" element={<AuditPage />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

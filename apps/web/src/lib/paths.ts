@@ -19,4 +19,5 @@ export const paths = {
   cluster: '/cluster',
   identityMappings: '/identity-mappings',
   security: '/security',
+  audit: '/audit',
 } as const;

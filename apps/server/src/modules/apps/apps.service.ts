@@ -20,6 +20,7 @@ import type { ReferencesRepository } from '../references/references.repository.j
 import { builtinDefaults, presentApp } from './apps.presenter.js';
 import type { AppRow, AppsRepository, AppValues } from './apps.repository.js';
 import type { ExecutableFinder } from './executable-finder.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 
 export type AppCreateInput = z.output<typeof appCreateSchema>;
 export type AppUpdateInput = z.output<typeof appUpdateSchema>;
@@ -65,20 +66,27 @@ export class AppsService {
     return (await this.find(id)) !== null;
   }
 
+  /** Where changes are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
+
   async create(actor: Actor, input: AppCreateInput): Promise<App> {
     if (isBuiltinApp(input.id) || (await this.repo.find(input.id)))
       throw new ConflictError(`App ${input.id} already exists`, { code: ErrorCodes.appExists, app: input.id });
     await this.repo.insert(input.id, { ...this.values(input.id, input), active: this.activeOf(input) ?? null }, this.now());
     await this.log(actor, `App ${input.title} (${input.id}) created`);
-    return this.get(input.id);
+    const created = await this.get(input.id);
+    await this.audit.record({ action: 'create', objectType: 'app', objectId: input.id, after: created });
+    return created;
   }
 
   async update(actor: Actor, id: string, input: AppUpdateInput): Promise<App> {
-    await this.get(id);
+    const before = await this.get(id);
     const active = this.activeOf(input);
     await this.save(id, { ...this.values(id, input), ...(active === undefined ? {} : { active }) });
     await this.log(actor, `App ${input.title} (${id}) updated`);
-    return this.get(id);
+    const after = await this.get(id);
+    await this.audit.record({ action: 'update', objectType: 'app', objectId: id, before, after });
+    return after;
   }
 
   /** Semaphore's `POST /apps/{id}`: saves the app, creating it when there is none by that id. */
@@ -92,6 +100,7 @@ export class AppsService {
     const app = await this.get(id);
     await this.save(id, { active: active ? 1 : 0 });
     await this.log(actor, `App ${app.title} (${id}) ${active ? 'activated' : 'deactivated'}`);
+    await this.audit.record({ action: 'update', objectType: 'app', objectId: id, before: { active: app.active }, after: { active } });
   }
 
   /** Custom apps only, and only while no template uses them. */
@@ -102,6 +111,7 @@ export class AppsService {
     if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('app'), { code: ErrorCodes.appInUse, references: refs });
     await this.repo.delete(id);
     await this.log(actor, `App ${app.title} (${id}) deleted`);
+    await this.audit.record({ action: 'delete', objectType: 'app', objectId: id, before: app });
   }
 
   /** A built-in gets its row on its first change, starting from its defaults. */

@@ -7,6 +7,7 @@ import type { EventBus } from '../../realtime/bus.js';
 import type { UserRow } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import { throttleKeys, type LoginThrottle } from './login-throttle.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import type { SessionsRepository } from './sessions.repository.js';
 
 /** A session idle this long is over. */
@@ -18,8 +19,8 @@ const TOUCH_EVERY_MS = 60_000;
 
 /** The second sign-in step, as the TOTP service provides it. */
 export interface SecondFactor {
-  /** Whether signing in as this user takes a code after the password. */
-  required(user: UserRow): boolean;
+  /** Whether signing in as this user takes a second step after the password (a code or a passkey). */
+  required(user: UserRow): boolean | Promise<boolean>;
   checkCode(userId: number, passcode: string): Promise<boolean>;
   useRecoveryCode(user: UserRow, code: string): Promise<boolean>;
 }
@@ -72,6 +73,9 @@ export class AuthService {
   /** LDAP sign-in, when GANTRY_LDAP_ENABLED (set by services.ts). */
   directory: DirectorySignIn | undefined;
 
+  /** Where sign-ins and their failures are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
+
   /**
    * Checks the credentials and opens a session; answers the same 401 for an unknown user and
    * a wrong password, and spends the same hashing time on both. A user with two-factor sign-in
@@ -88,8 +92,11 @@ export class AuthService {
       const hash = user?.password ?? (await dummyPasswordHash());
       return (await verifyPassword(password, hash)) && !!user?.password && user.external === 0;
     });
-    if (!ok || !user) throw new UnauthorizedError(Messages.incorrectLogin, { code: ErrorCodes.incorrectLogin });
-    return this.openSession(user.id, client, !this.secondFactor.required(user));
+    if (!ok || !user) {
+      await this.signInFailed(user, 'password');
+      throw new UnauthorizedError(Messages.incorrectLogin, { code: ErrorCodes.incorrectLogin });
+    }
+    return this.openSession(user.id, client, !(await this.secondFactor.required(user)));
   }
 
   /**
@@ -105,7 +112,10 @@ export class AuthService {
       return 'accept' in outcome.result;
     });
     const result = outcome.result!;
-    if ('refusal' in result) throw result.refusal;
+    if ('refusal' in result) {
+      await this.signInFailed(user, 'ldap');
+      throw result.refusal;
+    }
     return this.openExternalSession(await result.accept(), client, { mfaByProvider: directory.mfaByProvider });
   }
 
@@ -113,8 +123,8 @@ export class AuthService {
    * A session for a user an external provider vouched for: like after the password, it waits
    * for the code when the user has two-factor sign-in.
    */
-  openExternalSession(user: UserRow, client: Client, options: SessionOptions = {}): Promise<string> {
-    return this.openSession(user.id, client, !this.secondFactor.required(user), options);
+  async openExternalSession(user: UserRow, client: Client, options: SessionOptions = {}): Promise<string> {
+    return this.openSession(user.id, client, !(await this.secondFactor.required(user)), options);
   }
 
   async openSession(userId: number, client: Client, verified = true, options: SessionOptions = {}): Promise<string> {
@@ -131,6 +141,14 @@ export class AuthService {
       // A session that waits for the code is signed in when the code is given.
       signed_in: verified ? now : null,
       mfa_by_provider: options.mfaByProvider ? 1 : 0,
+    });
+    const user = await this.users.findById(userId);
+    await this.audit.record({
+      action: 'sign_in',
+      objectType: 'user',
+      objectId: userId,
+      after: { second_factor_pending: !verified },
+      caller: { actorId: userId, actorLogin: user?.username ?? null, authKind: 'session' },
     });
     return value;
   }
@@ -153,7 +171,7 @@ export class AuthService {
     if (!user) return null;
     // Two-factor turned off meanwhile (server setting, or the user's method removed): the
     // password was checked, which is then all sign-in asks for.
-    return { user, verified: session.verified === 1 || !this.secondFactor.required(user), mfaByProvider: session.mfa_by_provider === 1 };
+    return { user, verified: session.verified === 1 || !(await this.secondFactor.required(user)), mfaByProvider: session.mfa_by_provider === 1 };
   }
 
   /**
@@ -182,7 +200,8 @@ export class AuthService {
     this.bus.userChanged(session.user_id);
   }
 
-  private async secondStep(
+  /** The second step with any check (a code, the recovery code, a passkey: see modules/passkeys). */
+  async secondStep(
     value: string,
     client: Client,
     /** The refusal of a wrong code: its text and its code. */
@@ -193,7 +212,31 @@ export class AuthService {
     if (!session) throw new UnauthorizedError();
     if (session.verified) return;
     const keys = [throttleKeys.secondFactor(session.user), throttleKeys.address(client.ip)];
-    if (!(await this.throttle.attempt(keys, () => check(session.user)))) throw new UnauthorizedError(wrong[0], { code: wrong[1] });
+    if (!(await this.throttle.attempt(keys, () => check(session.user)))) {
+      await this.audit.record({ action: 'totp_failed', objectType: 'user', objectId: session.user.id, caller: { actorId: session.user.id, actorLogin: session.user.username, authKind: 'session' } });
+      throw new UnauthorizedError(wrong[0], { code: wrong[1] });
+    }
     await this.sessions.markVerified(sessionIdOf(value), this.clock.now().toISOString());
+    await this.audit.record({
+      action: 'sign_in',
+      objectType: 'user',
+      objectId: session.user.id,
+      after: { second_factor: true },
+      caller: { actorId: session.user.id, actorLogin: session.user.username, authKind: 'session' },
+    });
+  }
+
+  /**
+   * A refused sign-in, with the user when the login names one. A login that names nobody is not
+   * kept: it may be a password typed into the wrong field.
+   */
+  private async signInFailed(user: UserRow | undefined, method: 'password' | 'ldap'): Promise<void> {
+    await this.audit.record({
+      action: 'sign_in_failed',
+      objectType: 'user',
+      objectId: user?.id ?? null,
+      after: user ? { login: user.username, method } : { unknown_login: true, method },
+      caller: { actorId: user?.id ?? null, actorLogin: user?.username ?? null, authKind: 'session' },
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { Messages, ErrorCodes } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import { TooManyRequestsError } from '../../platform/errors.js';
 import type { EventsService } from '../events/events.service.js';
 import type { AuthFailuresRepository } from './auth-failures.repository.js';
@@ -98,6 +99,9 @@ export class LoginThrottle {
     private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
   ) {}
 
+  /** Where lockouts are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
+
   /**
    * Runs `check` (the password or code comparison) as one counted attempt and answers its
    * verdict. Throws 429 (with the seconds until the lock ends) without running it when a key is
@@ -140,6 +144,13 @@ export class LoginThrottle {
     for (const { key, n } of taken) {
       if (n === key.refuseAfter && key.lockEvent) {
         await this.events.record({ projectId: null, objectType: 'user', ...key.lockEvent });
+        await this.audit.record({
+          action: 'lockout',
+          objectType: key.lockEvent.objectId === null ? 'address' : 'user',
+          objectId: key.lockEvent.objectId,
+          after: { reason: key.lockEvent.description },
+          caller: { actorId: key.lockEvent.userId, authKind: 'session' },
+        });
       }
     }
     return false;

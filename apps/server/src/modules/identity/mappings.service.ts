@@ -5,6 +5,8 @@ import type { EventBus } from '../../realtime/bus.js';
 import type { EventsService } from '../events/events.service.js';
 import type { UsersService } from '../users/users.service.js';
 import type { MappingRow, MappingsRepository } from './mappings.repository.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
+import { presentMapping } from './mappings.presenter.js';
 
 /** A source a rule may name: `ldap` and each configured OpenID Connect provider. */
 export interface MappingSource {
@@ -50,25 +52,33 @@ export class MappingsService {
     return this.sources;
   }
 
+  /** Where changes are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
+
   list(): Promise<MappingRow[]> {
     return this.repo.list();
   }
 
   async create(input: IdentityMappingInput): Promise<MappingRow> {
     await this.check(input);
-    return this.repo.insert({ ...this.values(input), created: this.clock.now().toISOString() });
+    const row = await this.repo.insert({ ...this.values(input), created: this.clock.now().toISOString() });
+    await this.audit.record({ action: 'create', objectType: 'identity_mapping', objectId: row.id, after: presentMapping(row) });
+    return row;
   }
 
   async update(id: number, input: IdentityMappingInput): Promise<MappingRow> {
     const row = await this.get(id);
     await this.check(input);
     await this.repo.update(id, this.values(input));
-    return { ...row, ...this.values(input) };
+    const after = { ...row, ...this.values(input) };
+    await this.audit.record({ action: 'update', objectType: 'identity_mapping', objectId: id, before: presentMapping(row), after: presentMapping(after) });
+    return after;
   }
 
   async delete(id: number): Promise<MappingRow> {
     const row = await this.get(id);
     await this.repo.delete(id);
+    await this.audit.record({ action: 'delete', objectType: 'identity_mapping', objectId: id, before: presentMapping(row) });
     return row;
   }
 

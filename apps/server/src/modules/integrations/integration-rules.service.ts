@@ -14,6 +14,8 @@ import type {
 } from './integrations.repository.js';
 import type { IntegrationsService } from './integrations.service.js';
 import { extractedVariableIssue } from './webhook-read.js';
+import { presentExtractValue, presentMatcher } from './integrations.presenter.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 
 export type MatcherInput = z.output<typeof matcherInputSchema>;
 export type ExtractValueInput = z.output<typeof extractValueInputSchema>;
@@ -28,6 +30,9 @@ export class IntegrationRulesService {
     private readonly integrations: IntegrationsService,
     private readonly events: EventsService,
   ) {}
+
+  /** Where changes are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
 
   async matchers(projectId: number, integrationId: number): Promise<MatcherRow[]> {
     await this.integrations.get(projectId, integrationId);
@@ -50,6 +55,7 @@ export class IntegrationRulesService {
     const owner = await this.owner(projectId, integrationId, input.integration_id);
     const row = await this.repo.insertMatcher(projectId, integrationId, matcherValues(input));
     await this.log(actor, owner, `Matcher ${row.name} of integration ${owner.name} created`);
+    await this.audit.record({ action: 'create', objectType: 'integration_matcher', objectId: row.id, projectId, after: presentMatcher(row) });
     return row;
   }
 
@@ -61,9 +67,11 @@ export class IntegrationRulesService {
     input: MatcherInput,
   ): Promise<void> {
     const owner = await this.owner(projectId, integrationId, input.integration_id);
-    await this.getMatcher(projectId, integrationId, id);
+    const before = await this.getMatcher(projectId, integrationId, id);
     await this.repo.updateMatcher(projectId, integrationId, id, matcherValues(input));
     await this.log(actor, owner, `Matcher ${input.name} of integration ${owner.name} updated`);
+    const after = await this.getMatcher(projectId, integrationId, id);
+    await this.audit.record({ action: 'update', objectType: 'integration_matcher', objectId: id, projectId, before: presentMatcher(before), after: presentMatcher(after) });
   }
 
   async deleteMatcher(actor: Actor, projectId: number, integrationId: number, id: number): Promise<void> {
@@ -71,6 +79,7 @@ export class IntegrationRulesService {
     const row = await this.getMatcher(projectId, integrationId, id);
     await this.repo.deletePart('integration_matcher', projectId, integrationId, id);
     await this.log(actor, owner, `Matcher ${row.name} of integration ${owner.name} deleted`);
+    await this.audit.record({ action: 'delete', objectType: 'integration_matcher', objectId: id, projectId, before: presentMatcher(row) });
   }
 
   async values(projectId: number, integrationId: number): Promise<ExtractValueRow[]> {
@@ -94,6 +103,7 @@ export class IntegrationRulesService {
     const owner = await this.owner(projectId, integrationId, input.integration_id);
     const row = await this.repo.insertValue(projectId, integrationId, extractValues(input));
     await this.log(actor, owner, `Extracted value ${row.name} of integration ${owner.name} created`);
+    await this.audit.record({ action: 'create', objectType: 'integration_value', objectId: row.id, projectId, after: presentExtractValue(row) });
     return row;
   }
 
@@ -105,9 +115,11 @@ export class IntegrationRulesService {
     input: ExtractValueInput,
   ): Promise<void> {
     const owner = await this.owner(projectId, integrationId, input.integration_id);
-    await this.getValue(projectId, integrationId, id);
+    const before = await this.getValue(projectId, integrationId, id);
     await this.repo.updateValue(projectId, integrationId, id, extractValues(input));
     await this.log(actor, owner, `Extracted value ${input.name} of integration ${owner.name} updated`);
+    const after = await this.getValue(projectId, integrationId, id);
+    await this.audit.record({ action: 'update', objectType: 'integration_value', objectId: id, projectId, before: presentExtractValue(before), after: presentExtractValue(after) });
   }
 
   async deleteValue(actor: Actor, projectId: number, integrationId: number, id: number): Promise<void> {
@@ -115,6 +127,7 @@ export class IntegrationRulesService {
     const row = await this.getValue(projectId, integrationId, id);
     await this.repo.deletePart('integration_extract_value', projectId, integrationId, id);
     await this.log(actor, owner, `Extracted value ${row.name} of integration ${owner.name} deleted`);
+    await this.audit.record({ action: 'delete', objectType: 'integration_value', objectId: id, projectId, before: presentExtractValue(row) });
   }
 
   /** The integration of the path; a body's integration_id may repeat it but not contradict it. */

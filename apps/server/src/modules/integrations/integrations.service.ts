@@ -13,6 +13,9 @@ import type { EventsService } from '../events/events.service.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
 import type { AliasRow, IntegrationsRepository, IntegrationWithTemplate } from './integrations.repository.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
+import { secretsIn } from '../audit/audit-fields.js';
+import { presentIntegration } from './integrations.presenter.js';
 
 export type IntegrationInput = z.output<typeof integrationInputSchema>;
 
@@ -40,6 +43,9 @@ export class IntegrationsService implements ProjectResourceService<
     return this.repo.list(projectId);
   }
 
+  /** Where changes are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
+
   async get(projectId: number, id: number): Promise<IntegrationWithTemplate> {
     const row = await this.repo.find(projectId, id);
     if (!row) throw new NotFoundError('Integration not found', { code: ErrorCodes.integrationNotFound });
@@ -50,13 +56,17 @@ export class IntegrationsService implements ProjectResourceService<
     const values = await this.values(projectId, input);
     const row = await this.repo.insert(projectId, values, this.clock.now().toISOString());
     await this.log(actor, projectId, row.id, `Integration ${row.name} created`);
-    return this.get(projectId, row.id);
+    const created = await this.get(projectId, row.id);
+    await this.audit.record({ action: 'create', objectType: 'integration', objectId: row.id, projectId, after: presentIntegration(created), secretsChanged: secretsIn(input) });
+    return created;
   }
 
   async update(actor: Actor, projectId: number, id: number, input: IntegrationInput): Promise<void> {
-    await this.get(projectId, id);
+    const before = await this.get(projectId, id);
     await this.repo.update(projectId, id, await this.values(projectId, input));
     await this.log(actor, projectId, id, `Integration ${input.name} updated`);
+    const after = await this.get(projectId, id);
+    await this.audit.record({ action: 'update', objectType: 'integration', objectId: id, projectId, before: presentIntegration(before), after: presentIntegration(after), secretsChanged: secretsIn(input) });
   }
 
   /** Its aliases, matchers and extracted values go with it; tasks it started stay. */
@@ -64,6 +74,7 @@ export class IntegrationsService implements ProjectResourceService<
     const row = await this.get(projectId, id);
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Integration ${row.name} deleted`);
+    await this.audit.record({ action: 'delete', objectType: 'integration', objectId: id, projectId, before: presentIntegration(row) });
   }
 
   /** Nothing points at an integration. */

@@ -5,6 +5,10 @@ import { ForbiddenError, NotFoundError } from '../../platform/errors.js';
 import type { ProjectMembership } from '../../platform/permissions.js';
 import type { EventsService } from '../events/events.service.js';
 import type { ProjectRow, ProjectsRepository, ProjectWithRole } from './projects.repository.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
+
+/** What the audit trail records of a project. */
+const audited = (r: ProjectRow) => ({ id: r.id, name: r.name, type: r.type, alert: r.alert === 1, alert_chat: r.alert_chat, max_parallel_tasks: r.max_parallel_tasks });
 
 type CreateInput = z.output<typeof projectCreateSchema>;
 type UpdateInput = z.output<typeof projectUpdateSchema>;
@@ -18,6 +22,9 @@ export class ProjectsService implements ProjectMembership {
     /** Fills a project created with `demo: true` (wired after the other services exist). */
     public seedDemo: (actor: { id: number; admin: boolean }, projectId: number) => Promise<void> = async () => undefined,
   ) {}
+
+  /** Where project changes are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
 
   list(user: { id: number; admin: boolean }): Promise<ProjectWithRole[]> {
     return this.repo.listFor(user.id, user.admin);
@@ -42,6 +49,7 @@ export class ProjectsService implements ProjectMembership {
       this.clock.now().toISOString(),
     );
     await this.events.record({ projectId: row.id, userId: user.id, objectType: 'project', objectId: row.id, description: `Project ${row.name} created` });
+    await this.audit.record({ action: 'create', objectType: 'project', objectId: row.id, projectId: row.id, after: audited(row) });
     if (input.demo) await this.seedDemo(user, row.id);
     return row;
   }
@@ -53,6 +61,7 @@ export class ProjectsService implements ProjectMembership {
   }
 
   async update(actorId: number, id: number, input: UpdateInput): Promise<ProjectRow> {
+    const before = await this.repo.findById(id);
     await this.repo.update(id, {
       name: input.name,
       alert: input.alert,
@@ -60,11 +69,15 @@ export class ProjectsService implements ProjectMembership {
       max_parallel_tasks: input.max_parallel_tasks,
     });
     await this.events.record({ projectId: id, userId: actorId, objectType: 'project', objectId: id, description: `Project ${input.name} updated` });
-    return this.get(id);
+    const after = await this.get(id);
+    await this.audit.record({ action: 'update', objectType: 'project', objectId: id, projectId: id, before: before ? audited(before) : null, after: audited(after) });
+    return after;
   }
 
   async delete(id: number): Promise<void> {
+    const before = await this.repo.findById(id);
     await this.repo.delete(id);
+    if (before) await this.audit.record({ action: 'delete', objectType: 'project', objectId: id, projectId: id, before: audited(before) });
   }
 
   /** For the permission check: does the project exist, and what role does the user hold in it. */

@@ -7,6 +7,8 @@ import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import type { EventsService } from '../events/events.service.js';
 import type { RunnerRow, RunnersRepository } from './runners.repository.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
+import { presentRunner } from './runners.presenter.js';
 
 export type RunnerInputValues = z.output<typeof runnerInputSchema>;
 
@@ -30,6 +32,9 @@ export class RunnersService {
     private readonly clock: Clock,
     private readonly keyPair: KeyPairFactory,
   ) {}
+
+  /** Where changes are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
 
   /** The admin sees every runner; a project sees its own. */
   list(scope: RunnerScope | 'all'): Promise<RunnerRow[]> {
@@ -61,6 +66,8 @@ export class RunnersService {
       created: this.clock.now().toISOString(),
     });
     await this.log(actor, row, `Runner ${row.name} created`);
+    // The token and private key are new secrets: "changed", never their values.
+    await this.audit.record({ action: 'create', objectType: 'runner', objectId: row.id, projectId: row.project_id, after: presentRunner(row), secretsChanged: ['token', 'private_key'] });
     return { row, token, privateKey };
   }
 
@@ -69,13 +76,16 @@ export class RunnersService {
     this.check(row.project_id, input);
     await this.repo.update(id, { name: input.name, tag: input.tag, webhook: input.webhook, max_parallel_tasks: input.max_parallel_tasks, active: input.active ? 1 : 0 });
     await this.log(actor, row, `Runner ${input.name} updated`);
-    return (await this.repo.find(id))!;
+    const after = (await this.repo.find(id))!;
+    await this.audit.record({ action: 'update', objectType: 'runner', objectId: id, projectId: row.project_id, before: presentRunner(row), after: presentRunner(after) });
+    return after;
   }
 
   async setActive(actor: Actor, scope: RunnerScope | 'all', id: number, active: boolean): Promise<void> {
     const row = await this.get(scope, id);
     await this.repo.update(id, { active: active ? 1 : 0 });
     await this.log(actor, row, `Runner ${row.name} ${active ? 'activated' : 'deactivated'}`);
+    await this.audit.record({ action: 'update', objectType: 'runner', objectId: id, projectId: row.project_id, before: { active: row.active === 1 }, after: { active } });
   }
 
   /** Asks the runner to empty its work folder at its next poll. */
@@ -90,6 +100,7 @@ export class RunnersService {
     const row = await this.get(scope, id);
     await this.repo.delete(id);
     await this.log(actor, row, `Runner ${row.name} deleted`);
+    await this.audit.record({ action: 'delete', objectType: 'runner', objectId: id, projectId: row.project_id, before: presentRunner(row) });
   }
 
   /** The runner a bearer token stands for, or null. */

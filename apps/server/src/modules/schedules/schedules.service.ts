@@ -2,6 +2,7 @@ import { ErrorCodes } from '@gantry/contracts';
 import type { References, scheduleInputSchema } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
 import type { EventsService } from '../events/events.service.js';
@@ -51,10 +52,14 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
     await this.log(actor, projectId, id, `Schedule ${input.name} updated`);
   }
 
+  /** Where the changes its own routes make are recorded (create, update and delete are recorded by resource-routes). */
+  audit: AuditRecorder = noAudit;
+
   async setActive(actor: Actor, projectId: number, id: number, active: boolean): Promise<void> {
     const row = await this.get(projectId, id);
     await this.repo.update(projectId, id, { active: +active, ...(active && !row.active ? { active_since: this.clock.now().toISOString(), last_fired: null } : {}) });
     await this.log(actor, projectId, id, `Schedule ${row.name} ${active ? 'activated' : 'deactivated'}`);
+    if (Boolean(row.active) !== active) await this.audit.record({ action: 'update', objectType: 'schedule', objectId: id, projectId, before: { active: Boolean(row.active) }, after: { active } });
   }
 
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {

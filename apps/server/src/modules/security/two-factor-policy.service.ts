@@ -10,6 +10,7 @@ import { ConflictError, ValidationError } from '../../platform/errors.js';
 import type { EventsService } from '../events/events.service.js';
 import type { UserRow } from '../users/users.repository.js';
 import type { InstanceSettingsRepository } from './instance-settings.repository.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 
 const KEY = 'two_factor_required';
 /**
@@ -39,6 +40,8 @@ export interface EnrolmentSubject {
  */
 export class TwoFactorPolicyService {
   private cached: { policy: TwoFactorPolicy; at: number } | null = null;
+  /** Whether the user has a passkey, which meets the requirement like a TOTP method (set by services.ts). */
+  hasPasskey: ((userId: number) => Promise<boolean>) | undefined;
 
   constructor(
     private readonly repo: InstanceSettingsRepository,
@@ -46,6 +49,9 @@ export class TwoFactorPolicyService {
     private readonly clock: Clock,
     private readonly settings: TwoFactorPolicySettings,
   ) {}
+
+  /** Where changes are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
 
   async get(): Promise<TwoFactorSettings> {
     return {
@@ -72,6 +78,7 @@ export class TwoFactorPolicyService {
     await this.repo.set(KEY, JSON.stringify(required), this.clock.now().toISOString());
     this.cached = { policy: required, at: this.clock.now().getTime() };
     if (before !== required) {
+      await this.audit.record({ action: 'update', objectType: 'setting', objectId: 'two_factor', before: { required: before }, after: { required } });
       await this.events.record({
         projectId: null,
         userId: actorId,
@@ -85,13 +92,14 @@ export class TwoFactorPolicyService {
 
   /**
    * Whether this caller must set up two-factor sign-in before anything else: the policy covers
-   * them, they have no confirmed method, and their session's provider does not check a second
+   * them, they have no confirmed method (TOTP or passkey), and their session's provider does not check a second
    * factor itself. Never while two-factor sign-in is off on the server.
    */
   async enrolmentRequired({ user, mfaByProvider }: EnrolmentSubject): Promise<boolean> {
     if (!this.settings.totpEnabled || user.totp_id !== null || mfaByProvider) return false;
     const policy = await this.policy();
-    return policy === 'all' || (policy === 'admins' && user.admin === 1);
+    if (!(policy === 'all' || (policy === 'admins' && user.admin === 1))) return false;
+    return !(await this.hasPasskey?.(user.id));
   }
 
   private async policy(): Promise<TwoFactorPolicy> {

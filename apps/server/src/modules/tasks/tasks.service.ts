@@ -12,6 +12,7 @@ import {
 } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
@@ -82,6 +83,9 @@ export class TasksService {
 
   /** Told of every stop of a started task once it is stored: a remote runner's task may end here (the runner may be gone). */
   stopRequested: (id: number, force: boolean) => Promise<void> = async () => undefined;
+
+  /** Where task starts, stops, confirmations and rejections are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
 
   /** Queues a task in `waiting`; the dispatcher starts it as soon as a slot is free. */
   async create(actor: TaskActor | null, projectId: number, input: TaskInput, origin: TaskOrigin = {}): Promise<TaskWithNames> {
@@ -155,6 +159,13 @@ export class TasksService {
       env: origin.env && Object.keys(origin.env).length ? JSON.stringify(origin.env) : null,
     });
     await this.events.record({ projectId, userId: actor?.id ?? null, objectType: 'task', objectId: row.id, description: `Task #${row.id} of ${template.name} queued` });
+    await this.audit.record({
+      action: 'task_start',
+      objectType: 'task',
+      objectId: row.id,
+      projectId,
+      after: { template_id: template.id, template: template.name, message: row.message, commit_hash: row.commit_hash, git_branch: row.git_branch, schedule_id: origin.scheduleId ?? null },
+    });
     this.bus.publish(taskUpdateFrame(row));
     this.bus.kick();
     return (await this.repo.find(projectId, row.id))!;
@@ -175,6 +186,7 @@ export class TasksService {
     const task = await this.get(projectId, id);
     if (!(await this.repo.deleteIn(projectId, id, FINISHED_STATUSES))) throw new ConflictError('Stop the task before deleting it', { code: ErrorCodes.taskNotFinished });
     await this.events.record({ projectId, userId: actor.id, objectType: 'task', objectId: id, description: `Task #${id} of ${task.tpl_name ?? 'a deleted template'} deleted` });
+    await this.audit.record({ action: 'delete', objectType: 'task', objectId: id, projectId, before: { template_id: task.template_id, status: task.status } });
   }
 
   /**
@@ -185,6 +197,7 @@ export class TasksService {
   async stop(projectId: number, id: number, force: boolean): Promise<void> {
     const task = await this.get(projectId, id);
     if (isFinished(task.status) || !STOPPABLE_STATUSES.includes(task.status as never)) return;
+    await this.audit.record({ action: 'task_stop', objectType: 'task', objectId: id, projectId, before: { status: task.status }, after: { force } });
     const now = this.clock.now().toISOString();
     if (await this.repo.transition(id, ['waiting'], 'stopped', { end: now })) {
       this.publish({ ...task, status: 'stopped', end: now });
@@ -209,6 +222,7 @@ export class TasksService {
     const task = await this.get(projectId, id);
     if (!(await this.repo.transition(id, ['waiting_confirmation'], 'confirmed'))) throw new ConflictError('The task is not waiting for confirmation', { code: ErrorCodes.taskNotWaiting });
     this.publish({ ...task, status: 'confirmed' });
+    await this.audit.record({ action: 'task_confirm', objectType: 'task', objectId: id, projectId, before: { status: task.status }, after: { status: 'confirmed' } });
     this.bus.control({ taskId: id, action: 'confirm' });
   }
 
@@ -219,6 +233,7 @@ export class TasksService {
       throw new ConflictError('The task is not waiting for confirmation', { code: ErrorCodes.taskNotWaiting });
     }
     this.publish({ ...task, status: 'rejected', end });
+    await this.audit.record({ action: 'task_reject', objectType: 'task', objectId: id, projectId, before: { status: task.status }, after: { status: 'rejected' } });
     this.bus.control({ taskId: id, action: 'reject' });
   }
 

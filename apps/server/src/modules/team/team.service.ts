@@ -8,6 +8,7 @@ import type { EventsService } from '../events/events.service.js';
 import type { UsersService } from '../users/users.service.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { MemberRow, TeamRepository } from './team.repository.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 
 const LAST_OWNER = 'The project must keep at least one owner';
 
@@ -25,6 +26,9 @@ export class TeamService {
     private readonly bus: Pick<EventBus, 'userChanged'>,
   ) {}
 
+  /** Where membership changes are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
+
   list(projectId: number, sort: TeamSort, order: 'asc' | 'desc'): Promise<MemberRow[]> {
     return this.repo.list(projectId, sort, order);
   }
@@ -37,6 +41,7 @@ export class TeamService {
     await this.repo.insert(access.projectId, userId, role, this.clock.now().toISOString());
     this.bus.userChanged(userId);
     await this.log(actor, access.projectId, userId, `User ${user.username} joined the project as ${role}`);
+    await this.audit.record({ action: 'create', objectType: 'team_member', objectId: userId, projectId: access.projectId, after: { user_id: userId, username: user.username, role } });
   }
 
   async changeRole(actor: Actor, access: ProjectAccess, userId: number, role: ProjectRole): Promise<void> {
@@ -47,6 +52,7 @@ export class TeamService {
     await this.repo.setRole(access.projectId, userId, role);
     this.bus.userChanged(userId);
     await this.log(actor, access.projectId, userId, `Role of ${member.username} changed to ${role}`);
+    await this.audit.record({ action: 'update', objectType: 'team_member', objectId: userId, projectId: access.projectId, before: { role: member.role }, after: { role } });
   }
 
   async remove(actor: Actor, access: ProjectAccess, userId: number): Promise<void> {
@@ -58,6 +64,7 @@ export class TeamService {
     await this.repo.delete(access.projectId, userId);
     this.bus.userChanged(userId);
     await this.log(actor, access.projectId, userId, `User ${member.username} removed from the project`);
+    await this.audit.record({ action: 'delete', objectType: 'team_member', objectId: userId, projectId: access.projectId, before: { user_id: userId, username: member.username, role: member.role } });
   }
 
   /** DELETE /project/{id}/me: any member may leave, except the last owner. */
@@ -66,6 +73,7 @@ export class TeamService {
     if (!member) throw new NotFoundError('You are not a member of this project', { code: ErrorCodes.notAMember });
     if (member.role === 'owner' && (await this.repo.countOwners(projectId)) <= 1) throw new ConflictError(LAST_OWNER, { code: ErrorCodes.lastOwner });
     await this.repo.delete(projectId, actor.id);
+    await this.audit.record({ action: 'delete', objectType: 'team_member', objectId: actor.id, projectId, before: { user_id: actor.id, username: member.username, role: member.role } });
     this.bus.userChanged(actor.id);
     await this.log(actor, projectId, actor.id, `User ${member.username} left the project`);
   }

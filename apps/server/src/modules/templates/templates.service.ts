@@ -1,6 +1,7 @@
 import { cannotDeleteMessage, hasReferences, type References, type templateInputSchema, ErrorCodes } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
 import type { EnvironmentsService } from '../environments/environments.service.js';
@@ -60,10 +61,14 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     await this.log(actor, projectId, id, `Template ${input.name} updated`);
   }
 
+  /** Where the changes its own routes make are recorded (create, update and delete are recorded by resource-routes). */
+  audit: AuditRecorder = noAudit;
+
   async setDescription(actor: Actor, projectId: number, id: number, description: string): Promise<void> {
     const row = await this.get(projectId, id);
     await this.repo.update(projectId, id, { description });
     await this.log(actor, projectId, id, `Template ${row.name} description changed`);
+    await this.audit.record({ action: 'update', objectType: 'template', objectId: id, projectId, before: { description: row.description }, after: { description } });
   }
 
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {

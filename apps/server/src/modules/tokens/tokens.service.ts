@@ -4,6 +4,7 @@ import { randomToken, safeEqual, sha256 } from '../../platform/crypto.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { ApiTokenRow, TokensRepository } from './tokens.repository.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 
 /** Public part of a token: its first characters, stored in clear to find the row. */
 const ID_LENGTH = 8;
@@ -39,6 +40,9 @@ export class TokensService {
     private readonly bus: EventBus,
   ) {}
 
+  /** Where token creation and revocation are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
+
   async list(userId: number): Promise<ApiToken[]> {
     const now = this.clock.now();
     return (await this.repo.listForUser(userId)).map((row) => presentToken(row, now));
@@ -68,7 +72,10 @@ export class TokensService {
       expired: 0,
       expires,
     });
-    return { token: presentToken(row, now), value };
+    const token = presentToken(row, now);
+    // The public id only: the value is a secret.
+    await this.audit.record({ action: 'token_create', objectType: 'token', objectId: tokenId, after: { ...token, user_id: userId } });
+    return { token, value };
   }
 
   /** When a live token stops working on its own (null: never). */
@@ -84,11 +91,14 @@ export class TokensService {
     if (!row || row.user_id !== userId || (id.length > ID_LENGTH && !safeEqual(sha256(id), row.token_hash))) {
       throw new NotFoundError(Messages.tokenNotFound, { code: ErrorCodes.tokenNotFound });
     }
+    const before = presentToken(row, this.clock.now());
     if (isExpired(row, this.clock.now())) {
       await this.repo.delete(row.id);
+      await this.audit.record({ action: 'delete', objectType: 'token', objectId: row.token_id, before });
       return;
     }
     await this.repo.expire(row.id);
+    await this.audit.record({ action: 'token_revoke', objectType: 'token', objectId: row.token_id, before, after: { ...before, expired: true } });
     // Sockets opened with this token close.
     this.bus.userChanged(userId);
   }

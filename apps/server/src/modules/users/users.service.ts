@@ -6,6 +6,8 @@ import { hashPassword, verifyPassword } from '../../platform/crypto.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { Revocation, UserRow, UsersRepository } from './users.repository.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
+import { presentUser } from './users.presenter.js';
 
 type CreateInput = z.output<typeof userCreateSchema>;
 type UpdateInput = z.output<typeof userUpdateSchema>;
@@ -32,6 +34,9 @@ export class UsersService {
     private readonly clock: Clock,
     private readonly bus: EventBus,
   ) {}
+
+  /** Where changes of users are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
 
   list(): Promise<UserRow[]> {
     return this.repo.list();
@@ -70,7 +75,7 @@ export class UsersService {
   async create(input: CreateInput): Promise<UserRow> {
     await this.assertUnique(input.username, input.email);
     const password = input.password && !input.external ? await hashPassword(input.password) : null;
-    return this.repo.insert({
+    const row = await this.repo.insert({
       username: input.username,
       name: input.name,
       email: input.email,
@@ -80,6 +85,8 @@ export class UsersService {
       alert: input.alert,
       created: this.clock.now().toISOString(),
     });
+    await this.audit.record({ action: 'create', objectType: 'user', objectId: row.id, after: presentUser(row), secretsChanged: password ? ['password'] : [] });
+    return row;
   }
 
   /**
@@ -125,6 +132,8 @@ export class UsersService {
       revocation,
     );
     if (revoke) this.bus.userChanged(id);
+    const after = await this.repo.findById(id);
+    await this.audit.record({ action: 'update', objectType: 'user', objectId: id, before: presentUser(row), after: after ? presentUser(after) : null, secretsChanged: password ? ['password'] : [] });
     return newSession;
   }
 
@@ -136,6 +145,7 @@ export class UsersService {
     await this.repo.delete(id);
     // Sessions and tokens went with the user (cascade); their sockets close.
     this.bus.userChanged(id);
+    await this.audit.record({ action: 'delete', objectType: 'user', objectId: id, before: presentUser(row) });
     return row;
   }
 
@@ -151,6 +161,7 @@ export class UsersService {
     const { revocation, newSession } = this.revocation(actor, id, session);
     await this.repo.setPassword(id, hash, revocation);
     this.bus.userChanged(id);
+    await this.audit.record({ action: 'update', objectType: 'user', objectId: id, before: {}, after: {}, secretsChanged: ['password'] });
     return newSession;
   }
 
@@ -192,14 +203,20 @@ export class UsersService {
     const unchanged = !!row?.password && (await verifyPassword(password, row.password));
     await this.repo.setPassword(id, await hashPassword(password), unchanged ? undefined : {});
     if (!unchanged) this.bus.userChanged(id);
+    if (!unchanged) await this.audit.record({ action: 'update', objectType: 'user', objectId: id, before: {}, after: {}, secretsChanged: ['password'] });
   }
 
   async deleteByAdmin(id: number): Promise<void> {
+    const row = await this.repo.findById(id);
     await this.repo.delete(id);
+    if (row) await this.audit.record({ action: 'delete', objectType: 'user', objectId: id, before: presentUser(row) });
   }
 
   async setAdminFields(id: number, patch: { name?: string; email?: string; admin?: boolean }): Promise<void> {
+    const before = await this.repo.findById(id);
     await this.repo.update(id, patch);
+    const after = await this.repo.findById(id);
+    if (before && after) await this.audit.record({ action: 'update', objectType: 'user', objectId: id, before: presentUser(before), after: presentUser(after) });
   }
 
   /** Whether the caller's session (never a token) completed its sign-in at most RECENT_SIGN_IN_MS ago. */

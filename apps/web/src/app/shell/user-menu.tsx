@@ -1,4 +1,5 @@
 import DarkModeIcon from '@mui/icons-material/DarkModeOutlined';
+import FingerprintIcon from '@mui/icons-material/Fingerprint';
 import KeyIcon from '@mui/icons-material/KeyOutlined';
 import LockIcon from '@mui/icons-material/LockOutlined';
 import LogoutIcon from '@mui/icons-material/Logout';
@@ -10,6 +11,7 @@ import RunnersIcon from '@mui/icons-material/DnsOutlined';
 import SecurityIcon from '@mui/icons-material/SecurityOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
+import AuditIcon from '@mui/icons-material/ManageSearchOutlined';
 import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
@@ -25,6 +27,7 @@ import { LanguageMenuItem } from './language-menu';
 // The account dialogs (forms, two-factor setup) load when opened, not with every page.
 const UserDialog = lazy(async () => ({ default: (await import('../../features/users/components/user-dialog')).UserDialog }));
 const PasswordDialog = lazy(async () => ({ default: (await import('../../features/users/components/password-dialog')).PasswordDialog }));
+const PasskeysDialog = lazy(async () => ({ default: (await import('../../features/passkeys/components/passkeys-dialog')).PasskeysDialog }));
 
 /** The signed-in user's menu: version, admin pages, account, tokens, theme, language, sign out. */
 export function UserMenu() {
@@ -36,7 +39,7 @@ export function UserMenu() {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const [dialog, setDialog] = useState<'account' | 'password' | null>(null);
+  const [dialog, setDialog] = useState<'account' | 'password' | 'passkeys' | null>(null);
   const id = useId();
   const go = (to: string) => {
     setAnchor(null);
@@ -97,6 +100,14 @@ export function UserMenu() {
           </MenuItem>
         ) : null}
         {user.admin ? (
+          <MenuItem onClick={() => go(paths.audit)}>
+            <ListItemIcon>
+              <AuditIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.audit')} />
+          </MenuItem>
+        ) : null}
+        {user.admin ? (
           <MenuItem onClick={() => go(paths.tasks)}>
             <ListItemIcon>
               <TasksIcon fontSize="small" />
@@ -148,6 +159,14 @@ export function UserMenu() {
           </ListItemIcon>
           <ListItemText primary={t('shell.changePassword')} />
         </MenuItem>
+        {user.external ? null : (
+          <MenuItem onClick={() => { setAnchor(null); setDialog('passkeys'); }}>
+            <ListItemIcon>
+              <FingerprintIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('passkeys.menu')} />
+          </MenuItem>
+        )}
         <MenuItem onClick={() => go(paths.tokens)}>
           <ListItemIcon>
             <KeyIcon fontSize="small" />
@@ -174,6 +193,7 @@ export function UserMenu() {
       <Suspense fallback={null}>
         {dialog === 'account' ? <UserDialog userId={user.id} onClose={() => setDialog(null)} /> : null}
         {dialog === 'password' ? <PasswordDialog userId={user.id} name={user.name} onClose={() => setDialog(null)} /> : null}
+        {dialog === 'passkeys' ? <PasskeysDialog hasPassword={!user.external} onClose={() => setDialog(null)} /> : null}
       </Suspense>
     </>
   );

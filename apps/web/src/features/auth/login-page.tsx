@@ -1,7 +1,7 @@
 import HelpOutlineIcon from '@mui/icons-material/HelpOutlined';
 import { Alert, Box, Button, Card, CardContent, Link, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { LanguageButton } from '../../components/language-menu';
@@ -18,8 +18,15 @@ export interface LoginLocationState {
   step?: 'verify';
 }
 
+export interface LoginPageProps {
+  /** Passwordless sign-in (passkeys), given by the app: `done` leads into the console. */
+  passkeySignIn?: (done: () => void) => ReactNode;
+  /** Another way through the second step (a passkey), shown beside the code field. */
+  passkeyStep?: (done: () => void) => ReactNode;
+}
+
 /** Sign-in: password form (when allowed), provider buttons, then the second step if asked. */
-export function LoginPage() {
+export function LoginPage({ passkeySignIn, passkeyStep }: LoginPageProps = {}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -100,6 +107,7 @@ export function LoginPage() {
                   </Button>
                 </Stack>
               ) : null}
+              {info?.login_with_password !== false ? passkeySignIn?.(enter) : null}
               {info ? <ProviderButtons providers={info.oidc_providers} redirect={redirect} /> : null}
               <Link component="button" type="button" onClick={() => setHelp(true)} sx={{ alignSelf: 'center', display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
                 <HelpOutlineIcon fontSize="small" />
@@ -107,7 +115,7 @@ export function LoginPage() {
               </Link>
             </Stack>
           ) : (
-            <VerifyForm mode={step} allowRecovery={!!info?.auth_methods.totp.allow_recovery} onDone={enter} onSwitch={switchStep} />
+            <VerifyForm mode={step} allowRecovery={!!info?.auth_methods.totp.allow_recovery} onDone={enter} onSwitch={switchStep} passkeyStep={passkeyStep} />
           )}
           <Box sx={{ mt: 2, display: 'flex', justifyContent: 'center' }}>
             <LanguageButton />

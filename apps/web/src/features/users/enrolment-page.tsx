@@ -1,16 +1,11 @@
-import { ErrorCodes, VERIFICATION_CODE_LENGTH, type TotpCreated } from '@gantry/contracts';
+import { ErrorCodes, type TotpCreated } from '@gantry/contracts';
 import { Alert, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '../../components/form-error';
-import { ApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/error-text';
 import { useConfirmTotp, useEnableTotp } from './api/users-api';
-import { TotpSetupKey } from './components/totp-setup-key';
-
-/** Whether the server refused a field with one of these codes (shown at the field, not atop the form). */
-const refusedWith = (error: unknown, codes: string[]) =>
-  error instanceof ApiError && codes.includes(String(error.body?.code));
+import { refusedWith, TotpConfirmFields } from './components/totp-confirm-fields';
 
 /**
  * The only screen of a user the administrator requires to use two-factor sign-in and who has not
@@ -85,25 +80,18 @@ export function EnrolmentPage({
       </Stack>
     );
   } else if (pending) {
-    const refused = refusedWith(confirm.error, [ErrorCodes.totpCodeIncorrect]);
-    const missing = touched && !code.trim();
-    const helper = missing ? t('users.totpCodeRequired') : refused ? errorText(confirm.error) : t('users.totpCodeHelp');
     step = (
       <Stack spacing={2} component="form" noValidate onSubmit={(e) => void submitCode(e)}>
-        {refused ? null : <FormError error={confirm.error} />}
-        <TotpSetupKey userId={user.id} totpId={pending.id} secret={pending.secret ?? ''} />
-        <TextField
-          label={t('auth.verifyCode')}
-          value={code}
-          onChange={(e) => {
-            setCode(e.target.value);
+        <TotpConfirmFields
+          userId={user.id}
+          pending={pending}
+          code={code}
+          onCode={(value) => {
+            setCode(value);
             if (confirm.error) confirm.reset();
           }}
-          autoComplete="one-time-code"
-          required
-          error={missing || refused}
-          helperText={helper}
-          slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: VERIFICATION_CODE_LENGTH + 2 } }}
+          error={confirm.error}
+          touched={touched}
         />
         <Button type="submit" variant="contained" disabled={confirm.isPending}>
           {t('users.totpEnableConfirm')}

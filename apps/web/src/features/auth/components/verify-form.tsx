@@ -1,6 +1,6 @@
 import { Alert, Link, Stack, TextField } from '@mui/material';
 import { Messages, VERIFICATION_CODE_LENGTH } from '@gantry/contracts';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { RecoveryCodeForm } from '../../../components/recovery-code-form';
@@ -15,6 +15,8 @@ interface VerifyFormProps {
   allowRecovery: boolean;
   onDone(): void;
   onSwitch(step: Step): void;
+  /** Another way through this step (a passkey), given by the app. */
+  passkeyStep?: ((done: () => void) => ReactNode) | undefined;
 }
 
 /** The second sign-in step: a 6-character code sent as soon as it is complete, or a recovery code. */
@@ -22,7 +24,7 @@ export function VerifyForm(props: VerifyFormProps) {
   return props.mode === 'verify' ? <CodeStep {...props} /> : <RecoveryStep {...props} />;
 }
 
-function CodeStep({ allowRecovery, onDone, onSwitch }: VerifyFormProps) {
+function CodeStep({ allowRecovery, onDone, onSwitch, passkeyStep }: VerifyFormProps) {
   const { t } = useTranslation();
   const verify = useVerify();
   const [code, setCode] = useState('');
@@ -56,6 +58,7 @@ function CodeStep({ allowRecovery, onDone, onSwitch }: VerifyFormProps) {
             verify.mutate(v, { onSuccess: onDone, onError: () => setCode('') });
         }}
       />
+      {passkeyStep?.(onDone)}
       {allowRecovery ? (
         <Link component="button" type="button" onClick={() => onSwitch('recovery')}>
           {t('auth.useRecovery')}

@@ -1,4 +1,4 @@
-import { ErrorCodes, VERIFICATION_CODE_LENGTH, type TotpCreated } from '@gantry/contracts';
+import { ErrorCodes, type TotpCreated } from '@gantry/contracts';
 import {
   Button,
   Dialog,
@@ -12,16 +12,9 @@ import {
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '../../../components/form-error';
-import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/error-text';
 import { useConfirmTotp, useEnableTotp } from '../api/users-api';
-import { TotpSetupKey } from './totp-setup-key';
-
-/** The server's refusal of a field (by its code): shown at the field, not atop the form. */
-function refusedWith(error: unknown, codes: string[]): boolean {
-  const code = error instanceof ApiError ? error.body?.code : undefined;
-  return typeof code === 'string' && codes.includes(code);
-}
+import { refusedWith, TotpConfirmFields } from './totp-confirm-fields';
 
 /**
  * Turning on one's own two-factor sign-in, in two steps. First the current password (when the
@@ -72,28 +65,21 @@ export function EnableTotpDialog({
   };
 
   if (pending) {
-    const refused = refusedWith(confirm.error, [ErrorCodes.totpCodeIncorrect]);
-    const missing = touched && !code.trim();
-    const helper = missing ? t('users.totpCodeRequired') : refused ? errorText(confirm.error) : t('users.totpCodeHelp');
     return (
       <Dialog open onClose={onClose} maxWidth="xs" fullWidth>
         <DialogTitle>{t('users.totpEnableTitle')}</DialogTitle>
         <DialogContent>
           <Stack spacing={2} component="form" id="totp-confirm-form" noValidate onSubmit={(e) => void submitCode(e)}>
-            {refused ? null : <FormError error={confirm.error} />}
-            <TotpSetupKey userId={userId} totpId={pending.id} secret={pending.secret ?? ''} />
-            <TextField
-              label={t('auth.verifyCode')}
-              value={code}
-              onChange={(e) => {
-                setCode(e.target.value);
+            <TotpConfirmFields
+              userId={userId}
+              pending={pending}
+              code={code}
+              onCode={(value) => {
+                setCode(value);
                 if (confirm.error) confirm.reset();
               }}
-              autoComplete="one-time-code"
-              required
-              error={missing || refused}
-              helperText={helper}
-              slotProps={{ htmlInput: { inputMode: 'numeric', maxLength: VERIFICATION_CODE_LENGTH + 2 } }}
+              error={confirm.error}
+              touched={touched}
             />
           </Stack>
         </DialogContent>

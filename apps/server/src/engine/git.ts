@@ -1,4 +1,5 @@
 import type { ProcessLauncher, ProcessSpec } from './process.js';
+import { checkedOutCommit } from './git-head.js';
 
 export interface GitCheckout {
   url: string;
@@ -10,6 +11,16 @@ export interface GitCheckout {
 }
 
 const HASH = /^[0-9a-f]{4,64}$/i;
+
+/** Subjects of commits seen by `git log`, by full hash (least recently used dropped first). */
+const subjects = new Map<string, string>();
+const SUBJECTS_KEPT = 1000;
+
+function rememberSubject(hash: string, message: string): void {
+  subjects.delete(hash);
+  subjects.set(hash, message);
+  if (subjects.size > SUBJECTS_KEPT) subjects.delete(subjects.keys().next().value!);
+}
 
 /**
  * Clones with system git: hooks off, the ext:: transport refused, `--` before the URL and
@@ -41,10 +52,18 @@ export class Git {
     if (c.commitHash) {
       await this.run({ command: 'git', args: [...base, '-C', c.dir, 'checkout', '--quiet', '--detach', c.commitHash, '--'], cwd: c.cwd, env: c.env }, 'git checkout');
     }
-    // Hash and subject in one process: every spawn blocks the event loop for a few ms.
+    // A commit's subject never changes for its hash: a template run again on the same commit
+    // reads the hash from the checkout's own files and spares a git process.
+    const head = checkedOutCommit(c.dir);
+    const known = head ? subjects.get(head) : undefined;
+    if (head && known !== undefined) return { hash: head, message: known };
+    // Hash and subject in one process: every spawn costs the machine a few ms.
     const out = await this.capture({ command: 'git', args: ['-C', c.dir, 'log', '-1', '--format=%H%n%s'], cwd: c.cwd, env: c.env });
-    const [hash = '', ...subject] = out.split('\n');
-    return { hash: hash.trim(), message: subject.join('\n').trim() };
+    const [first = '', ...subject] = out.split('\n');
+    const hash = first.trim();
+    const message = subject.join('\n').trim();
+    if (HASH.test(hash)) rememberSubject(hash, message);
+    return { hash, message };
   }
 
   /** The commit a branch points at on the remote (`git ls-remote -- <url> <ref>`). */

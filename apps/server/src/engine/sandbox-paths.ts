@@ -5,27 +5,52 @@ import type { TaskIdentity } from './task-user.js';
 
 /** Path helpers of the task sandbox: what to hide, show and make passable, on real paths. */
 
+/** /etc/passwd's lines, read again only when the file changed (every sandboxed process needs them). */
+let passwdCache: { mtimeMs: number; size: number; lines: readonly string[] } | null = null;
+
+function systemPasswd(): readonly string[] {
+  try {
+    const st = fs.statSync('/etc/passwd');
+    if (passwdCache?.mtimeMs !== st.mtimeMs || passwdCache.size !== st.size)
+      passwdCache = { mtimeMs: st.mtimeMs, size: st.size, lines: fs.readFileSync('/etc/passwd', 'utf8').split('\n').filter(Boolean) };
+    return passwdCache.lines;
+  } catch {
+    // No passwd file: the task's entry is all there is.
+    return [];
+  }
+}
+
+/** One private folder (0700) per server for the passwd copies, made on first use and again if removed. */
+let passwdDir: string | null = null;
+let passwdCount = 0;
+
 /**
  * A copy of /etc/passwd in which the task user's entry names `home` (and exists at all: a uid
- * without an entry breaks Python's getpass). Written to a private folder; removed with the process.
+ * without an entry breaks Python's getpass), written as a new file of the server's private
+ * folder. The caller removes it with the process (`fs.rm` of the returned path).
  */
 export function passwdWithHome(owner: TaskIdentity, home: string): string {
-  let lines: string[] = [];
-  try {
-    lines = fs.readFileSync('/etc/passwd', 'utf8').split('\n').filter(Boolean);
-  } catch {
-    // No passwd file: the entry below is all there is.
-  }
+  const lines = [...systemPasswd()];
   const mine = lines.findIndex((l) => l.split(':')[2] === String(owner.uid));
   const name = owner.name ?? (mine >= 0 ? lines[mine]!.split(':')[0] : 'gantry-task');
   const entry = `${name}:x:${owner.uid}:${owner.gid}:Gantry task:${home}:/bin/sh`;
   if (mine >= 0) lines[mine] = entry;
   else lines.push(entry);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-passwd-'));
-  const file = path.join(dir, 'passwd');
-  fs.writeFileSync(file, `${lines.join('\n')}\n`, { mode: 0o644 });
-  fs.chmodSync(file, 0o644);
-  return file;
+  const text = `${lines.join('\n')}\n`;
+  for (let attempt = 0; ; attempt++) {
+    passwdDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-passwd-'));
+    const file = path.join(passwdDir, `passwd-${++passwdCount}`);
+    try {
+      // 'wx': a new file only; 0644 whatever the umask, so the task user can read it inside.
+      fs.writeFileSync(file, text, { mode: 0o644, flag: 'wx' });
+      fs.chmodSync(file, 0o644);
+      return file;
+    } catch (e) {
+      if (attempt > 0 || (e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      // The folder went (a tmp cleaner): made again once.
+      passwdDir = null;
+    }
+  }
 }
 
 /** Folders strictly between a tmpfs root and each path: bwrap creates them for the bind. */
@@ -77,13 +102,22 @@ export function unreachableAncestors(paths: string[], owner: TaskIdentity): stri
  * (collections installed in ~/.ansible stay visible).
  */
 export function homeFolders(name: string): string[] {
-  const homes = new Set([os.homedir()]);
+  return serverHomes().map((h) => path.join(h, name));
+}
+
+let homes: { env: string | undefined; list: string[] } | null = null;
+
+/** The server's HOME and its passwd home (looked up once: asked for a dozen names per sandboxed process). */
+function serverHomes(): string[] {
+  if (homes && homes.env === process.env.HOME) return homes.list;
+  const found = new Set([os.homedir()]);
   try {
-    homes.add(os.userInfo().homedir);
+    found.add(os.userInfo().homedir);
   } catch {
     // No passwd entry for this uid (some containers): HOME is all there is.
   }
-  return [...homes].map((h) => path.join(h, name));
+  homes = { env: process.env.HOME, list: [...found] };
+  return homes.list;
 }
 
 /** Creates the folders that are missing (0700), so the sandbox can mount over them. */

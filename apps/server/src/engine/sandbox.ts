@@ -234,7 +234,7 @@ export class TaskSandbox implements SpecWrapper {
     const as = runAs ? { uid: runAs.uid, gid: runAs.gid } : {};
     if (!passwd) return { ...spec, ...as, command: wrappedCommand, args: wrappedArgs, attach };
     // Off the event loop: the task has ended, nothing waits for its passwd copy to go.
-    const removePasswd = () => void fs.promises.rm(path.dirname(passwd), { recursive: true, force: true }).catch(() => undefined);
+    const removePasswd = () => void fs.promises.rm(passwd, { force: true }).catch(() => undefined);
     return {
       ...spec,
       ...as,

@@ -212,6 +212,7 @@ export const ErrorCodes = {
   appNotFound: 'app_not_found',
   stateNotFound: 'state_not_found',
   keyInUse: 'key_in_use',
+  keyUsedByAlias: 'key_used_by_alias',
   repositoryInUse: 'repository_in_use',
   inventoryInUse: 'inventory_in_use',
   variableGroupInUse: 'variable_group_in_use',

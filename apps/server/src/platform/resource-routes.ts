@@ -1,6 +1,7 @@
 import type { References } from '@gantry/contracts';
 import { Permission, idParamSchema, referencesSchema } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { z, type ZodType } from 'zod';
 import { requireUser } from './auth.js';
 import { keepStoredFields } from './partial-update.js';
@@ -12,6 +13,8 @@ import { secretsIn } from '../modules/audit/audit-fields.js';
 export interface Actor {
   id: number;
   admin: boolean;
+  /** The caller's permission bits in the project (projectGuard's); absent outside a project route. */
+  permissions?: number;
 }
 
 /** What every project resource (keys, repositories, inventories, variable groups) offers. */
@@ -58,7 +61,11 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
     const listParams = z.object({ projectId: idParamSchema });
     const itemParams = z.object({ projectId: idParamSchema, id: idParamSchema });
     const base = `/project/:projectId/${o.path}`;
-    const actor = (u: { id: number; admin: number }): Actor => ({ id: u.id, admin: u.admin === 1 });
+    const actor = (u: { id: number; admin: number }, request?: FastifyRequest): Actor => ({
+      id: u.id,
+      admin: u.admin === 1,
+      ...(request?.projectAccess ? { permissions: request.projectAccess.permissions } : {}),
+    });
     const tags = [o.tag];
     // Erased to ZodType: the generic Out defeats the type provider's reply inference, while the
     // schema itself still shapes and checks every answer at run time.
@@ -117,7 +124,7 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
       },
       async (request, reply) => {
         const before = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
-        await o.service.update(actor(requireUser(request)), request.params.projectId, request.params.id, request.body as UpdateIn);
+        await o.service.update(actor(requireUser(request), request), request.params.projectId, request.params.id, request.body as UpdateIn);
         const after = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
         await record('update', request.params.projectId, before, after, request.body, request.params.id);
         return reply.status(204).send();
@@ -126,7 +133,7 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
 
     app.delete(`${base}/:id`, { preValidation: manage, schema: { tags, params: itemParams } }, async (request, reply) => {
       const before = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
-      await o.service.delete(actor(requireUser(request)), request.params.projectId, request.params.id);
+      await o.service.delete(actor(requireUser(request), request), request.params.projectId, request.params.id);
       await record('delete', request.params.projectId, before, null, undefined, request.params.id);
       return reply.status(204).send();
     });

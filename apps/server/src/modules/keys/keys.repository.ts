@@ -12,6 +12,12 @@ export class KeysRepository {
     return this.db.selectFrom('access_key').selectAll().where('project_id', '=', projectId).orderBy('name').orderBy('id').execute();
   }
 
+  /** Whether a Terraform backend alias opens with this key's login and password. */
+  async usedByTerraformAlias(projectId: number, id: number): Promise<boolean> {
+    const row = await this.db.selectFrom('terraform_alias').select('id').where('project_id', '=', projectId).where('auth_key_id', '=', id).executeTakeFirst();
+    return row !== undefined;
+  }
+
   find(projectId: number, id: number): Promise<KeyRow | undefined> {
     return this.db.selectFrom('access_key').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
   }

@@ -1,8 +1,8 @@
-import { cannotDeleteMessage, hasReferences, type keyCreateSchema, type KeyType, type References, ErrorCodes, labelKey, type FieldLabel } from '@gantry/contracts';
+import { can, cannotDeleteMessage, hasReferences, Permission, type keyCreateSchema, type KeyType, type References, ErrorCodes, labelKey, type FieldLabel } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
 import { privateKeyProblem } from '../../platform/ssh-key.js';
 import type { EventsService } from '../events/events.service.js';
@@ -84,6 +84,7 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
   async update(actor: Actor, projectId: number, id: number, input: KeyInput): Promise<void> {
     const row = await this.row(projectId, id);
     const writeSecret = input.override_secret || input.type !== row.type;
+    if (writeSecret) await this.checkAliasKeyChange(actor, projectId, id);
     if (writeSecret && input.type !== row.type && !input.override_secret) {
       // The body schema only checks material with override_secret; check it for a type change too.
       this.requireMaterial(input);
@@ -115,6 +116,16 @@ export class KeysService implements ProjectResourceService<KeyView, KeyInput, Ke
     if (!row.secret) return null;
     const material = { type: row.type, ...JSON.parse(this.box.open(row.secret)) } as KeySecret;
     return usable(material) ? material : null;
+  }
+
+  /**
+   * A Terraform backend alias opens the workspace's raw state (its secrets) with this key: aliases
+   * are the owners' to manage, so only they may set the password that opens one.
+   */
+  private async checkAliasKeyChange(actor: Actor, projectId: number, id: number): Promise<void> {
+    if (actor.admin || actor.permissions === undefined || can(actor.permissions, Permission.updateProject)) return;
+    if (await this.repo.usedByTerraformAlias(projectId, id))
+      throw new ForbiddenError("Only the project's owners may change the secret of a key a Terraform backend alias uses", { code: ErrorCodes.keyUsedByAlias });
   }
 
   private async row(projectId: number, id: number): Promise<KeyRow> {

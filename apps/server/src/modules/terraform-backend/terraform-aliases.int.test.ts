@@ -222,6 +222,36 @@ describe.each(engines)('terraform backend aliases and protocol ($name)', (engine
     expect((await owner.del(`${base}/${alias.id}`)).statusCode).toBe(204);
   });
 
+  it("the password that opens an alias is the owners' to change: a manager may rename its key, not replace its secret", async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const { keyId, inventoryId, auth } = await workspaceWithKey(admin, p);
+    const other = await createKey(admin, p, 'login_password', 'unused');
+    const manager = await signedInUser(t());
+    await addMember(t(), p, manager.id, 'manager');
+    const owner = await signedInUser(t());
+    await addMember(t(), p, owner.id, 'owner');
+    const alias = (await admin.post(`/api/project/${p}/inventory/${inventoryId}/terraform/aliases`, { auth_key_id: keyId })).json<{ id: string }>();
+    const mine = `Basic ${Buffer.from('mine:known-to-the-manager').toString('base64')}`;
+    const replace = { name: 'backend-ci-bot', type: 'login_password', override_secret: true, login_password: { login: 'mine', password: 'known-to-the-manager' } };
+
+    const refused = await manager.put(`/api/project/${p}/keys/${keyId}`, replace);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'key_used_by_alias' });
+    expect(JSON.stringify(refused.json())).not.toContain('known-to-the-manager');
+    // Nothing changed: the old password still opens the alias, the manager's does not.
+    expect((await backend(t(), 'GET', `/api/terraform/${alias.id}`, auth)).statusCode).toBe(204);
+    expect((await backend(t(), 'GET', `/api/terraform/${alias.id}`, mine)).statusCode).toBe(401);
+    // Changing its type writes new material too.
+    expect((await manager.put(`/api/project/${p}/keys/${keyId}`, { name: 'backend-ci-bot', type: 'none' })).statusCode).toBe(403);
+    // A rename keeps the secret; a key no alias uses stays the managers' to change.
+    expect((await manager.put(`/api/project/${p}/keys/${keyId}`, { name: 'renamed', type: 'login_password' })).statusCode).toBe(204);
+    expect((await manager.put(`/api/project/${p}/keys/${other}`, { ...replace, name: 'unused' })).statusCode).toBe(204);
+
+    expect((await owner.put(`/api/project/${p}/keys/${keyId}`, replace)).statusCode).toBe(204);
+    expect((await backend(t(), 'GET', `/api/terraform/${alias.id}`, mine)).statusCode).toBe(204);
+  });
+
   it('speaks the http backend: one answer for unknown aliases and wrong credentials, locks with 423, ?ID checked, purge by managers', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);

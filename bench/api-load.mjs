@@ -23,9 +23,10 @@ const pct = (values, p) => {
 };
 
 const database = await benchDb();
-const server = await startBenchServer({ ...database.env, GANTRY_MAX_PARALLEL_TASKS: String(MAX_PARALLEL) });
+let server;
 let missed = false;
 try {
+  server = await startBenchServer({ ...database.env, GANTRY_MAX_PARALLEL_TASKS: String(MAX_PARALLEL) });
   const { base, cookie, api } = server;
   const { projectId, templateId } = await bashTemplate(api, 'echo ok\n');
   const rss = rssSampler(50);
@@ -45,7 +46,7 @@ try {
       `${(total / r.seconds).toFixed(0)} requests/s${r.errors ? `, ${r.errors} errors` : ''}; server RSS ${mem.baselineMb.toFixed(0)} MB +${mem.growthMb.toFixed(0)} MB peak [${load()}]${missed ? ' — MISSED' : ''}`,
   );
 } finally {
-  await server.close();
+  await server?.close();
   await database.drop();
 }
 if (missed) process.exitCode = 1;

@@ -6,35 +6,41 @@
 // started") and the line the template's script prints at once (after the server's checkout). Per
 // run also when the server stored each (their time stamps, from the click), and the requests to
 // `…/tasks/last` from that click until the task's final status shows plus 1 s. RUNS (default 10)
-// runs: median and p90. Target: median ≤ 250 ms.
-// Builds nothing: run after `npm run build`:  node bench/click-to-first-line.mjs   (RUNS=…, WEB_DIST=…, CHROMIUM=…)
+// runs: median and p90; the server's RSS. Target: median ≤ 250 ms. SQLite by default; DB=pg for a
+// fresh PostgreSQL database (dropped afterwards).
+// Builds nothing: run after `npm run build`:  node bench/click-to-first-line.mjs   (RUNS=…, DB=…, WEB_DIST=…, CHROMIUM=…)
 /* global document, window, requestAnimationFrame, MutationObserver, Element -- code run in the page by page.evaluate */
 import { chromium } from 'playwright-core';
-import { bashTemplate, load, median } from './common.mjs';
+import { bashTemplate, benchDb, load, median } from './common.mjs';
 import { startConsoleServer } from './console-server.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 10);
 const TARGET_MS = 250;
 const LINE = 'first line from gantry';
 
-const server = await startConsoleServer();
-const { base, api } = server;
-const { projectId, templateId } = await bashTemplate(api, `echo "${LINE}"\n`);
-
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const database = await benchDb();
+let server;
+let browser;
+let rss;
+let peak;
 const results = [];
 try {
+  server = await startConsoleServer(database.env);
+  const { base, api } = server;
+  const { projectId, templateId } = await bashTemplate(api, `echo "${LINE}"\n`);
+
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   const page = await browser.newPage({ viewport: { width: 1366, height: 860 } });
   await page.goto(`${base}/auth/login`);
   await page.getByLabel('Username or email').fill('bench');
@@ -113,9 +119,12 @@ try {
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
   }
+  rss = server.rssMb();
+  peak = server.peakRssMb();
 } finally {
-  await browser.close();
-  await server.close();
+  await browser?.close();
+  await server?.close();
+  await database.drop();
 }
 
 const stats = (key) => {
@@ -127,8 +136,8 @@ const counts = results.map((r) => r.lastRequests);
 const ok = first.median <= TARGET_MS;
 const ms = (n) => `${Math.round(n)} ms`;
 console.log(
-  `click Run → first log line shown: median ${ms(first.median)}, p90 ${ms(first.p90)} (target median ≤ ${TARGET_MS} ms; the server stored it at ${ms(serverFirst.median)}); ` +
+  `click Run → first log line shown (${database.label}): median ${ms(first.median)}, p90 ${ms(first.p90)} (target median ≤ ${TARGET_MS} ms; the server stored it at ${ms(serverFirst.median)}); ` +
     `the script's own line: median ${ms(own.median)}, p90 ${ms(own.p90)} (stored at ${ms(serverOwn.median)}), over ${RUNS} runs; ` +
-    `tasks/last requests per run ${Math.min(...counts)}–${Math.max(...counts)} [${load()}]${ok ? '' : ' — MISSED'}`,
+    `tasks/last requests per run ${Math.min(...counts)}–${Math.max(...counts)}; server RSS ${rss.toFixed(0)} MB (peak ${peak.toFixed(0)} MB) [${load()}]${ok ? '' : ' — MISSED'}`,
 );
 if (!ok) process.exitCode = 1;

@@ -94,12 +94,14 @@ export async function waitFinished(api, projectId, taskId, everyMs = 50) {
 }
 
 /**
- * The database a log benchmark runs on: `sqlite` (a temp file, startBenchServer's default) or
+ * The database a benchmark runs on: `sqlite` (a temp file, startBenchServer's default) or
  * `pg`, a fresh database on the local PostgreSQL (PG_URL, default postgres://postgres@127.0.0.1:5432)
- * dropped by `drop()`. Answers the extra environment for startBenchServer.
+ * dropped by `drop()`. Answers the extra environment for startBenchServer (or startConsoleServer)
+ * and the engine's name for the printed line (`label`). A script calls `drop()` in a `finally`, so
+ * the database goes also when the run fails.
  */
 export async function benchDb(kind = process.env.DB ?? 'sqlite') {
-  if (kind === 'sqlite') return { kind, env: {}, drop: async () => {} };
+  if (kind === 'sqlite') return { kind, label: 'SQLite', env: {}, drop: async () => {} };
   if (kind !== 'pg') throw new Error(`DB must be sqlite or pg, not ${kind}`);
   const { default: pg } = await import('pg');
   const server = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432';
@@ -110,6 +112,7 @@ export async function benchDb(kind = process.env.DB ?? 'sqlite') {
   await admin.end();
   return {
     kind,
+    label: 'PostgreSQL',
     env: { GANTRY_DB_URL: `${server}/${name}` },
     drop: async () => {
       const c = new pg.Client({ connectionString: `${server}/postgres` });

@@ -19,7 +19,7 @@ const okMem = r.mem.growthMb <= 150;
 const okStored = r.stored.numbers === LINES && r.stored.inOrder;
 const okSockets = sockets.every((s) => s.complete && s.rate) && sends.ok;
 console.log(
-  `log ingest (${DB}, ${WATCHERS} watching): ${fmt(LINES)} lines in ${r.seconds.toFixed(2)} s = ${fmt(r.linesPerSec)} lines/s (target ≥ 300,000); ` +
+  `log ingest (${DB === 'pg' ? 'PostgreSQL' : 'SQLite'}, ${WATCHERS} watching): ${fmt(LINES)} lines in ${r.seconds.toFixed(2)} s = ${fmt(r.linesPerSec)} lines/s (target ≥ 300,000); ` +
     `server RSS +${r.mem.growthMb.toFixed(0)} MB peak (target ≤ 150 MB); stored ${fmt(r.stored.numbers)} of ${fmt(LINES)}${okStored ? '' : ' NOT ALL'}; ` +
     `sockets: ${sockets.filter((s) => s.rate).length}/${WATCHERS} ≤ 1 msg per 50 ms over the run (${sends.ok ? 'and' : 'but NOT'} in every 50 ms window server side), ${sockets.filter((s) => s.complete).length}/${WATCHERS} every line [${load()}]` +
     `${okRate && okMem && okStored && okSockets ? '' : ' — MISSED'}`,

@@ -11,7 +11,7 @@ const DB = process.env.DB ?? 'sqlite';
 const r = await ingestRun({ lines: LINES, watchers: 0, db: DB });
 const ok = r.linesPerSec >= 400_000 && r.stored.numbers === LINES && r.stored.inOrder;
 console.log(
-  `log ingest (${DB}, nobody watching): ${fmt(LINES)} lines in ${r.seconds.toFixed(2)} s = ${fmt(r.linesPerSec)} lines/s (target ≥ 400,000); ` +
+  `log ingest (${DB === 'pg' ? 'PostgreSQL' : 'SQLite'}, nobody watching): ${fmt(LINES)} lines in ${r.seconds.toFixed(2)} s = ${fmt(r.linesPerSec)} lines/s (target ≥ 400,000); ` +
     `stored ${fmt(r.stored.numbers)} of ${fmt(LINES)}${r.stored.inOrder ? ' in order' : ' NOT ALL / OUT OF ORDER'} (${r.status}, last_seq ${r.lastSeq}); ` +
     `server RSS +${r.mem.growthMb.toFixed(0)} MB (${r.mem.baselineMb.toFixed(0)} → peak ${r.mem.peakMb.toFixed(0)} MB) [${load()}]${ok ? '' : ' — MISSED'}`,
 );

@@ -6,14 +6,14 @@
 // Times are to the last byte of the answer, as a client sees them; the two whole-log answers are
 // read by curl (another process, so the client's work does not slow the in-process server).
 // On PostgreSQL the pages are timed right after the task (as a console opening the log would) and
-// again after an ANALYZE of task_output (what autovacuum does, later).
+// again after an ANALYZE of task_output (what autovacuum does, later). The server's RSS over the reads.
 // Run after `npm run build`: node bench/output-read.mjs   (DB=sqlite or DB=pg for one engine only; LINES=…, RUNS=…)
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { bashTemplate, benchDb, fmt, load, median, startBenchServer, waitFinished } from './common.mjs';
+import { bashTemplate, benchDb, fmt, load, median, rssSampler, startBenchServer, waitFinished } from './common.mjs';
 
 const LINES = Number(process.env.LINES ?? 1_000_000);
 const RUNS = Number(process.env.RUNS ?? 20);
@@ -31,13 +31,16 @@ async function curl(url, cookie, name) {
 
 for (const engine of engines) {
   const database = await benchDb(engine);
-  const server = await startBenchServer(database.env);
+  let server;
   try {
+    server = await startBenchServer(database.env);
     const { base, cookie, api } = server;
     const { projectId, templateId } = await bashTemplate(api, `seq 1 ${LINES}\n`);
     const task = await api('POST', `/api/project/${projectId}/tasks`, { template_id: templateId });
     const done = await waitFinished(api, projectId, task.id);
     const url = `/api/project/${projectId}/tasks/${task.id}/output`;
+    // The server's memory over the reads (the legacy whole array is the one that holds a lot).
+    const rss = rssSampler(20);
     /** Milliseconds to the last byte, and the body. */
     const get = async (path) => {
       const t0 = performance.now();
@@ -73,6 +76,7 @@ for (const engine of engines) {
     const numbers = text.filter((l) => /^\d+$/.test(l));
     const rawComplete = numbers.length === LINES && numbers.every((l, i) => Number(l) === i + 1);
     const whole = await curl(`${base}${url}`, cookie, 'whole.json');
+    const mem = rss.stop();
     const wholeLines = JSON.parse(fs.readFileSync(whole.file, 'utf8')).length;
 
     const rawRate = (text.length / raw.ms) * 1000;
@@ -84,11 +88,11 @@ for (const engine of engines) {
       `output read (${engine === 'pg' ? 'PostgreSQL' : 'SQLite'}, ${fmt(LINES)}-line task): first page ?from_seq=1 median ${first.ms.toFixed(1)} ms (max ${first.max.toFixed(1)}), ` +
         `?tail=1 median ${tail.ms.toFixed(1)} ms (max ${tail.max.toFixed(1)}) (target ≤ 50 ms)${analyzed}; ` +
         `raw_output ${fmt(text.length)} lines, ${(raw.bytes / 1024 / 1024).toFixed(1)} MB in ${raw.ms.toFixed(0)} ms = ${fmt(rawRate)} lines/s (target ≥ 1,000,000)${rawComplete ? '' : ' NOT ALL LINES'}; ` +
-        `legacy whole array ${fmt(wholeLines)} lines, ${(whole.bytes / 1024 / 1024).toFixed(1)} MB in ${whole.ms.toFixed(0)} ms [${load()}]` +
+        `legacy whole array ${fmt(wholeLines)} lines, ${(whole.bytes / 1024 / 1024).toFixed(1)} MB in ${whole.ms.toFixed(0)} ms; server RSS ${mem.baselineMb.toFixed(0)} MB +${mem.growthMb.toFixed(0)} MB peak over the reads [${load()}]` +
         `${okFirst && okTail && okRaw ? '' : ' — MISSED'}`,
     );
   } finally {
-    await server.close();
+    await server?.close();
     await database.drop();
   }
 }

@@ -139,8 +139,9 @@ const objects = Object.entries(doc)
 
 for (const engine of engines) {
   const database = await benchDb(engine);
-  const server = await startBenchServer(database.env);
+  let server;
   try {
+    server = await startBenchServer(database.env);
     const { base, cookie } = server;
     const poller = await startPoller(base);
     // Let the poller settle in, then measure only what happens around the restore.
@@ -179,13 +180,13 @@ for (const engine of engines) {
     const missed = worst > TARGET_MS || failures > 0;
     if (missed) failed = true;
     console.log(
-      `${engine}: restore of ${(bytes / 1024 / 1024).toFixed(1)} MB (${fmt(objects)} objects) in ${seconds.toFixed(1)} s; ` +
+      `${database.label}: restore of ${(bytes / 1024 / 1024).toFixed(1)} MB (${fmt(objects)} objects) in ${seconds.toFixed(1)} s; ` +
         `/api/health answered ${latencies.length} times meanwhile${failures ? ` (${failures} FAILED)` : ''}, worst ${worst.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; ` +
         `longest event-loop stall ${stall.lateMs.toFixed(1)} ms (${stall.cpuMs.toFixed(1)} ms on the CPU), longest CPU-bound stretch ${stall.cpuBound.toFixed(1)} ms; server RSS ${mem.baselineMb.toFixed(0)} → peak ${mem.peakMb.toFixed(0)} MB (+${mem.growthMb.toFixed(0)} MB); ` +
         `target worst ≤ ${TARGET_MS} ms${missed ? ' — MISSED' : ''}; ${load()}`,
     );
   } finally {
-    await server.close();
+    await server?.close();
     await database.drop();
   }
 }

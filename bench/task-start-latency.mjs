@@ -6,10 +6,11 @@
 //   (the previous one + 1: this bench is the only client), receiving `logs` messages — the console's path;
 // - a legacy socket (no subscription), receiving Semaphore's per-line `log` frames of every task.
 // The first figure is the subscribe-mode one; the POST's own answer time is printed too.
-// Run after `npm run build`: node bench/task-start-latency.mjs   (RUNS=…)
+// SQLite by default; DB=pg for a fresh PostgreSQL database (dropped afterwards).
+// Run after `npm run build`: node bench/task-start-latency.mjs   (RUNS=…, DB=…)
 import { fork } from 'node:child_process';
 import WebSocket from 'ws';
-import { apiClient, bashTemplate, load, median, startBenchServer, waitFinished } from './common.mjs';
+import { apiClient, bashTemplate, benchDb, load, median, rssSampler, startBenchServer, waitFinished } from './common.mjs';
 
 const RUNS = Number(process.env.RUNS ?? 30);
 
@@ -18,17 +19,28 @@ if (process.env.BENCH_CLIENT) {
   process.exit(0);
 }
 
-const { base, cookie, api, close } = await startBenchServer();
-const { projectId, templateId } = await bashTemplate(api, 'echo hello\n');
-const child = fork(import.meta.filename, [], { env: { ...process.env, BENCH_CLIENT: JSON.stringify({ base, cookie, projectId, templateId }) } });
-const r = await new Promise((resolve, reject) => child.once('message', resolve).once('exit', (code) => reject(new Error(`client exited with ${code}`))));
-await close();
+const database = await benchDb();
+let server;
+let r;
+let mem;
+try {
+  server = await startBenchServer(database.env);
+  const { base, cookie, api } = server;
+  const { projectId, templateId } = await bashTemplate(api, 'echo hello\n');
+  const rss = rssSampler(20);
+  const child = fork(import.meta.filename, [], { env: { ...process.env, BENCH_CLIENT: JSON.stringify({ base, cookie, projectId, templateId }) } });
+  r = await new Promise((resolve, reject) => child.once('message', resolve).once('exit', (code) => reject(new Error(`client exited with ${code}`))));
+  mem = rss.stop();
+} finally {
+  await server?.close();
+  await database.drop();
+}
 const m = median(r.sub);
 const range = (t) => `min ${Math.min(...t).toFixed(1)}, max ${Math.max(...t).toFixed(1)} ms`;
 console.log(
-  `task start latency over ${RUNS} runs: subscribe mode median ${m.toFixed(1)} ms (${range(r.sub)}${r.missed ? `, ${r.missed} runs without a line` : ''}); ` +
+  `task start latency (${database.label}) over ${RUNS} runs: subscribe mode median ${m.toFixed(1)} ms (${range(r.sub)}${r.missed ? `, ${r.missed} runs without a line` : ''}); ` +
     `legacy socket median ${median(r.legacy).toFixed(1)} ms (${range(r.legacy)}); the POST itself answers in median ${median(r.post).toFixed(1)} ms ` +
-    `(target ≤ 10 ms) [${load()}]${m <= 10 && !r.missed ? '' : ' — MISSED'}`,
+    `(target ≤ 10 ms); server RSS ${mem.baselineMb.toFixed(0)} MB +${mem.growthMb.toFixed(0)} MB peak [${load()}]${m <= 10 && !r.missed ? '' : ' — MISSED'}`,
 );
 if (!(m <= 10) || r.missed) process.exitCode = 1;
 

@@ -27,8 +27,9 @@ const timed = async (fn) => {
 };
 
 const database = await benchDb();
-const server = await startBenchServer({ ...database.env, GANTRY_MAX_PARALLEL_TASKS: String(MAX_PARALLEL) });
+let server;
 try {
+  server = await startBenchServer({ ...database.env, GANTRY_MAX_PARALLEL_TASKS: String(MAX_PARALLEL) });
   const { api, db } = server;
   const busy = await bashTemplate(api, SCRIPT);
   const probe = await bashTemplate(api, SCRIPT);
@@ -77,6 +78,6 @@ try {
   );
   if (!ok) process.exitCode = 1;
 } finally {
-  await server.close();
+  await server?.close();
   await database.drop();
 }

@@ -42,10 +42,13 @@ import { websocketOptions, wsRoutes } from './realtime/ws.routes.js';
 import { PgEventBus } from './realtime/pg-bus.js';
 import { clusterRoutes } from './modules/cluster/cluster.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { auditExportRoutes } from './modules/audit-export/audit-export.routes.js';
 import { registerAuditContext } from './modules/audit/audit-context.js';
 import { mappingsRoutes } from './modules/identity/mappings.routes.js';
 import { registerSecurityHeaders } from './platform/security-headers.js';
 import { resourceRoutes } from './platform/resource-routes.js';
+import { workflowInputSchema, workflowSchema } from '@gantry/contracts';
+import { presentWorkflow } from './modules/workflows/workflows.presenter.js';
 import { environmentInputSchema, environmentSchema, inventoryInputSchema, inventorySchema, keyCreateSchema, keySchema, keyUpdateSchema, repositoryInputSchema, repositorySchema, scheduleInputSchema, scheduleSchema, templateInputSchema, templateSchema, viewInputSchema, viewSchema } from '@gantry/contracts';
 import { registerAuth, type Authenticator } from './platform/auth.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
@@ -142,6 +145,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const auditPruneStart = config.auditRetentionDays > 0 ? setTimeout(auditPrune, 90_000) : undefined;
   auditPruneTimer?.unref();
   auditPruneStart?.unref();
+  // Audit export to a SIEM (GANTRY_AUDIT_EXPORT_*): one worker per destination, in the background.
+  services.auditExport.start();
   // The bus reaches the other nodes (PostgreSQL) before anything is published; a database that
   // does not answer yet leaves it reconnecting, and /api/ready says so.
   if (services.bus instanceof PgEventBus) await services.bus.start().catch((e: unknown) => app.log.error(e));
@@ -155,6 +160,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     clearInterval(retentionDaily);
     clearInterval(auditPruneTimer);
     clearTimeout(auditPruneStart);
+    // Ends a delivery under way and hands the destinations to another node.
+    await services.auditExport.stop();
     hub.close();
     services.dispatcher.close();
     services.scheduler.stop();
@@ -190,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(teamRoutes(services.team, services.projects));
       await api.register(mappingsRoutes(services.identityMappings));
       await api.register(auditRoutes(services.audit));
+      await api.register(auditExportRoutes(services.auditExport));
       await api.register(wsRoutes(hub, config.webHost));
       await api.register(appsRoutes(services.apps, { report: services.sandboxReport }));
       await api.register(runnersRoutes(services.runners, services.projects));
@@ -240,6 +248,19 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
           itemSchema: inventorySchema,
           createSchema: inventoryInputSchema,
           updateSchema: inventoryInputSchema,
+        }),
+      );
+      await api.register(
+        resourceRoutes({
+          path: 'workflows',
+          audit: { recorder: services.audit, objectType: 'workflow' },
+          tag: 'workflows',
+          members,
+          service: services.workflows,
+          present: presentWorkflow,
+          itemSchema: workflowSchema,
+          createSchema: workflowInputSchema,
+          updateSchema: workflowInputSchema,
         }),
       );
       await api.register(

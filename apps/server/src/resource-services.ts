@@ -22,7 +22,11 @@ import { TemplatesRepository } from './modules/templates/templates.repository.js
 import { TemplatesService } from './modules/templates/templates.service.js';
 import { ViewsRepository } from './modules/views/views.repository.js';
 import { ViewsService } from './modules/views/views.service.js';
+import { nodeTemplateOf } from './modules/workflows/workflow-links.js';
+import { WorkflowsRepository } from './modules/workflows/workflows.repository.js';
+import { WorkflowsService } from './modules/workflows/workflows.service.js';
 import type { Clock } from './platform/clock.js';
+import { NotFoundError } from './platform/errors.js';
 import { randomUrlToken, type SecretBox } from './platform/crypto.js';
 import type { LocalPathCheck } from './platform/local-paths.js';
 
@@ -42,6 +46,7 @@ export interface ResourceServices {
   integrationsRepo: IntegrationsRepository;
   integrations: IntegrationsService;
   integrationRules: IntegrationRulesService;
+  workflows: WorkflowsService;
 }
 
 export interface ResourceServicesDeps {
@@ -81,5 +86,25 @@ export function createResourceServices(db: Kysely<Database>, d: ResourceServices
   const integrationsRepo = new IntegrationsRepository(db);
   const integrations = new IntegrationsService(integrationsRepo, templates, keys, events, clock, () => randomUrlToken(24));
   const integrationRules = new IntegrationRulesService(integrationsRepo, integrations, events);
-  return { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules };
+  // Another module's "not found" is the answer null; anything else (the database away) stays an error.
+  const found = <T>(p: Promise<T>) =>
+    p.catch((e: unknown) => {
+      if (e instanceof NotFoundError) return null;
+      throw e;
+    });
+  const workflows = new WorkflowsService(
+    new WorkflowsRepository(db),
+    {
+      template: async (projectId, id) => {
+        const row = await found(templates.get(projectId, id));
+        return row && nodeTemplateOf(row);
+      },
+      inventoryExists: async (projectId, id) => (await found(inventories.get(projectId, id))) !== null,
+      variableGroupExists: async (projectId, id) => (await found(environments.get(projectId, id))) !== null,
+      isMember: async (projectId, userId) => (await projects.membership(projectId, userId)).role !== null,
+    },
+    events,
+    clock,
+  );
+  return { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules, workflows };
 }

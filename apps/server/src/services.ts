@@ -13,6 +13,11 @@ import { PasskeysRepository } from './modules/passkeys/passkeys.repository.js';
 import { PasskeysService } from './modules/passkeys/passkeys.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { AuditService } from './modules/audit/audit.service.js';
+import type { AuditExportService } from './modules/audit-export/audit-export.service.js';
+import { auditTrailReader } from './modules/audit-export/audit-trail-reader.js';
+import { createAuditExport } from './modules/audit-export/create-audit-export.js';
+import { WakingAuditRepository } from './modules/audit-export/waking-audit-repository.js';
+import { runAsCaller } from './modules/audit/audit-context.js';
 import { InstanceSettingsRepository } from './modules/security/instance-settings.repository.js';
 import { TwoFactorPolicyService } from './modules/security/two-factor-policy.service.js';
 import { openidClient } from './modules/auth/oidc-client.js';
@@ -83,6 +88,7 @@ import type { ViewsService } from './modules/views/views.service.js';
 import { BackupService } from './modules/backup/backup.service.js';
 import { restoreUnit } from './modules/backup/backup.transaction.js';
 import { createResourceServices } from './resource-services.js';
+import type { WorkflowsService } from './modules/workflows/workflows.service.js';
 import { ProjectCacheRepository } from './modules/backup/project-cache.repository.js';
 import { ProjectCacheService } from './modules/backup/project-cache.service.js';
 import { taskWorkspaceStore } from './engine/workspace.js';
@@ -116,11 +122,15 @@ export interface AppDeps {
 export interface Services {
   /** The hash-chained audit trail: every change, sign-in and task control is one entry. */
   audit: AuditService;
+  /** Export of the audit trail to a SIEM (file, syslog, webhook); started by buildApp. */
+  auditExport: AuditExportService;
   cluster: ClusterService;
   users: UsersService;
   auth: AuthService;
   totp: TotpService;
   passkeys: PasskeysService;
+  /** Workflows: graphs of templates, approvals and nested workflows (definitions). */
+  workflows: WorkflowsService;
   /** The admin's two-factor requirement (off, admins, all). */
   twoFactorPolicy: TwoFactorPolicyService;
   oidc: OidcService;
@@ -194,10 +204,20 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const resourceDeps = { box, clock, nonAdminCanCreateProject: config.nonAdminCanCreateProject, localPaths };
   // Apps live outside the resource services; templates ask them lazily, once both exist.
   const resources = createResourceServices(db.db, { ...resourceDeps, appExists: (id) => apps.exists(id) });
-  const { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules } = resources;
+  const { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules, workflows } = resources;
   const users = new UsersService(new UsersRepository(db.db), clock, bus);
   // A project's owners read its entries: their role comes from the project's members.
-  const audit = new AuditService(new AuditRepository(db.db), clock, async (projectId, userId) => (await projects.membership(projectId, userId)).role);
+  // Export to a SIEM reads the trail from the database; recording an entry only wakes it.
+  const auditExport = createAuditExport({
+    config: config.auditExport,
+    db: db.db,
+    trail: auditTrailReader(new AuditRepository(db.db)),
+    recorder: { record: (r) => audit.record(r) },
+    clock,
+    nodeId: node,
+    log: (_level, line) => void (config.logLevel !== 'silent' && process.stderr.write(`${line}\n`)),
+  });
+  const audit = new AuditService(new WakingAuditRepository(db.db, () => auditExport.wake()), clock, async (projectId, userId) => (await projects.membership(projectId, userId)).role);
   const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), events, clock, sleep);
   const totp = new TotpService(new TotpRepository(db.db), users, box, events, clock, config.totp, throttle);
   const passkeysRepo = new PasskeysRepository(db.db);
@@ -206,6 +226,12 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     required: async (user: UserRow) => totp.required(user) || (await passkeysRepo.hasAny(user.id)),
     checkCode: (userId: number, passcode: string) => totp.checkCode(userId, passcode),
     useRecoveryCode: (user: UserRow, code: string) => totp.useRecoveryCode(user, code),
+    methods: async (user: UserRow) => ({
+      totp: totp.required(user),
+      passkey: await passkeysRepo.hasAny(user.id),
+      // The recovery code stands in for the app's code only, and only where the server allows it.
+      recovery: totp.required(user) && config.totp.allowRecovery,
+    }),
   };
   const auth = new AuthService(users, new SessionsRepository(db.db), throttle, secondFactor, clock, bus);
   const passkeys = new PasskeysService(passkeysRepo, users, auth, events, clock, throttle, config.webHost, (userId, code) => totp.checkCode(userId, code));
@@ -275,9 +301,15 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   integrationRules.audit = audit;
   schedules.audit = audit;
   templates.audit = audit;
+  views.audit = audit;
+  terraformStates.audit = audit;
+  terraformBackend.audit = audit;
+  terraformAliases.audit = audit;
   apps.audit = audit;
   identityMappings.audit = audit;
   twoFactorPolicy.audit = audit;
+  passkeys.audit = audit;
+  totp.audit = audit;
   // This process's runs: the dispatcher tracks them, the drain and the cluster's fence stop them.
   const runs = new LocalRuns();
   const runnerDeps = {
@@ -322,8 +354,9 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
       return tasks.finished(t);
     },
     onWaitingConfirmation: (t: Parameters<TasksService['finished']>[0]) => notifications.dispatch(t),
+    // Gantry stores the state a run left: its entry is not the request that happened to start the run.
     onTerraformState: (t: Parameters<TasksService['finished']>[0], inventoryId: number, state: string) =>
-      terraformStates.record({ projectId: t.project_id, inventoryId, taskId: t.id, status: t.status, state }),
+      runAsCaller({ authKind: 'system' }, () => terraformStates.record({ projectId: t.project_id, inventoryId, taskId: t.id, status: t.status, state })),
   };
   const dispatcher = new Dispatcher(
     tasksRepo,
@@ -416,6 +449,8 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     clock,
   );
   const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
+  backup.audit = audit;
+  projectCache.audit = audit;
   const sandboxReport = () => sandbox.report(launcher);
-  return { audit, drain, removeLeftovers: leftovers, sandboxReport, cluster, users, auth, totp, passkeys, twoFactorPolicy, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, identityMappings, ldap, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
+  return { workflows, audit, auditExport, drain, removeLeftovers: leftovers, sandboxReport, cluster, users, auth, totp, passkeys, twoFactorPolicy, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, identityMappings, ldap, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
 }

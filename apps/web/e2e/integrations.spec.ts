@@ -247,6 +247,9 @@ test('an integration saved by Semaphore\'s console with auth "None" ("") edits a
 
   await page.goto(`/project/${p}/integrations/${item.id}`);
   await expect(page.getByRole('heading', { name: 'Semaphore hook', level: 1 })).toBeVisible();
+  // Answered as Semaphore answers it (""), and shown as None.
+  expect((await (await page.request.get(`/api/project/${p}/integrations/${item.id}`)).json()).auth_method).toBe('');
+  await expect(page.getByText('Authentication: None')).toBeVisible();
   await page.getByRole('button', { name: 'Edit integration' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('combobox', { name: 'Authentication' })).toHaveText('None');
@@ -256,5 +259,5 @@ test('an integration saved by Semaphore\'s console with auth "None" ("") edits a
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toHaveCount(0);
   const saved = await (await page.request.get(`/api/project/${p}/integrations/${item.id}`)).json();
-  expect(saved).toMatchObject({ auth_method: 'none', auth_header: null, auth_secret_id: null });
+  expect(saved).toMatchObject({ auth_method: '', auth_header: null, auth_secret_id: null });
 });

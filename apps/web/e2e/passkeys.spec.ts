@@ -1,25 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { seriousAxeFindings, stillFrame } from './axe';
 import { openUserMenu, signIn, signInAsNewUser } from './helpers';
+import { addVirtualAuthenticator } from './passkey-helpers';
+import { shot } from './shots';
 
 // WebAuthn takes a domain as the relying party, never an IP address: this spec goes through "localhost".
 const port = Number(process.env.GANTRY_E2E_PORT ?? 3917);
 test.use({ baseURL: `http://localhost:${port}` });
-
-/** Chromium's virtual authenticator (DevTools protocol): a platform passkey store that verifies its user. */
-async function addVirtualAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
-}
 
 async function openPasskeys(page: Page) {
   await openUserMenu(page);
@@ -93,4 +80,51 @@ test('a passkey is registered, answers the second step, signs in without a passw
   await remove.getByRole('button', { name: 'Confirm with a passkey' }).click();
   await expect(remove).toHaveCount(0);
   await expect(again.getByText('You have no passkeys yet.')).toBeVisible();
+});
+
+test('a user with only a passkey whose session ended signs in again over the page with it, and keeps what was typed', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  await page.routeWebSocket(/\/api\/ws/, () => undefined);
+  await signIn(page);
+  const password = 'passkey-again-1';
+  const login = await signInAsNewUser(page, 'pka', 'Petra Again', password);
+  await addVirtualAuthenticator(page);
+  const passkeys = await openPasskeys(page);
+  await passkeys.getByLabel('Current password').fill(password);
+  await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByTestId('snackbar')).toHaveText('Passkey added');
+  await passkeys.getByRole('button', { name: 'Close' }).click();
+
+  await openUserMenu(page);
+  await page.getByRole('menuitem', { name: 'Edit account' }).click();
+  const account = page.getByRole('dialog', { name: 'Edit account' });
+  const name = account.getByRole('textbox', { name: 'Name', exact: true });
+  await name.fill('Petra Renamed');
+  // The session ends elsewhere (a sign-out with the same cookie); the save meets it.
+  const other = await playwright.request.newContext({ baseURL, storageState: await page.context().storageState() });
+  expect((await other.post('/api/auth/logout', { headers: { 'x-gantry-request': '1' } })).status()).toBe(204);
+  await other.dispose();
+  expect((await page.request.get('/api/user')).status()).toBe(401);
+  await account.getByRole('button', { name: 'Save' }).click();
+
+  const again = page.getByRole('dialog', { name: 'Sign in again' });
+  await expect(again.getByLabel('Username or email')).toHaveValue(login);
+  await again.getByLabel('Password', { exact: true }).fill(password);
+  await again.getByRole('button', { name: 'Sign in', exact: true }).click();
+  // The second step offers what this user has: the passkey, no code field.
+  const step = page.getByRole('dialog', { name: 'Two-step verification' });
+  const usePasskey = step.getByRole('button', { name: 'Use a passkey' });
+  await expect(usePasskey).toBeVisible();
+  await expect(step.getByLabel('Verification code')).toHaveCount(0);
+  expect(await seriousAxeFindings(page)).toEqual([]);
+  await shot(page, 'session-sign-in-again-passkey');
+  await usePasskey.click();
+  await expect(step).toBeHidden();
+  // The save that met the ended session went through with what was typed.
+  await expect(account).toBeHidden();
+  await expect(page.getByTestId('user-name')).toHaveText('Petra Renamed');
+  expect(((await (await page.request.get('/api/user')).json()) as { name: string }).name).toBe('Petra Renamed');
 });

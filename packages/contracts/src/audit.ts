@@ -22,6 +22,12 @@ export const AUDIT_ACTIONS = [
   'task_confirm',
   'task_reject',
   'prune',
+  // An export destination missed entries (pruned before delivery, or past its pending limit).
+  'export_skipped',
+  'sign_out',
+  'restore',
+  'lock',
+  'unlock',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -24,6 +24,17 @@ export const verifyBodySchema = z.object({
 });
 export type VerifyBody = z.infer<typeof verifyBodySchema>;
 
+/**
+ * Which second steps the signed-in user has (GET /api/auth/second-factors), so the console offers
+ * only those: a code of the authenticator app, a passkey, the recovery code (with the app only).
+ */
+export const secondFactorsSchema = z.object({
+  totp: z.boolean(),
+  passkey: z.boolean(),
+  recovery: z.boolean(),
+});
+export type SecondFactors = z.infer<typeof secondFactorsSchema>;
+
 /** The second sign-in step without the app: the recovery code shown when two-factor was enabled. */
 export const recoveryBodySchema = z.object({ recovery_code: requiredString('Recovery code') });
 export type RecoveryBody = z.infer<typeof recoveryBodySchema>;

@@ -82,8 +82,14 @@ export const FieldLabels = {
   webhook: 'Webhook',
   workspace: 'Workspace',
   workspace_name: 'Workspace name',
+  workflow: 'Workflow',
   from: 'From',
   to: 'To',
+  node: 'Node',
+  retries: 'Retries',
+  retry_delay: 'Retry delay',
+  timeout: 'Timeout',
+  required_approvals: 'Required approvals',
 } as const;
 export type FieldLabelKey = keyof typeof FieldLabels;
 /** A label as the English messages write it ("Project name"). */

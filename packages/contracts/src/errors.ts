@@ -293,5 +293,26 @@ export const ErrorCodes = {
   passkeyProofRequired: 'passkey_proof_required',
   /** Only users with a password here (not signing in through a directory or provider) register passkeys. */
   passkeyLocalOnly: 'passkey_local_only',
+  // Workflows (each names the node at fault as `node`)
+  workflowNotFound: 'workflow_not_found',
+  workflowNodeIdInvalid: 'workflow_node_id_invalid',
+  workflowEmpty: 'workflow_empty',
+  workflowTooLarge: 'workflow_too_large', // max
+  workflowDuplicateNode: 'workflow_duplicate_node', // node
+  workflowDuplicateEdge: 'workflow_duplicate_edge', // node
+  workflowUnknownNode: 'workflow_unknown_node', // node
+  workflowCycle: 'workflow_cycle', // node
+  workflowNodeTemplateRequired: 'workflow_node_template_required', // node
+  workflowNodeWorkflowRequired: 'workflow_node_workflow_required', // node
+  workflowApproversRequired: 'workflow_approvers_required', // node
+  workflowTooFewApprovers: 'workflow_too_few_approvers', // node
+  /** A node refers to a template, workflow, inventory, variable group or user not in this project. */
+  workflowNodeNotInProject: 'workflow_node_not_in_project', // node, label_key
+  /** A node changes what its template does not let a task change (branch, limit, inventory). */
+  workflowOverrideNotAllowed: 'workflow_override_not_allowed', // node, label_key
+  /** Nested workflows that would run each other without end. */
+  workflowNestedCycle: 'workflow_nested_cycle', // node
+  /** Another workflow runs this one (a node of type workflow): it cannot be deleted. */
+  workflowInUse: 'workflow_in_use', // name
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

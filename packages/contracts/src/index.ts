@@ -34,3 +34,5 @@ export * from './cluster.js';
 export * from './security.js';
 export * from './passkeys.js';
 export * from './audit.js';
+export * from './audit-export.js';
+export * from './workflows.js';

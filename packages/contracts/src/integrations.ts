@@ -10,6 +10,21 @@ export const INTEGRATION_AUTH_METHODS = ['none', 'github', 'bitbucket', 'token',
 export const integrationAuthMethodSchema = z.enum(INTEGRATION_AUTH_METHODS);
 export type IntegrationAuthMethod = z.infer<typeof integrationAuthMethodSchema>;
 
+/**
+ * An integration's method as answers carry it: none is `""`, Semaphore's own value, so Semaphore's
+ * console shows its None item (and no secret field) when it edits one.
+ */
+export const integrationAuthMethodAnswerSchema = z.union([
+  z.literal(''),
+  integrationAuthMethodSchema.exclude(['none']),
+]);
+export type IntegrationAuthMethodAnswer = z.infer<typeof integrationAuthMethodAnswerSchema>;
+
+/** The method an answer's `auth_method` stands for (`""` is none). */
+export function authMethodOf(answer: IntegrationAuthMethodAnswer | IntegrationAuthMethod): IntegrationAuthMethod {
+  return answer || 'none';
+}
+
 /** Only these methods read a header whose name the user chooses. */
 export const AUTH_METHODS_WITH_HEADER: readonly IntegrationAuthMethod[] = ['token', 'hmac'];
 
@@ -113,7 +128,7 @@ export const integrationSchema = z.object({
   name: z.string(),
   template_id: z.number().int(),
   tpl_name: z.string(),
-  auth_method: integrationAuthMethodSchema,
+  auth_method: integrationAuthMethodAnswerSchema,
   auth_header: z.string().nullable(),
   auth_secret_id: z.number().int().nullable(),
   searchable: z.boolean(),

@@ -34,6 +34,18 @@ export type Schedule = z.infer<typeof scheduleSchema>;
 /** A schedule's body; without a name (Semaphore's is optional), the cron expression names it. */
 export const scheduleInputSchema = z
   .object({
+    // Semaphore's cron type is "" (what answers carry). Its one-off `run_at` is refused rather than
+    // saved as the recurring schedule its cron field would make; checked first, so such a body
+    // hears about its type, not about its empty cron.
+    type: z
+      .literal(
+        '',
+        coded('Schedule type must be "" (cron): one-off run_at schedules are not supported', ErrorCodes.mustBeOneOf, {
+          name: 'type',
+          values: '""',
+        }),
+      )
+      .optional(),
     name: z.preprocess(
       (v) => (v == null || (typeof v === 'string' && !v.trim()) ? undefined : v),
       requiredName('Name').optional(),
@@ -43,7 +55,7 @@ export const scheduleInputSchema = z
     repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),
     active: z.boolean().default(true),
   })
-  .transform((s) => ({ ...s, name: s.name ?? s.cron_format }));
+  .transform(({ type: _cron, ...s }) => ({ ...s, name: s.name ?? s.cron_format }));
 export type ScheduleInput = z.input<typeof scheduleInputSchema>;
 
 export const cronValidateSchema = z.object({ cron_format: z.string() });

@@ -208,7 +208,7 @@ describe.each(engines)('Semaphore project backups ($name)', (engine) => {
       template_id: byName(tpls, 'Build app').id,
       task_params: { message: 'from GitHub', environment: '{"stage":"prod"}' },
     });
-    expect(byName(integrations, 'Plain hook')).toMatchObject({ auth_method: 'none', auth_secret_id: null });
+    expect(byName(integrations, 'Plain hook')).toMatchObject({ auth_method: '', auth_secret_id: null });
     expect((await list(`integrations/${push.id}/matchers`)).map((m: { key: string }) => m.key)).toEqual(['ref']);
     expect((await list(`integrations/${push.id}/values`)).map((v: { variable: string }) => v.variable)).toEqual([
       'COMMIT',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEBUG_REFUSED } from '../engine/run-context.js';
+import { DEBUG_REFUSED, emptyKeyNotice } from '../engine/run-context.js';
 import { gitRepo } from '../test/git-fixture.js';
 import { addMember, createProject, engines, signedInUser, useTestApp, type Caller, type TestContext } from '../test/harness.js';
 import { setupTemplate, taskLog, waitForTask } from '../test/tasks.js';
@@ -96,7 +96,17 @@ describe.each(engines)('debug requests ($name)', (engine) => {
     expect(firstRunLine(r)).toBe(DEBUG_REFUSED);
     expect(r.log).toContain('"msg": "hello"');
     expect(r.log).not.toMatch(VERBOSE);
-  }, 90_000);
+
+    // Still first when the run has other notices to give (a key a restore left empty).
+    const inventory = (await admin.get(`/api/project/${p}/templates/${tpl}`)).json().inventory_id as number;
+    const become = (await admin.post(`/api/project/${p}/keys`, { name: 'restored become', type: 'login_password', login_password: { login: 'u', password: 'p' } })).json().id as number;
+    await ctx.db.db.updateTable('access_key').set({ secret: null }).where('id', '=', become).execute();
+    const inv = (await admin.get(`/api/project/${p}/inventory/${inventory}`)).json();
+    expect((await admin.put(`/api/project/${p}/inventory/${inventory}`, { ...inv, become_key_id: become })).statusCode).toBe(204);
+    const again = await debugRun(ctx, runner, p, tpl, 4);
+    expect(firstRunLine(again)).toBe(DEBUG_REFUSED);
+    expect(again.lines).toContain(emptyKeyNotice('restored become'));
+  }, 120_000);
 
   it("applies a task runner's debug where the template allows it", async () => {
     const ctx = t();

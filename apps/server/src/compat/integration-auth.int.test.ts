@@ -7,8 +7,28 @@ import { apiToken, semaphoreRequest } from './tasks-client.js';
  * Semaphore's integration form offers None as `auth_method: ""` (Semaphore's own value for it);
  * its form sends the whole item: a new one as `{template_id, task_params: {}, name, auth_method,
  * project_id}`, an edited one as it was read, with the changed fields. Switching to None leaves the
- * header and the secret key picked before in the body.
+ * header and the secret key picked before in the body. Gantry answers none as `""` too, so that
+ * form, editing such an integration, shows None and no vault field (see `semaphoreForm`).
  */
+
+/** Semaphore console's integration form (IntegrationForm.vue): its auth method items, and which fields it shows. */
+const SEMAPHORE_AUTH_ITEMS = [
+  { id: '', title: 'None' },
+  { id: 'github', title: 'GitHub Webhooks' },
+  { id: 'token', title: 'Token' },
+  { id: 'hmac', title: 'HMAC' },
+];
+function semaphoreForm(item: { auth_method: unknown }) {
+  return {
+    // v-select shows the title of the item whose id is the value, nothing for a value it has not.
+    authMethod: SEMAPHORE_AUTH_ITEMS.find((m) => m.id === item.auth_method)?.title ?? null,
+    // `v-if="['token', 'hmac'].includes(item.auth_method)"`
+    authHeaderField: ['token', 'hmac'].includes(item.auth_method as string),
+    // `v-if="item.auth_method"`: the vault (secret key) select.
+    vaultField: Boolean(item.auth_method),
+  };
+}
+const NONE_IN_SEMAPHORE_FORM = { authMethod: 'None', authHeaderField: false, vaultField: false };
 describe.each(engines)('compat: integration auth "None" from Semaphore clients ($name)', (engine) => {
   const t = useTestApp(engine);
 
@@ -40,17 +60,16 @@ describe.each(engines)('compat: integration auth "None" from Semaphore clients (
         expect.objectContaining({
           name: body.name,
           template_id: s.tpl,
-          auth_method: 'none',
+          auth_method: '',
           auth_header: null,
           auth_secret_id: null,
         }),
       ]);
       const id = res.json().id as number;
-      expect((await semaphoreRequest(t(), browser, 'GET', `${url}/${id}`)).json()).toMatchObject({
-        auth_method: 'none',
-        auth_header: null,
-        auth_secret_id: null,
-      });
+      const read = (await semaphoreRequest(t(), browser, 'GET', `${url}/${id}`)).json();
+      expect(read).toMatchObject({ auth_method: '', auth_header: null, auth_secret_id: null });
+      expect(semaphoreForm(read)).toEqual(NONE_IN_SEMAPHORE_FORM);
+      expect(semaphoreForm((await semaphoreRequest(t(), browser, 'GET', url)).json().find((x: { id: number }) => x.id === id))).toEqual(NONE_IN_SEMAPHORE_FORM);
       const alias = (await s.admin.post(`${url}/${id}/aliases`)).json().alias as string;
       expect((await deliver(t(), alias, '{}', { 'content-type': 'application/json' })).statusCode).toBe(204);
       expect(await tasksOf(s.admin, s.p, id)).toHaveLength(1);
@@ -64,7 +83,10 @@ describe.each(engines)('compat: integration auth "None" from Semaphore clients (
       auth_secret_id: null,
       auth_header: '',
     });
-    expect([scripted.statusCode, scripted.json().auth_method]).toEqual([201, 'none']);
+    expect([scripted.statusCode, scripted.json().auth_method]).toEqual([201, '']);
+    // Gantry's own value is still taken, and answered the same way.
+    const gantry = await semaphoreRequest(t(), { token }, 'POST', url, { name: 'gantry', template_id: s.tpl, auth_method: 'none' });
+    expect([gantry.statusCode, gantry.json().auth_method]).toEqual([201, '']);
     await settle(s.admin, s.p);
   });
 
@@ -96,12 +118,14 @@ describe.each(engines)('compat: integration auth "None" from Semaphore clients (
         project_id: s.p,
       });
       expect(put.statusCode).toBe(204);
-      expect((await semaphoreRequest(t(), browser, 'GET', `${url}/${id}`)).json()).toMatchObject({
-        name: 'guarded',
-        auth_method: 'none',
-        auth_header: null,
-        auth_secret_id: null,
-      });
+      const edited = (await semaphoreRequest(t(), browser, 'GET', `${url}/${id}`)).json();
+      expect(edited).toMatchObject({ name: 'guarded', auth_method: '', auth_header: null, auth_secret_id: null });
+      // Opened again in Semaphore's console: None, no header, no vault field.
+      expect(semaphoreForm(edited)).toEqual(NONE_IN_SEMAPHORE_FORM);
+      // Saved from there as it was read (renamed): still none.
+      const resaved = await semaphoreRequest(t(), browser, 'PUT', `${url}/${id}`, { ...edited, name: 'guarded', project_id: s.p });
+      expect(resaved.statusCode).toBe(204);
+      expect((await semaphoreRequest(t(), browser, 'GET', `${url}/${id}`)).json()).toMatchObject({ auth_method: '', auth_secret_id: null });
       expect((await open()).statusCode).toBe(204);
       // Back to a token for the next round: the webhook is guarded again.
       const guard = await semaphoreRequest(t(), browser, 'PUT', `${url}/${id}`, {

@@ -45,6 +45,44 @@ describe.each(engines)('Semaphore clients: schedules ($name)', (engine) => {
     expect((await api.send('GET', `/api/project/${p}/schedules`)).json()).toHaveLength(4);
   });
 
+  it('refuses a one-off `run_at` schedule naming `type`, rather than making it a recurring one', async () => {
+    const { api, p, templateId } = await project();
+    // As a newer Semaphore client sends one: its cron field may still hold the form's default.
+    for (const cron_format of ['* * * * *', '']) {
+      const res = await api.send('POST', `/api/project/${p}/schedules`, {
+        project_id: p,
+        template_id: templateId,
+        name: 'once',
+        type: 'run_at',
+        run_at: '2030-01-01T03:00:00Z',
+        cron_format,
+        active: true,
+      });
+      expect([res.statusCode, res.json()]).toEqual([
+        400,
+        {
+          error: 'Schedule type must be "" (cron): one-off run_at schedules are not supported',
+          code: 'must_be_one_of',
+          name: 'type',
+          values: '""',
+          field: 'type',
+        },
+      ]);
+    }
+    expect((await api.send('GET', `/api/project/${p}/schedules`)).json()).toEqual([]);
+    // Semaphore's cron type ("", or null), as its answers carry it, is taken.
+    for (const type of ['', null]) {
+      const ok = await api.send('POST', `/api/project/${p}/schedules`, { template_id: templateId, cron_format: '0 3 * * *', type });
+      expect(ok.statusCode, ok.body).toBe(201);
+      const id = ok.json().id as number;
+      const read = (await api.send('GET', `/api/project/${p}/schedules/${id}`)).json();
+      // Sent back as read (a rename), and switched to run_at: refused, nothing changed.
+      expect((await api.send('PUT', `/api/project/${p}/schedules/${id}`, { ...read, name: 'renamed' })).statusCode).toBe(204);
+      expect((await api.send('PUT', `/api/project/${p}/schedules/${id}`, { ...read, type: 'run_at' })).statusCode).toBe(400);
+      expect((await api.send('GET', `/api/project/${p}/schedules/${id}`)).json()).toMatchObject({ name: 'renamed', type: '' });
+    }
+  });
+
   it("answers with Semaphore's schedule fields (`type` '' for cron, `delete_after_run` false) and `tpl_name`", async () => {
     const { api, p, templateId } = await project();
     const created = await api.send('POST', `/api/project/${p}/schedules`, {

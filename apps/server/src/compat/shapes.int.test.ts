@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { environmentSchema, keySchema } from '@gantry/contracts';
 import { describe, expect, it } from 'vitest';
 import { gitRepo } from '../test/git-fixture.js';
@@ -6,6 +7,7 @@ import { createKey } from '../test/resources.js';
 import { runTask, setupTemplate, waitForTask } from '../test/tasks.js';
 import { scriptClient } from './script-client.js';
 import { waitFor } from '../test/wait.js';
+import { VERSION } from '../version.js';
 
 // Answers that clients with fixed types (generated Semaphore clients, Terraform providers) map
 // field by field: the fields Semaphore's Go models carry, with Semaphore's omissions.
@@ -68,6 +70,22 @@ describe.each(engines)('Semaphore clients: response shapes ($name)', (engine) =>
     ).toMatchObject({
       expired: true,
     });
+  });
+
+  it('/api/info reports the real version: the package version with the git commit it runs from', async () => {
+    const user = await signedInUser(t());
+    const api = await scriptClient(t(), user);
+    const root = new URL('../../../../', import.meta.url);
+    const pkg = JSON.parse(fs.readFileSync(new URL('package.json', root), 'utf8')) as { version: string };
+    // From a checkout (as here) the commit is part of it; an unpacked release has the package version alone.
+    const commit = fs.existsSync(new URL('.git', root)) ? '-[0-9a-f]{7}' : '';
+    // Semaphore's console reads it for its about box and its runner set-up snippet.
+    for (const res of [await user.get('/api/info'), await api.send('GET', '/api/info')]) {
+      expect(res.statusCode).toBe(200);
+      expect(res.json().version).toBe(VERSION);
+    }
+    expect(VERSION).toMatch(new RegExp(`^${pkg.version.replace(/\./g, '\\.')}${commit}$`));
+    expect(VERSION).not.toMatch(/^0\.0\.0|dev|unknown/);
   });
 
   it('keys leave `empty` out unless no material is stored (Semaphore: `json:"empty,omitempty"`)', async () => {

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { TASK_NETWORK_SETTINGS, TASK_SANDBOX_SETTINGS, TWO_FACTOR_POLICIES, type TaskNetworkSetting, type TaskSandboxSetting, type TwoFactorPolicy } from '@gantry/contracts';
 import { z } from 'zod';
+import { auditExportEnv, toAuditExportConfig, type AuditExportConfig } from './audit-export.js';
 import { ldapEnv, toLdapConfig, type LdapConfig } from './ldap.js';
 import { oidcProvidersEnv, toOidcProviders, type OidcProviderConfig } from './oidc-providers.js';
 import { trustProxyEnv } from './trust-proxy.js';
+import { VERSION } from '../version.js';
 
 /** A true/false switch; unset or empty means `fallback` (undefined: left to other settings). */
 const boolDefault = <T extends boolean | undefined>(fallback: T) =>
@@ -133,6 +135,7 @@ const envSchema = z.object({
   // Empty or 0: off. Otherwise a daily job deletes the output of tasks older than this.
   GANTRY_TASK_LOG_RETENTION_DAYS: z.union([z.literal('').transform(() => 0), z.coerce.number().int().min(0)]).default(0),
   GANTRY_AUDIT_RETENTION_DAYS: z.union([z.literal('').transform(() => 365), z.coerce.number().int().min(0)]).default(365),
+  ...auditExportEnv,
   GANTRY_USE_REMOTE_RUNNER: bool,
   GANTRY_RUNNER_TIMEOUT_SECONDS: z.coerce.number().int().min(5).default(120),
   // Several nodes on one PostgreSQL database: a node silent this long is dead; its tasks are failed.
@@ -216,6 +219,8 @@ export interface Config {
   taskLogRetentionDays: number;
   /** Audit entries older than this many days are pruned (0: kept forever). */
   auditRetentionDays: number;
+  /** Export of audit entries to a SIEM (GANTRY_AUDIT_EXPORT_*): file, syslog, webhook. */
+  auditExport: AuditExportConfig;
   /** Every task goes to a remote runner with a matching tag; off: every task runs in this server. */
   useRemoteRunner: boolean;
   /** A runner silent this long has its running tasks failed. */
@@ -241,8 +246,11 @@ export interface NotificationsConfig {
 
 export class ConfigError extends Error {}
 
-/** The only reader of the environment: parses it once and fails with every bad value listed. */
-export function loadConfig(env: Record<string, string | undefined> = process.env, version = '0.1.0'): Config {
+/**
+ * The only reader of the environment: parses it once and fails with every bad value listed.
+ * `version` is the real one by default (package version and commit), so no caller reports another.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env, version = VERSION): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const list = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
@@ -271,6 +279,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const ldap = toLdapConfig(e);
   if (ldap.problems.length) throw new ConfigError(`Invalid configuration: ${ldap.problems.join('; ')}`);
+  const auditExport = toAuditExportConfig(e);
+  if (auditExport.problems.length) throw new ConfigError(`Invalid configuration: ${auditExport.problems.join('; ')}`);
   return {
     port: e.GANTRY_PORT,
     host: e.GANTRY_HOST,
@@ -308,6 +318,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxStateBytes: e.GANTRY_MAX_STATE_BYTES,
     taskLogRetentionDays: e.GANTRY_TASK_LOG_RETENTION_DAYS,
     auditRetentionDays: e.GANTRY_AUDIT_RETENTION_DAYS,
+    auditExport: auditExport.config,
     useRemoteRunner: e.GANTRY_USE_REMOTE_RUNNER,
     runnerTimeoutSeconds: e.GANTRY_RUNNER_TIMEOUT_SECONDS,
     nodeTimeoutSeconds: e.GANTRY_NODE_TIMEOUT_SECONDS,

@@ -25,6 +25,8 @@ import * as m022 from './migrations/022-instance-settings.js';
 import * as m023 from './migrations/023-ldap-users.js';
 import * as m025 from './migrations/025-audit.js';
 import * as m024 from './migrations/024-passkeys.js';
+import * as m026 from './migrations/026-audit-export.js';
+import * as m027 from './migrations/027-workflows.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -56,6 +58,8 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '023-ldap-users': m023,
   '025-audit': m025,
   '024-passkeys': m024,
+  '026-audit-export': m026,
+  '027-workflows': m027,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { WorkflowTable } from './tables/workflow.js';
 
 /**
  * Table shapes. Booleans are stored as integers (0/1) and times as ISO-8601 UTC text on both
@@ -397,6 +398,8 @@ export interface Database {
   passkey_challenge: PasskeyChallengeTable;
   audit_entry: AuditEntryTable;
   audit_chain: AuditChainTable;
+  audit_export_cursor: AuditExportCursorTable;
+  workflow: WorkflowTable;
 }
 
 /** A user's passkey (WebAuthn credential), migration 024. */
@@ -548,4 +551,23 @@ export interface AuditChainTable {
   anchor_id: number;
   anchor_hash: string;
   prune_due: string;
+}
+
+/** An audit export destination's cursor and lease (migration 026). */
+export interface AuditExportCursorTable {
+  /** `file:<node id>` (each node writes its own file), `syslog` or `webhook`. */
+  destination: string;
+  /** Where it goes, as shown to admins (no secret: no token, no URL query). */
+  target: string;
+  /** The id of the last audit entry delivered (or skipped). */
+  last_id: number;
+  lease_holder: string | null;
+  lease_expires: string | null;
+  /** Failed deliveries in a row (0 after a success). */
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  last_error_time: string | null;
+  last_success: string | null;
+  /** Entries never delivered: pruned first, or skipped past the pending limit. */
+  not_exported: ColumnType<number, number | undefined, number>;
 }

@@ -132,6 +132,7 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
     secrets: secrets.filter(Boolean),
     terraformBackend,
     taskDetails: taskDetails(task, template.type, author, d.webHost ?? ''),
-    notices: [...emptyNotices, ...debug.notices],
+    // A refused debug request first: its author is looking for the output it asked for.
+    notices: [...debug.notices, ...emptyNotices],
   };
 }

@@ -16,7 +16,7 @@ import { loadedShell, loadShell } from './shell-loader';
 // The socket client loads beside the app, not with the sign-in page.
 const RealtimeBridge = lazyPage(() => import('./realtime-bridge'), 'RealtimeBridge');
 // Only users the administrator requires to set up two-factor sign-in ever see this screen.
-const EnrolmentPage = lazyPage(() => import('../features/users/enrolment-page'), 'EnrolmentPage');
+const EnrolmentScreen = lazyPage(() => import('./screens/enrolment'), 'EnrolmentScreen');
 
 /**
  * Loads the user, system info and projects before showing the app (spec 4 "Application flow"):
@@ -85,7 +85,7 @@ export function SessionGate() {
     // Once a code is confirmed everything answers: asked again, the page the user was going to shows.
     return (
       <Suspense fallback={null}>
-        <EnrolmentPage user={user.data} onDone={() => void qc.invalidateQueries()} onSignOut={() => void signOut()} />
+        <EnrolmentScreen user={user.data} onDone={() => void qc.invalidateQueries()} onSignOut={() => void signOut()} />
       </Suspense>
     );
   }

@@ -1,12 +1,25 @@
-import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Link, Stack, TextField, Typography } from '@mui/material';
-import { Messages, VERIFICATION_CODE_LENGTH, type CurrentUser } from '@gantry/contracts';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import type { CurrentUser } from '@gantry/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { abandonSession, loginInfoQuery } from '../features/auth/api/auth-api';
 import { ProviderButtons } from '../features/auth/components/provider-buttons';
+import { VerifyForm } from '../features/auth/components/verify-form';
+import { PasskeyStepButton } from '../features/passkeys/components/passkey-buttons';
 import { ApiError, api } from '../lib/api-client';
-import { RecoveryCodeForm } from '../components/recovery-code-form';
 import { errorText } from '../lib/error-text';
 import { markedLanding, signedInAs } from './sign-in-window';
 
@@ -64,6 +77,11 @@ export function SignInAgainDialog({ step, user, onStep, onSignedIn, onLeave }: P
   }, [popup, onStep, onSignedIn]);
 
   const here = `${window.location.pathname}${window.location.search}`;
+  // Past the second step: who is signed in now (the page behind goes on as them).
+  const afterSecondStep = () =>
+    void signedInAs().then((who) => {
+      if (who !== null && who !== 'verify') onSignedIn(who);
+    });
   // A provider's button is a link into the server's redirect flow: open it in a window of its own,
   // landing on a marked address (the page stays, and so does what is typed). When the browser
   // blocks the window, the link is followed here instead, back to this address unmarked.
@@ -79,8 +97,20 @@ export function SignInAgainDialog({ step, user, onStep, onSignedIn, onLeave }: P
   };
 
   return (
-    <Dialog open={step !== null} aria-labelledby="sign-in-again-title" maxWidth="xs" fullWidth data-testid="sign-in-again">
-      <DialogTitle id="sign-in-again-title">{step === 'login' || step === null ? t('session.title') : step === 'verify' ? t('auth.verifyTitle') : t('auth.recoveryTitle')}</DialogTitle>
+    <Dialog
+      open={step !== null}
+      aria-labelledby="sign-in-again-title"
+      maxWidth="xs"
+      fullWidth
+      data-testid="sign-in-again"
+    >
+      <DialogTitle id="sign-in-again-title">
+        {step === 'login' || step === null
+          ? t('session.title')
+          : step === 'verify'
+            ? t('auth.verifyTitle')
+            : t('auth.recoveryTitle')}
+      </DialogTitle>
       <DialogContent>
         {popup ? (
           <Stack direction="row" spacing={2} sx={{ alignItems: 'center', py: 1 }} role="status">
@@ -90,7 +120,9 @@ export function SignInAgainDialog({ step, user, onStep, onSignedIn, onLeave }: P
         ) : step === 'login' ? (
           <Stack spacing={2}>
             <Typography>{t('session.expired')}</Typography>
-            {info?.login_with_password !== false ? <PasswordStep user={user} onVerify={() => onStep('verify')} onSignedIn={onSignedIn} /> : null}
+            {info?.login_with_password !== false ? (
+              <PasswordStep user={user} onVerify={() => onStep('verify')} onSignedIn={onSignedIn} />
+            ) : null}
             {info && info.oidc_providers.length > 0 ? (
               <Stack spacing={1}>
                 <Box onClickCapture={openProvider}>
@@ -102,15 +134,15 @@ export function SignInAgainDialog({ step, user, onStep, onSignedIn, onLeave }: P
               </Stack>
             ) : null}
           </Stack>
-        ) : step === 'verify' ? (
-          <CodeStep
+        ) : step === 'verify' || step === 'recovery' ? (
+          <VerifyForm
+            mode={step}
             allowRecovery={!!info?.auth_methods.totp.allow_recovery}
-            onSignedIn={onSignedIn}
-            onRecovery={() => onStep('recovery')}
-            onBack={() => void abandonSession().then(() => onStep('login'))}
+            keepQueries
+            onDone={afterSecondStep}
+            onSwitch={(next) => (next === 'login' ? void abandonSession().then(() => onStep('login')) : onStep(next))}
+            passkeyStep={(done, only) => <PasskeyStepButton only={only} keepQueries onDone={done} />}
           />
-        ) : step === 'recovery' ? (
-          <RecoveryStep onSignedIn={onSignedIn} onBack={() => onStep('verify')} />
         ) : null}
       </DialogContent>
       <DialogActions>
@@ -139,13 +171,22 @@ async function nextAfter(send: () => Promise<void>): Promise<CurrentUser | 'veri
   return who;
 }
 
-function PasswordStep({ user, onVerify, onSignedIn }: { user: CurrentUser | undefined; onVerify(): void; onSignedIn(user: CurrentUser): void }) {
+function PasswordStep({
+  user,
+  onVerify,
+  onSignedIn,
+}: {
+  user: CurrentUser | undefined;
+  onVerify(): void;
+  onSignedIn(user: CurrentUser): void;
+}) {
   const { t } = useTranslation();
   const [auth, setAuth] = useState(user?.username ?? '');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const login = useMutation({
-    mutationFn: (body: { auth: string; password: string }) => nextAfter(() => api.post('/auth/login', body, { quiet401: true })),
+    mutationFn: (body: { auth: string; password: string }) =>
+      nextAfter(() => api.post('/auth/login', body, { quiet401: true })),
     onSuccess: (who) => (who === 'verify' ? onVerify() : onSignedIn(who)),
   });
   const submit = (e: FormEvent) => {
@@ -184,64 +225,4 @@ function PasswordStep({ user, onVerify, onSignedIn }: { user: CurrentUser | unde
       </Button>
     </Stack>
   );
-}
-
-interface CodeStepProps {
-  allowRecovery: boolean;
-  onSignedIn(user: CurrentUser): void;
-  onRecovery(): void;
-  onBack(): void;
-}
-
-/** The code from the authenticator app, sent as soon as it is complete. */
-function CodeStep({ allowRecovery, onSignedIn, onRecovery, onBack }: CodeStepProps) {
-  const { t } = useTranslation();
-  const [code, setCode] = useState('');
-  const verify = useMutation({
-    mutationFn: (passcode: string) => nextAfter(() => api.post('/auth/verify', { passcode }, { quiet401: true })),
-    onSuccess: (who) => who !== 'verify' && onSignedIn(who),
-    onError: () => setCode(''),
-  });
-  const failure = verify.error;
-  const message =
-    failure instanceof ApiError && failure.body?.error === Messages.incorrectVerificationCode ? t('auth.incorrectCode') : failure ? errorText(failure) : null;
-  return (
-    <Stack spacing={2}>
-      {message ? (
-        <Alert severity="error" role="alert">
-          {message}
-        </Alert>
-      ) : null}
-      <TextField
-        label={t('auth.verifyCode')}
-        value={code}
-        autoFocus
-        autoComplete="one-time-code"
-        helperText={t('auth.verifyHelp')}
-        slotProps={{ htmlInput: { maxLength: VERIFICATION_CODE_LENGTH, inputMode: 'numeric', readOnly: verify.isPending } }}
-        onChange={(e) => {
-          const v = e.target.value.replace(/\s/g, '');
-          setCode(v);
-          if (v.length === VERIFICATION_CODE_LENGTH) verify.mutate(v);
-        }}
-      />
-      {allowRecovery ? (
-        <Link component="button" type="button" onClick={onRecovery}>
-          {t('auth.useRecovery')}
-        </Link>
-      ) : null}
-      <Link component="button" type="button" onClick={onBack}>
-        {t('auth.backToLogin')}
-      </Link>
-    </Stack>
-  );
-}
-
-/** A recovery code in place of the code (it turns two-factor sign-in off). */
-function RecoveryStep({ onSignedIn, onBack }: { onSignedIn(user: CurrentUser): void; onBack(): void }) {
-  const recovery = useMutation({
-    mutationFn: (recovery_code: string) => nextAfter(() => api.post('/auth/recovery', { recovery_code }, { quiet401: true })),
-    onSuccess: (who) => who !== 'verify' && onSignedIn(who),
-  });
-  return <RecoveryCodeForm error={recovery.error} pending={recovery.isPending} onSubmit={(code) => recovery.mutate(code)} onBack={onBack} />;
 }

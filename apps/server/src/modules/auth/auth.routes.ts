@@ -4,6 +4,7 @@ import {
   loginBodySchema,
   loginInfoSchema,
   recoveryBodySchema,
+  secondFactorsSchema,
   verifyBodySchema,
   type AuthMethods,
   ErrorCodes,
@@ -53,6 +54,13 @@ export function authRoutes(auth: AuthService, opts: AuthRoutesOptions): FastifyP
         await auth.verify(sessionCookie(request.cookies), request.body.passcode, clientOf(request));
         return reply.status(204).send();
       },
+    );
+
+    // Which second steps the user has: the console shows only those (additive to Semaphore's API).
+    app.get(
+      '/auth/second-factors',
+      { config: { secondFactorPending: true }, schema: { tags: ['auth'], response: { 200: secondFactorsSchema } } },
+      async (request) => auth.secondFactors(sessionCookie(request.cookies)),
     );
 
     app.post(

@@ -1,4 +1,4 @@
-import { Messages, ErrorCodes, type ErrorCode } from '@gantry/contracts';
+import { Messages, ErrorCodes, type ErrorCode, type SecondFactors } from '@gantry/contracts';
 import { newSessionValue, sessionIdOf } from '../../platform/auth.js';
 import type { Clock } from '../../platform/clock.js';
 import { dummyPasswordHash, verifyPassword } from '../../platform/crypto.js';
@@ -23,6 +23,8 @@ export interface SecondFactor {
   required(user: UserRow): boolean | Promise<boolean>;
   checkCode(userId: number, passcode: string): Promise<boolean>;
   useRecoveryCode(user: UserRow, code: string): Promise<boolean>;
+  /** Which second steps this user has: the console shows only those. */
+  methods(user: UserRow): Promise<SecondFactors>;
 }
 
 /**
@@ -184,6 +186,16 @@ export class AuthService {
     );
   }
 
+  /**
+   * The second steps the session's user has (a code, a passkey, the recovery code), asked for by
+   * the console's second-step screen; unknown or ended sessions get 401 like the step itself.
+   */
+  async secondFactors(value: string): Promise<SecondFactors> {
+    const session = await this.resolveSession(value);
+    if (!session) throw new UnauthorizedError();
+    return this.secondFactor.methods(session.user);
+  }
+
   /** The second step with the recovery code, which also removes the user's TOTP method. */
   async recover(value: string, code: string, client: Client): Promise<void> {
     await this.secondStep(value, client, [Messages.incorrectRecoveryCode, ErrorCodes.incorrectRecoveryCode], (user) =>
@@ -198,6 +210,14 @@ export class AuthService {
     if (!session) return;
     await this.sessions.delete(id);
     this.bus.userChanged(session.user_id);
+    // The session's user signs out (the route is public: the request may not have resolved one).
+    const user = await this.users.findById(session.user_id);
+    await this.audit.record({
+      action: 'sign_out',
+      objectType: 'user',
+      objectId: session.user_id,
+      caller: { actorId: session.user_id, actorLogin: user?.username ?? null, authKind: 'session' },
+    });
   }
 
   /** The second step with any check (a code, the recovery code, a passkey: see modules/passkeys). */

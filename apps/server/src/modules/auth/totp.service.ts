@@ -4,6 +4,7 @@ import QRCode from 'qrcode';
 import type { Clock } from '../../platform/clock.js';
 import { randomToken, sha256, verifyPassword, type SecretBox } from '../../platform/crypto.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import type { EventsService } from '../events/events.service.js';
 import type { UserRow } from '../users/users.repository.js';
 import type { Actor, UsersService } from '../users/users.service.js';
@@ -38,6 +39,12 @@ const RECOVERY_CODE_LENGTH = 16;
 const recoveryHash = (code: string) => sha256(code.replace(/[\s-]/g, '').toLowerCase());
 
 /**
+ * What the audit trail shows of a method: whether one exists and whether sign-in asks for its
+ * codes (confirmed), never its secret, QR code or recovery code. The object is the user.
+ */
+const audited = (confirmed: boolean) => ({ enabled: true, confirmed });
+
+/**
  * Two-factor sign-in with RFC 6238 one-time codes: enabling (a secret sealed at rest and a
  * recovery code kept only as a hash), the setup QR code, and checking codes at sign-in.
  */
@@ -51,6 +58,9 @@ export class TotpService {
     private readonly settings: TotpSettings,
     private readonly throttle: LoginThrottle,
   ) {}
+
+  /** Where set-up, confirmation and removal are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
 
   /** Whether signing in as this user takes a code after the password. */
   required(user: UserRow): boolean {
@@ -82,7 +92,10 @@ export class TotpService {
       }
       await this.checkProof(user, { password: proof.password, ip: proof.ip });
     }
+    // A method still waiting for its first code is replaced: its removal is an entry of its own.
+    const unconfirmed = await this.repo.findByUser(userId);
     await this.repo.deleteUnconfirmed(userId);
+    if (unconfirmed?.confirmed === 0) await this.audit.record({ action: 'delete', objectType: 'totp', objectId: userId, before: audited(false) });
     const recovery = randomToken(RECOVERY_CODE_LENGTH);
     const secret = new Secret({ size: 20 }).base32;
     const id = await this.repo.insert({
@@ -92,6 +105,7 @@ export class TotpService {
       created: this.clock.now().toISOString(),
       confirmed: self ? 0 : 1,
     });
+    await this.audit.record({ action: 'create', objectType: 'totp', objectId: userId, after: audited(!self) });
     if (!self) {
       await this.record(actor.id, user, `Two-factor sign-in enabled for ${user.username}`);
       return { id, recovery_code: recovery, confirmed: true };
@@ -115,6 +129,7 @@ export class TotpService {
       throw new ValidationError(Messages.incorrectVerificationCode, { code: ErrorCodes.totpCodeIncorrect, field: 'code' });
     }
     if (!(await this.repo.confirm(userId, totpId))) throw new ConflictError(Messages.totpExists, { code: ErrorCodes.totpExists });
+    await this.audit.record({ action: 'update', objectType: 'totp', objectId: userId, before: audited(false), after: audited(true) });
     await this.record(actor.id, user, `Two-factor sign-in enabled for ${user.username}`);
   }
 
@@ -129,6 +144,7 @@ export class TotpService {
     if (!row || row.id !== totpId) throw new NotFoundError(Messages.totpNotFound, { code: ErrorCodes.totpNotFound });
     if (actor.id === userId) await this.checkProof(user, proof);
     if (!(await this.repo.delete(userId, totpId))) throw new NotFoundError(Messages.totpNotFound, { code: ErrorCodes.totpNotFound });
+    await this.audit.record({ action: 'delete', objectType: 'totp', objectId: userId, before: audited(row.confirmed === 1) });
     await this.record(actor.id, user, `Two-factor sign-in disabled for ${user.username}`);
   }
 
@@ -166,6 +182,16 @@ export class TotpService {
   async useRecoveryCode(user: UserRow, code: string): Promise<boolean> {
     if (!this.settings.allowRecovery) throw new ForbiddenError(Messages.recoveryDisabled, { code: ErrorCodes.recoveryDisabled });
     if (!(await this.repo.deleteByRecovery(user.id, recoveryHash(code)))) return false;
+    // At the second sign-in step no user is resolved yet: the user signing in acts. The entry says
+    // the recovery code was spent, never what it was.
+    await this.audit.record({
+      action: 'delete',
+      objectType: 'totp',
+      objectId: user.id,
+      before: { ...audited(true), recovery_code_used: false },
+      after: { enabled: false, confirmed: false, recovery_code_used: true },
+      caller: { actorId: user.id, actorLogin: user.username, authKind: 'session' },
+    });
     await this.record(user.id, user, `Two-factor sign-in disabled for ${user.username} by its recovery code`);
     return true;
   }

@@ -1,6 +1,7 @@
 import {
   BACKUP_FORMAT,
   BACKUP_VERSION,
+  authMethodOf,
   type AccessKey,
   type Environment,
   type ExtractValue,
@@ -121,7 +122,8 @@ export function presentBackup(src: BackupSource): ProjectBackup {
     integrations: src.integrations.map((i) => ({
       name: i.name,
       template_id: tpls.ref(i.template_id) ?? 0,
-      auth_method: i.auth_method,
+      // Gantry's format names none as Gantry does (answers say "", Semaphore's value).
+      auth_method: authMethodOf(i.auth_method),
       auth_header: i.auth_header,
       auth_secret_id: keys.ref(i.auth_secret_id),
       searchable: i.searchable,

@@ -1,6 +1,7 @@
 import type { BackupExportFormat, ProjectBackup, RestoreResult } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import type { Actor } from '../../platform/resource-routes.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import { presentEnvironment } from '../environments/environments.presenter.js';
 import { presentExtractValue, presentIntegration, presentMatcher } from '../integrations/integrations.presenter.js';
 import { presentInventory } from '../inventories/inventories.presenter.js';
@@ -27,6 +28,12 @@ export class BackupService {
     private readonly appExists: (appId: string) => Promise<boolean>,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * Where a restore is recorded: one entry for the new project with how many objects of each kind
+   * it holds (the objects a restore creates are not entries of their own; a backup has no secrets).
+   */
+  audit: AuditRecorder = noAudit;
 
   /** `actor` null: the command line, run by the server's operator. */
   async export(actor: Actor | null, projectId: number): Promise<{ fileName: string; backup: ProjectBackup }> {
@@ -104,6 +111,29 @@ export class BackupService {
       (app) => known.has(app),
       (s) => restoreProject(s, actor, doc),
     );
-    return { ...result, unmapped: [...unmapped, ...(result.unmapped ?? [])] };
+    const done = { ...result, unmapped: [...unmapped, ...(result.unmapped ?? [])] };
+    await this.recordRestore(done);
+    return done;
+  }
+
+  /** The restore's entry: the project, the count of each kind restored, what was left empty or out. */
+  private async recordRestore(result: RestoreResult): Promise<void> {
+    const r = this.read;
+    const p = result.id;
+    const after = {
+      name: result.projectName,
+      keys: (await r.keys.list(p)).length,
+      repositories: (await r.repositories.list(p)).length,
+      inventories: (await r.inventories.list(p, {})).length,
+      environments: (await r.environments.list(p)).length,
+      views: (await r.views.list(p)).length,
+      templates: (await r.templates.list(p, {})).length,
+      schedules: (await r.schedules.list(p)).length,
+      integrations: (await r.integrations.list(p)).length,
+      // Keys and variable-group values a backup never carries: counted, not named here.
+      left_empty: result.emptySecrets?.length ?? result.emptyKeys,
+      unmapped: result.unmapped?.length ?? 0,
+    };
+    await this.audit.record({ action: 'restore', objectType: 'project', objectId: p, projectId: p, after });
   }
 }

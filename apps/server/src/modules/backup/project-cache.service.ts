@@ -1,5 +1,6 @@
 import type { TaskWorkspaceStore } from '../../engine/ports.js';
 import type { Actor } from '../../platform/resource-routes.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import type { EventsService } from '../events/events.service.js';
 import type { ProjectCacheRepository } from './project-cache.repository.js';
 
@@ -16,6 +17,9 @@ export class ProjectCacheService {
     private readonly events: EventsService,
   ) {}
 
+  /** Where clearing is recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
+
   /** Removes the folders of this project's finished tasks; answers how many there were. */
   async clear(actor: Actor, projectId: number): Promise<number> {
     const leftovers = await this.repo.finishedTaskIds(projectId, this.workspaces.taskIds());
@@ -26,6 +30,13 @@ export class ProjectCacheService {
       objectType: 'project',
       objectId: projectId,
       description: 'Project cache cleared',
+    });
+    await this.audit.record({
+      action: 'delete',
+      objectType: 'project_cache',
+      objectId: projectId,
+      projectId,
+      before: { task_folders: leftovers.length },
     });
     return leftovers.length;
   }

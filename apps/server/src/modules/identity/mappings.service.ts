@@ -6,6 +6,7 @@ import type { EventsService } from '../events/events.service.js';
 import type { UsersService } from '../users/users.service.js';
 import type { MappingRow, MappingsRepository } from './mappings.repository.js';
 import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
+import { currentCaller, runAsCaller } from '../audit/audit-context.js';
 import { presentMapping } from './mappings.presenter.js';
 
 /** A source a rule may name: `ldap` and each configured OpenID Connect provider. */
@@ -89,8 +90,18 @@ export class MappingsService {
    * memberships this source's rules made follow the groups; a membership made by hand, or by
    * another source's rules, is never touched; of several rules for one project the strongest
    * role wins. A project's last owner is neither demoted nor removed (it stays until an admin acts).
+   *
+   * Each change is an audit entry of Gantry itself (`system`, no actor) that keeps the sign-in's
+   * address and request id: an admin's rules decide, not the user signing in, so the trail must
+   * not show that user granting themself a role or the admin flag. The flag's entry is the user
+   * update UsersService records, made under the same caller.
    */
   async applyAtSignIn(userId: number, source: string, groups: string[]): Promise<void> {
+    const caller = { ...currentCaller(), actorId: null, actorLogin: null, authKind: 'system' as const };
+    await runAsCaller(caller, () => this.apply(userId, source, groups));
+  }
+
+  private async apply(userId: number, source: string, groups: string[]): Promise<void> {
     const rules = await this.repo.forSource(source);
     if (rules.length === 0) return;
     const user = await this.users.findById(userId);
@@ -100,6 +111,11 @@ export class MappingsService {
     let changed = false;
     const log = (projectId: number, description: string) =>
       this.events.record({ projectId, userId, objectType: 'user', objectId: userId, description });
+    // As the team's own entries (object: the member), with the source and group that decided.
+    const member = (role: string, group: string | null) => ({ user_id: userId, username: user.username, role, source, group });
+    type Fields = Record<string, unknown> | null;
+    const audit = (action: 'create' | 'update' | 'delete', projectId: number, before: Fields, after: Fields) =>
+      this.audit.record({ action, objectType: 'team_member', objectId: userId, projectId, before, after });
     const current = await this.repo.memberships(userId);
     for (const [projectId, want] of wanted.projects) {
       const has = current.find((m) => m.project_id === projectId);
@@ -109,12 +125,14 @@ export class MappingsService {
           await this.repo.addMapped(projectId, userId, want.role, source, want.group, this.clock.now().toISOString())
         ) {
           changed = true;
+          await audit('create', projectId, null, member(want.role, want.group));
           await log(projectId, `User ${user.username} joined the project as ${want.role} ${from}`);
         }
       } else if (has.mapped_source === source && (has.role !== want.role || has.mapped_group !== want.group)) {
         if (has.role === 'owner' && want.role !== 'owner' && (await this.repo.countOwners(projectId)) <= 1) continue;
         if (await this.repo.updateMapped(projectId, userId, source, want.role, want.group)) {
           changed ||= has.role !== want.role;
+          await audit('update', projectId, { role: has.role, group: has.mapped_group }, { role: want.role, group: want.group });
           if (has.role !== want.role) await log(projectId, `Role of ${user.username} changed to ${want.role} ${from}`);
         }
       }
@@ -124,6 +142,7 @@ export class MappingsService {
       if (m.role === 'owner' && (await this.repo.countOwners(m.project_id)) <= 1) continue;
       if (await this.repo.removeMapped(m.project_id, userId, source)) {
         changed = true;
+        await audit('delete', m.project_id, member(m.role, m.mapped_group), null);
         await log(
           m.project_id,
           `User ${user.username} removed from the project (no longer in a group mapped from ${source})`,

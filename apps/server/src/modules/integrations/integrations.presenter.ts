@@ -3,7 +3,7 @@ import {
   type ExtractValue,
   type Integration,
   type IntegrationAlias,
-  type IntegrationAuthMethod,
+  type IntegrationAuthMethodAnswer,
   type IntegrationTaskParams,
   type Matcher,
 } from '@gantry/contracts';
@@ -27,7 +27,8 @@ export function presentIntegration(r: IntegrationWithTemplate): Integration {
     name: r.name,
     template_id: r.template_id,
     tpl_name: r.tpl_name,
-    auth_method: r.auth_method as IntegrationAuthMethod,
+    // Semaphore's value for none: its console then shows None and no secret field.
+    auth_method: r.auth_method === 'none' ? '' : (r.auth_method as IntegrationAuthMethodAnswer),
     auth_header: r.auth_header,
     auth_secret_id: r.auth_secret_id,
     searchable: r.searchable === 1,

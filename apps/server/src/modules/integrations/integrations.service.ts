@@ -98,12 +98,14 @@ export class IntegrationsService implements ProjectResourceService<
       integrationId,
       owner ? `Alias created for integration ${owner.name}` : 'Project integration alias created',
     );
+    await this.audit.record({ action: 'create', objectType: 'integration_alias', objectId: row.id, projectId, after: auditedAlias(row), secretsChanged: ['alias'] });
     return row;
   }
 
   async deleteAlias(actor: Actor, projectId: number, integrationId: number | null, aliasId: number): Promise<void> {
     const owner = integrationId === null ? null : await this.get(projectId, integrationId);
-    if (!(await this.repo.findAlias(projectId, integrationId, aliasId))) throw new NotFoundError('Alias not found', { code: ErrorCodes.aliasNotFound });
+    const alias = await this.repo.findAlias(projectId, integrationId, aliasId);
+    if (!alias) throw new NotFoundError('Alias not found', { code: ErrorCodes.aliasNotFound });
     await this.repo.deleteAlias(projectId, aliasId);
     await this.log(
       actor,
@@ -111,6 +113,7 @@ export class IntegrationsService implements ProjectResourceService<
       integrationId,
       owner ? `Alias deleted from integration ${owner.name}` : 'Project integration alias deleted',
     );
+    await this.audit.record({ action: 'delete', objectType: 'integration_alias', objectId: aliasId, projectId, before: auditedAlias(alias) });
   }
 
   private async values(projectId: number, input: IntegrationInput) {
@@ -136,6 +139,15 @@ export class IntegrationsService implements ProjectResourceService<
   private log(actor: Actor, projectId: number, id: number | null, description: string): Promise<void> {
     return this.events.record({ projectId, userId: actor.id, objectType: 'integration', objectId: id, description });
   }
+}
+
+/**
+ * An alias as its audit entries show it: which integration (null: the project's) it opens, not
+ * its text. The alias is the whole address of the webhook, enough to call an integration that
+ * checks nothing else, so the trail (and what it is exported to) keeps only that it was set.
+ */
+function auditedAlias(r: AliasRow): Record<string, unknown> {
+  return { id: r.id, integration_id: r.integration_id };
 }
 
 /** Blank extra variables mean none (the contract has checked that others are a JSON object). */

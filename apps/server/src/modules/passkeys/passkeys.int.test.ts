@@ -1,4 +1,5 @@
-import { CSRF_HEADER, SESSION_COOKIE } from '@gantry/contracts';
+import { CSRF_HEADER, SESSION_COOKIE, type AuditEntry } from '@gantry/contracts';
+import { Secret, TOTP } from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../platform/crypto.js';
 import { callerFor, engines, signedInUser, useTestApp, type Caller, type TestContext } from '../../test/harness.js';
@@ -42,6 +43,15 @@ function remove(ctx: TestContext, u: Caller, id: number, body?: object) {
     headers: { [CSRF_HEADER]: '1' },
     ...(body ? { payload: body } : {}),
   });
+}
+
+/** Turns on the caller's own TOTP method (password, then a code of its secret). */
+async function enableTotp(u: Caller): Promise<void> {
+  const started = await u.post(`/api/users/${u.id}/2fas/totp`, { password: u.password });
+  expect(started.statusCode).toBe(201);
+  const { id, secret } = started.json<{ id: number; secret: string }>();
+  const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
+  expect((await u.post(`/api/users/${u.id}/2fas/totp/${id}/confirm`, { code })).statusCode).toBe(204);
 }
 
 /** Asks for a passwordless challenge: the options and the browser cookie they are bound to. */
@@ -308,6 +318,87 @@ describe.each(engines)('passkeys ($name)', (engine) => {
     // With no passkey left, the password alone signs in again.
     expect((await (await passwordOnly(ctx, u)).get('/api/user')).statusCode).toBe(200);
   });
+
+  it('records passkeys added, renamed and removed in the audit trail, without their key material', async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const u = await signedInUser(ctx);
+    const { id } = await addPasskey(u, 'Laptop');
+    expect((await u.put(`/api/user/passkeys/${id}`, { name: 'Work laptop' })).statusCode).toBe(204);
+    expect((await remove(ctx, u, id, { password: u.password })).statusCode).toBe(204);
+
+    const res = await admin.get('/api/audit?object_type=passkey');
+    expect(res.statusCode).toBe(200);
+    const entries = res.json<AuditEntry[]>().filter((e) => e.object_id === String(id) || e.object_id === id);
+    // Newest first.
+    expect(entries.map((e) => [e.action, e.actor, e.actor_id, e.project_id])).toEqual([
+      ['delete', u.username, u.id, null],
+      ['update', u.username, u.id, null],
+      ['create', u.username, u.id, null],
+    ]);
+    const [removed, renamed, added] = entries;
+    expect(added!.before).toBeNull();
+    expect(added!.after).toEqual({ id, name: 'Laptop', created: expect.any(String) });
+    expect(renamed!.before).toEqual({ name: 'Laptop' });
+    expect(renamed!.after).toEqual({ name: 'Work laptop' });
+    expect(removed!.before).toEqual({ id, name: 'Work laptop', created: added!.after!.created });
+    expect(removed!.after).toBeNull();
+    // Nothing of the credential: its id, public key or counter.
+    const row = await ctx.db.db.selectFrom('audit_entry').selectAll().where('object_type', '=', 'passkey').execute();
+    const text = JSON.stringify(row);
+    expect(text).not.toMatch(/public_key|credential|counter/);
+    // A rename of another user's passkey, or of none, records nothing.
+    const other = await signedInUser(ctx);
+    const { id: otherId } = await addPasskey(other, 'Theirs');
+    expect((await u.put(`/api/user/passkeys/${otherId}`, { name: 'Mine now' })).statusCode).toBe(404);
+    const after = (await admin.get('/api/audit?object_type=passkey&action=update')).json<AuditEntry[]>();
+    expect(after.filter((e) => String(e.object_id) === String(otherId))).toEqual([]);
+    expect(await ctx.app.services.audit.verify()).toMatchObject({ ok: true });
+  });
+});
+
+describe.each(engines)('the second step offers what the user has ($name)', (engine) => {
+  const t = useTestApp(engine, {
+    GANTRY_WEB_HOST: WEB_HOST,
+    GANTRY_TOTP_ENABLED: 'true',
+    GANTRY_TOTP_ALLOW_RECOVERY: 'true',
+  });
+
+  it('answers a passkey only, or a passkey, a code and the recovery code, to the session waiting for the step', async () => {
+    const ctx = t();
+    const u = await signedInUser(ctx);
+    expect((await ctx.app.inject({ method: 'GET', url: '/api/auth/second-factors' })).statusCode).toBe(401);
+    expect((await u.get('/api/auth/second-factors')).json()).toEqual({ totp: false, passkey: false, recovery: false });
+
+    await addPasskey(u);
+    const pending = await passwordOnly(ctx, u);
+    expect((await pending.get('/api/user')).json()).toMatchObject({ code: 'totp_required' });
+    const onlyPasskey = await pending.get('/api/auth/second-factors');
+    expect(onlyPasskey.statusCode).toBe(200);
+    expect(onlyPasskey.json()).toEqual({ totp: false, passkey: true, recovery: false });
+
+    await enableTotp(u);
+    const both = await passwordOnly(ctx, u);
+    expect((await both.get('/api/auth/second-factors')).json()).toEqual({ totp: true, passkey: true, recovery: true });
+    // Nothing else opens meanwhile.
+    expect((await both.get('/api/projects')).json()).toMatchObject({ code: 'totp_required' });
+  });
+});
+
+describe.each(engines)('the second step without recovery codes ($name)', (engine) => {
+  const t = useTestApp(engine, { GANTRY_TOTP_ENABLED: 'true', GANTRY_TOTP_ALLOW_RECOVERY: 'false' });
+
+  it('offers no recovery code where the server does not take one', async () => {
+    const ctx = t();
+    const u = await signedInUser(ctx);
+    await enableTotp(u);
+    const pending = await passwordOnly(ctx, u);
+    expect((await pending.get('/api/auth/second-factors')).json()).toEqual({
+      totp: true,
+      passkey: false,
+      recovery: false,
+    });
+  });
 });
 
 describe.each(engines)('passkeys and the two-factor requirement ($name)', (engine) => {
@@ -317,7 +408,27 @@ describe.each(engines)('passkeys and the two-factor requirement ($name)', (engin
     const ctx = t();
     const u = await signedInUser(ctx);
     expect((await u.get('/api/projects')).json()).toMatchObject({ code: 'totp_enrolment_required' });
-    await addPasskey(u);
+    const { key } = await addPasskey(u);
     expect((await u.get('/api/projects')).statusCode).toBe(200);
+
+    // Next time: the password, then the passkey (no TOTP method needed), then everything answers.
+    const pending = await passwordOnly(ctx, u);
+    expect((await pending.get('/api/auth/second-factors')).json()).toEqual({
+      totp: false,
+      passkey: true,
+      recovery: false,
+    });
+    const options = (await pending.post('/api/auth/passkey/options')).json<Options>();
+    key.counter = 1;
+    expect((await pending.post('/api/auth/passkey/verify', { response: key.assert(options) })).statusCode).toBe(204);
+    expect((await pending.get('/api/projects')).statusCode).toBe(200);
+  });
+
+  it('lets an admin meet it with a passkey too', async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    expect((await admin.get('/api/projects')).json()).toMatchObject({ code: 'totp_enrolment_required' });
+    await addPasskey(admin);
+    expect((await admin.get('/api/projects')).statusCode).toBe(200);
   });
 });

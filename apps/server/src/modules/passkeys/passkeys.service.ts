@@ -17,6 +17,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../../platform/errors.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { throttleKeys, type LoginThrottle } from '../auth/login-throttle.js';
 import type { EventsService } from '../events/events.service.js';
@@ -55,6 +56,16 @@ type Outcome = { passkey: PasskeyRow } | { refused: 'challenge' | 'rejected' };
 /** Only users who sign in here with a password (not a directory's or a provider's) have passkeys. */
 const isLocal = (user: UserRow) => user.external === 0 && !!user.password;
 
+/**
+ * What the audit trail keeps of a passkey: which one and its name, never its credential id,
+ * public key or counter.
+ */
+const audited = (row: Pick<PasskeyRow, 'id' | 'name' | 'created'>) => ({
+  id: row.id,
+  name: row.name,
+  created: row.created,
+});
+
 const userHandleOf = (userId: number) => Buffer.from(`gantry-user-${userId}`).toString('base64url');
 
 /**
@@ -77,6 +88,9 @@ export class PasskeysService {
     /** Checks a TOTP code of the user (a proof for removing a passkey). */
     private readonly checkTotpCode: (userId: number, code: string) => Promise<boolean>,
   ) {}
+
+  /** Where passkeys added, renamed and removed are recorded (the composition root wires the audit trail in). */
+  audit: AuditRecorder = noAudit;
 
   /** Whether the user has a passkey: then sign-in asks for a second step, and the two-factor policy is met. */
   hasAny(userId: number): Promise<boolean> {
@@ -123,12 +137,21 @@ export class PasskeysService {
       ...credential,
     });
     await this.record(user, `Passkey ${name} added for ${user.username}`);
-    const row = await this.repo.find(user.id, id);
-    return presentPasskey(row!);
+    const row = (await this.repo.find(user.id, id))!;
+    await this.audit.record({ action: 'create', objectType: 'passkey', objectId: id, after: audited(row) });
+    return presentPasskey(row);
   }
 
   async rename(user: UserRow, id: number, name: string): Promise<void> {
-    if (!(await this.repo.rename(user.id, id, name))) throw notFound();
+    const before = await this.repo.find(user.id, id);
+    if (!before || !(await this.repo.rename(user.id, id, name))) throw notFound();
+    await this.audit.record({
+      action: 'update',
+      objectType: 'passkey',
+      objectId: id,
+      before: audited(before),
+      after: audited({ ...before, name }),
+    });
   }
 
   /**
@@ -141,6 +164,7 @@ export class PasskeysService {
     await this.checkProof(user, proof, origin);
     if (!(await this.repo.delete(user.id, id))) throw notFound();
     await this.record(user, `Passkey ${passkey.name} removed for ${user.username}`);
+    await this.audit.record({ action: 'delete', objectType: 'passkey', objectId: id, before: audited(passkey) });
   }
 
   /** A challenge for proving it is the user (removing a passkey), answered by one of their passkeys. */

@@ -93,6 +93,15 @@ export class RunnersService {
     const row = await this.get(scope, id);
     await this.repo.update(id, { cleaning_requested: 1 });
     await this.log(actor, row, `Runner ${row.name}: cache clearing requested`);
+    // As a project's cache clearing: a delete of the runner's cache (emptied at its next poll),
+    // noting whether a request was already waiting.
+    await this.audit.record({
+      action: 'delete',
+      objectType: 'runner_cache',
+      objectId: id,
+      projectId: row.project_id,
+      before: { runner: row.name, cleaning_requested: row.cleaning_requested === 1 },
+    });
   }
 
   /** Deleting a runner that still runs tasks lets the heartbeat check fail them. */

@@ -86,8 +86,10 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     const inv = await this.workspaceFor(projectId, template.app, inventoryId);
     if (inv.template_id === id) return;
     if (inv.template_id !== null) throw new ValidationError('The workspace belongs to another template', { code: ErrorCodes.workspaceOtherTemplate });
+    const before = await this.workspaceIds(projectId, id);
     await this.links.inventories.setTemplate(projectId, inventoryId, id);
     await this.log(actor, projectId, id, `Workspace ${inv.name} attached to template ${template.name}`);
+    await this.recordWorkspaces(projectId, id, before);
   }
 
   /** Detaches one of the template's workspaces; its default one stays. */
@@ -96,8 +98,10 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     const inv = await this.workspaceFor(projectId, template.app, inventoryId);
     if (inv.template_id !== id) throw new ValidationError('The workspace is not attached to this template', { code: ErrorCodes.workspaceNotAttached });
     if (template.inventory_id === inventoryId) throw new ValidationError('The default workspace cannot be detached', { code: ErrorCodes.defaultWorkspaceDetach });
+    const before = await this.workspaceIds(projectId, id);
     await this.links.inventories.setTemplate(projectId, inventoryId, null);
     await this.log(actor, projectId, id, `Workspace ${inv.name} detached from template ${template.name}`);
+    await this.recordWorkspaces(projectId, id, before);
   }
 
   /** Makes a workspace the template's default (its inventory), attaching it first if needed. */
@@ -107,6 +111,19 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     const inv = await this.workspaceFor(projectId, template.app, inventoryId);
     await this.repo.update(projectId, id, { inventory_id: inventoryId });
     await this.log(actor, projectId, id, `Workspace ${inv.name} is now the default of template ${template.name}`);
+    // The attach above recorded the list; this entry is the default alone (none when it was already).
+    await this.audit.record({ action: 'update', objectType: 'template', objectId: id, projectId, before: { inventory_id: template.inventory_id }, after: { inventory_id: inventoryId } });
+  }
+
+  /** The ids of the workspaces attached to a template, in id order (what an audit entry compares). */
+  private async workspaceIds(projectId: number, id: number): Promise<number[]> {
+    return (await this.links.inventories.list(projectId, { template_id: String(id) })).map((i) => i.id).sort((a, b) => a - b);
+  }
+
+  /** One entry for a change of a template's workspace list: the ids before and after. */
+  private async recordWorkspaces(projectId: number, id: number, before: number[]): Promise<void> {
+    const after = await this.workspaceIds(projectId, id);
+    await this.audit.record({ action: 'update', objectType: 'template', objectId: id, projectId, before: { inventory_ids: before }, after: { inventory_ids: after } });
   }
 
   /** A workspace inventory of this project usable by `app`; anything else is a bad request. */

@@ -12,3 +12,13 @@ export function presentAlias(row: AliasRow, base: string): TerraformAlias {
     created: row.created,
   };
 }
+
+/** Enough of an alias to tell it apart in the audit trail, not enough to use it as an address. */
+export function aliasHint(id: string): string {
+  return `${id.slice(0, 6)}…`;
+}
+
+/** An alias as its audit entries show it: the workspace, the key and the alias's hint. */
+export function auditedAlias(row: AliasRow): Record<string, unknown> {
+  return { alias: aliasHint(row.id), inventory_id: row.inventory_id, auth_key_id: row.auth_key_id };
+}

@@ -9,10 +9,12 @@ import {
 import type { Clock } from '../../platform/clock.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import type { EventsService } from '../events/events.service.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { KeysService } from '../keys/keys.service.js';
 import { newAliasId } from './alias-ids.js';
+import { aliasHint, auditedAlias } from './terraform-aliases.presenter.js';
 import type { AliasRow, TerraformBackendRepository } from './terraform-backend.repository.js';
 
 const ALIAS_NOT_FOUND = 'Alias not found';
@@ -30,6 +32,12 @@ export class TerraformAliasesService {
     private readonly events: EventsService,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * Where alias and backend-switch changes are recorded (the composition root wires the audit
+   * trail in). An alias is an address to the raw state: entries name it by its first characters.
+   */
+  audit: AuditRecorder = noAudit;
 
   async list(projectId: number, inventoryId: number): Promise<AliasRow[]> {
     await this.workspace(projectId, inventoryId);
@@ -56,6 +64,13 @@ export class TerraformAliasesService {
     };
     if (!(await this.repo.insertAlias(row))) throw new Error('alias id taken');
     await this.record(actor, projectId, inventoryId, `Terraform backend alias added to workspace ${ws.name}`);
+    await this.audit.record({
+      action: 'create',
+      objectType: 'terraform_alias',
+      objectId: aliasHint(row.id),
+      projectId,
+      after: auditedAlias(row),
+    });
     return row;
   }
 
@@ -69,9 +84,18 @@ export class TerraformAliasesService {
     const ws = await this.workspace(projectId, inventoryId);
     const { auth_key_id } = terraformAliasInputSchema.parse(input);
     await this.checkKey(projectId, auth_key_id);
-    if (!(await this.repo.setAliasKey(projectId, inventoryId, id, auth_key_id)))
+    const before = await this.repo.findAlias(projectId, inventoryId, id);
+    if (!before || !(await this.repo.setAliasKey(projectId, inventoryId, id, auth_key_id)))
       throw new NotFoundError(ALIAS_NOT_FOUND, { code: ErrorCodes.aliasNotFound });
     await this.record(actor, projectId, inventoryId, `Terraform backend alias of workspace ${ws.name} changed its key`);
+    await this.audit.record({
+      action: 'update',
+      objectType: 'terraform_alias',
+      objectId: aliasHint(id),
+      projectId,
+      before: auditedAlias(before),
+      after: auditedAlias({ ...before, auth_key_id }),
+    });
   }
 
   /** A new address for the alias; the old one stops answering at once. */
@@ -81,14 +105,31 @@ export class TerraformAliasesService {
     if (!(await this.repo.renameAlias(projectId, inventoryId, id, next)))
       throw new NotFoundError(ALIAS_NOT_FOUND, { code: ErrorCodes.aliasNotFound });
     await this.record(actor, projectId, inventoryId, `Terraform backend alias of workspace ${ws.name} rotated`);
-    return this.found(await this.repo.findAlias(projectId, inventoryId, next));
+    const after = this.found(await this.repo.findAlias(projectId, inventoryId, next));
+    await this.audit.record({
+      action: 'update',
+      objectType: 'terraform_alias',
+      objectId: aliasHint(id),
+      projectId,
+      before: { alias: aliasHint(id) },
+      after: { alias: aliasHint(next) },
+    });
+    return after;
   }
 
   async delete(actor: Actor, projectId: number, inventoryId: number, id: string): Promise<void> {
     const ws = await this.workspace(projectId, inventoryId);
-    if (!(await this.repo.deleteAlias(projectId, inventoryId, id)))
+    const before = await this.repo.findAlias(projectId, inventoryId, id);
+    if (!before || !(await this.repo.deleteAlias(projectId, inventoryId, id)))
       throw new NotFoundError(ALIAS_NOT_FOUND, { code: ErrorCodes.aliasNotFound });
     await this.record(actor, projectId, inventoryId, `Terraform backend alias removed from workspace ${ws.name}`);
+    await this.audit.record({
+      action: 'delete',
+      objectType: 'terraform_alias',
+      objectId: aliasHint(id),
+      projectId,
+      before: auditedAlias(before),
+    });
   }
 
   async settings(projectId: number, inventoryId: number): Promise<TerraformBackendSettings> {
@@ -112,6 +153,14 @@ export class TerraformAliasesService {
         inventoryId,
         `Workspace ${ws.name} keeps its state ${s.enabled ? "in Gantry's HTTP backend" : 'in its tasks (local backend)'}`,
       );
+      await this.audit.record({
+        action: 'update',
+        objectType: 'terraform_backend',
+        objectId: inventoryId,
+        projectId,
+        before: { enabled: was },
+        after: { enabled: s.enabled },
+      });
     }
     return { enabled: s.enabled };
   }

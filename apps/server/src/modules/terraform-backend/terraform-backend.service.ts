@@ -9,7 +9,9 @@ import {
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { AppError, UnauthorizedError, ValidationError } from '../../platform/errors.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import type { StateWriter } from '../terraform-states/terraform-states.service.js';
+import { aliasHint } from './terraform-aliases.presenter.js';
 import { credentialsMatch, parseBasicAuth, type BasicCredentials } from './basic-auth.js';
 import type { LockRow, TerraformBackendRepository } from './terraform-backend.repository.js';
 import { newAliasId, isAliasId, taskHoldId, taskLogin } from './alias-ids.js';
@@ -102,6 +104,12 @@ export class TerraformBackendService {
   constructor(private readonly d: TerraformBackendDeps) {}
 
   /**
+   * Where locks taken and released through an alias are recorded (a task's own hold is part of
+   * its run, which is recorded already; new versions are recorded where they are stored).
+   */
+  audit: AuditRecorder = noAudit;
+
+  /**
    * Lets a request in or throws 401, the same for an unknown alias, a wrong login or password and
    * a missing header. Failures are counted per alias, or per client address for a request naming
    * no alias (slowed, then 429), so nobody's failures lock out another alias's right credentials.
@@ -153,7 +161,18 @@ export class TerraformBackendService {
         task_id: c.taskId,
         created: this.d.clock.now().toISOString(),
       });
-      if (taken) return;
+      if (taken) {
+        if (c.taskId === null) {
+          await this.audit.record({
+            action: 'lock',
+            objectType: 'terraform_state',
+            objectId: c.inventoryId,
+            projectId: c.projectId,
+            after: { lock_id: info.ID, operation: info.Operation, who: info.Who, alias: aliasHint(c.alias) },
+          });
+        }
+        return;
+      }
       const lock = await this.currentLock(c.inventoryId);
       if (!lock) continue; // a stale lock was cleared, or the holder let go meanwhile
       if (c.taskId !== null && lock.task_id === c.taskId) return;
@@ -181,7 +200,20 @@ export class TerraformBackendService {
       return;
     }
     if (id !== null && id !== lock.lock_id) throw new StateLockedError(lockInfo(lock));
-    await this.d.repo.deleteLock(c.inventoryId, lock.lock_id);
+    if (!(await this.d.repo.deleteLock(c.inventoryId, lock.lock_id))) return;
+    // `force`: terraform force-unlock (no lock information), which may release a task's hold too.
+    await this.audit.record({
+      action: 'unlock',
+      objectType: 'terraform_state',
+      objectId: c.inventoryId,
+      projectId: c.projectId,
+      before: {
+        lock_id: lock.lock_id,
+        who: lockInfo(lock).Who ?? null,
+        ...(lock.task_id === null ? {} : { task_id: lock.task_id }),
+      },
+      after: { force: id === null, alias: aliasHint(c.alias) },
+    });
   }
 
   /**

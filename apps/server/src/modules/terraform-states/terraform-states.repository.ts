@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, TerraformStateTable } from '../../db/types.js';
+import { insertReturningId } from '../../db/portable.js';
 
 export type TerraformStateRow = Selectable<TerraformStateTable>;
 /** A version as listed: without its state text, with the current status of the task that wrote it. */
@@ -54,8 +55,9 @@ export class TerraformStatesRepository {
       .executeTakeFirst();
   }
 
-  async insert(values: Omit<TerraformStateRow, 'id'>): Promise<void> {
-    await this.db.insertInto('terraform_state').values(values).execute();
+  /** Answers the new version's id. */
+  insert(values: Omit<TerraformStateRow, 'id'>): Promise<number> {
+    return insertReturningId(this.db, 'terraform_state', values);
   }
 
   /** Deletes one version, or every version when `id` is null; answers how many went. */

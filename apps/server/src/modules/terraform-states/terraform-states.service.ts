@@ -3,10 +3,11 @@ import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
+import { noAudit, type AuditRecord, type AuditRecorder } from '../audit/audit.port.js';
 import type { EventsService } from '../events/events.service.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import { presentState, presentStateVersion } from './terraform-states.presenter.js';
-import type { TerraformStatesRepository } from './terraform-states.repository.js';
+import type { TerraformStateRow, TerraformStatesRepository } from './terraform-states.repository.js';
 import { redactState } from './state-redaction.js';
 
 const NO_STATE = 'No state available.';
@@ -24,6 +25,12 @@ export class TerraformStatesService {
     private readonly events?: EventsService,
   ) {}
 
+  /**
+   * Where new versions and deletions are recorded: the version's summary, never its text (a
+   * state holds every secret the configuration handles). The object is the workspace's state.
+   */
+  audit: AuditRecorder = noAudit;
+
   /** Stores the state a task left in a workspace; `status` is the task's final status. */
   async record(v: {
     projectId: number;
@@ -33,7 +40,7 @@ export class TerraformStatesService {
     state: string;
   }): Promise<void> {
     const summary = summarizeState(v.state);
-    await this.repo.insert({
+    const values = {
       project_id: v.projectId,
       inventory_id: v.inventoryId,
       task_id: v.taskId,
@@ -44,7 +51,10 @@ export class TerraformStatesService {
       lineage: summary?.lineage ?? null,
       resource_count: summary?.addresses.length ?? null,
       writer_alias: null,
-    });
+    };
+    const id = await this.repo.insert(values);
+    // Stored when the run ends, by Gantry, not by whoever started the task.
+    await this.recordVersion({ id, ...values }, { authKind: 'system', actorId: null, actorLogin: null });
   }
 
   /**
@@ -54,7 +64,7 @@ export class TerraformStatesService {
   async recordBackend(projectId: number, inventoryId: number, writer: StateWriter, state: string): Promise<void> {
     const summary = summarizeState(state);
     if ((await this.latestState(projectId, inventoryId)) === state) return;
-    await this.repo.insert({
+    const values = {
       project_id: projectId,
       inventory_id: inventoryId,
       task_id: writer.taskId,
@@ -66,6 +76,28 @@ export class TerraformStatesService {
       lineage: summary?.lineage ?? null,
       resource_count: summary?.addresses.length ?? null,
       writer_alias: writer.alias,
+    };
+    const id = await this.repo.insert(values);
+    await this.recordVersion({ id, ...values });
+  }
+
+  /** A new version's entry: what the versions list shows of it (the alias as a hint), not its text. */
+  private async recordVersion(row: TerraformStateRow, caller?: AuditRecord['caller']): Promise<void> {
+    const v = presentStateVersion(row);
+    await this.audit.record({
+      action: 'create',
+      objectType: 'terraform_state',
+      objectId: row.inventory_id,
+      projectId: row.project_id,
+      after: {
+        version_id: v.id,
+        task_id: v.task_id,
+        serial: v.serial,
+        lineage: v.lineage,
+        resource_count: v.resource_count,
+        alias: v.alias_hint,
+      },
+      caller,
     });
   }
 
@@ -99,8 +131,20 @@ export class TerraformStatesService {
   /** Deletes one version, or the whole state of the workspace (`id` null); a missing version is 404. */
   async purge(actor: Actor, projectId: number, inventoryId: number, id: number | null): Promise<void> {
     const inventory = await this.inventories.get(projectId, inventoryId);
+    const version = id === null ? undefined : await this.repo.find(projectId, inventoryId, id);
     const gone = await this.repo.delete(projectId, inventoryId, id);
     if (id !== null && gone === 0) throw new NotFoundError(NO_STATE, { code: ErrorCodes.stateNotFound });
+    // Purging a workspace without versions changes nothing: no entry.
+    if (gone > 0)
+      await this.audit.record({
+        action: 'delete',
+        objectType: 'terraform_state',
+        objectId: inventoryId,
+        projectId,
+        before: version
+          ? { version_id: version.id, serial: version.serial, lineage: version.lineage, task_id: version.task_id }
+          : { versions: gone },
+      });
     await this.events?.record({
       projectId,
       userId: actor.id,

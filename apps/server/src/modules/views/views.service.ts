@@ -3,6 +3,7 @@ import type { References, viewInputSchema } from '@gantry/contracts';
 import type { z } from 'zod';
 import { NotFoundError } from '../../platform/errors.js';
 import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import type { EventsService } from '../events/events.service.js';
 import type { ViewRow, ViewsRepository } from './views.repository.js';
 
@@ -14,6 +15,9 @@ export class ViewsService implements ProjectResourceService<ViewRow, Input, Inpu
     private readonly repo: ViewsRepository,
     private readonly events: EventsService,
   ) {}
+
+  /** Where reordering is recorded (create, update and delete are recorded by resource-routes). */
+  audit: AuditRecorder = noAudit;
 
   list(projectId: number): Promise<ViewRow[]> {
     return this.repo.list(projectId);
@@ -52,11 +56,18 @@ export class ViewsService implements ProjectResourceService<ViewRow, Input, Inpu
     return { templates: [], inventories: [], repositories: [], schedules: [], integrations: [] };
   }
 
-  /** Applies a map of view id to position; ids of other projects are ignored. */
+  /**
+   * Applies a map of view id to position; ids of other projects are ignored. Each view whose
+   * position changed is one audit entry.
+   */
   async setPositions(projectId: number, positions: Record<string, number>): Promise<void> {
     for (const [id, position] of Object.entries(positions)) {
       const viewId = Number(id);
-      if (Number.isInteger(viewId)) await this.repo.update(projectId, viewId, { position });
+      if (!Number.isInteger(viewId)) continue;
+      const row = await this.repo.find(projectId, viewId);
+      if (!row) continue;
+      await this.repo.update(projectId, viewId, { position });
+      await this.audit.record({ action: 'update', objectType: 'view', objectId: viewId, projectId, before: { position: row.position }, after: { position } });
     }
   }
 }

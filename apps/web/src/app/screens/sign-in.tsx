@@ -6,7 +6,7 @@ export function SignInPage() {
   return (
     <LoginPage
       passkeySignIn={(done) => <PasskeySignInButton onDone={done} />}
-      passkeyStep={(done) => <PasskeyStepButton onDone={done} />}
+      passkeyStep={(done, only) => <PasskeyStepButton onDone={done} only={only} />}
     />
   );
 }

@@ -12,6 +12,7 @@ import { formatDateTime } from '../../lib/format';
 import { useCurrentUser, useProjects } from '../../lib/session';
 import { auditQuery, EMPTY_AUDIT_FILTERS, type AuditFilters } from './api/audit-api';
 import { AuditEntryDialog } from './components/audit-entry-dialog';
+import { AuditExportPanel } from './components/audit-export-panel';
 import { AuditFiltersBar } from './components/audit-filters';
 
 /** /audit (admin): the audit trail, newest first, filtered and paged by the server, with each entry's diff. */
@@ -89,6 +90,7 @@ export function AuditPage() {
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         {t('audit.intro')}
       </Typography>
+      <AuditExportPanel />
       <AuditFiltersBar value={filters} onChange={changeFilters} />
       <PagedTable
         rows={rows}

@@ -21,8 +21,11 @@ export interface LoginLocationState {
 export interface LoginPageProps {
   /** Passwordless sign-in (passkeys), given by the app: `done` leads into the console. */
   passkeySignIn?: (done: () => void) => ReactNode;
-  /** Another way through the second step (a passkey), shown beside the code field. */
-  passkeyStep?: (done: () => void) => ReactNode;
+  /**
+   * Another way through the second step (a passkey), shown beside the code field, or alone
+   * (`only`) for a user who has passkeys and no authenticator app.
+   */
+  passkeyStep?: (done: () => void, only: boolean) => ReactNode;
 }
 
 /** Sign-in: password form (when allowed), provider buttons, then the second step if asked. */

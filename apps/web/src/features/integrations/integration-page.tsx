@@ -2,6 +2,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { Box, Chip, IconButton, Link as MuiLink, Stack, Tooltip, Typography } from '@mui/material';
+import { authMethodOf } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -101,14 +102,16 @@ export function IntegrationPage() {
         <Chip
           size="small"
           variant="outlined"
-          label={t('integrations.authChip', { method: t(`integrations.authMethods.${integration.auth_method}`) })}
+          label={t('integrations.authChip', {
+            method: t(`integrations.authMethods.${authMethodOf(integration.auth_method)}`),
+          })}
         />
         {integration.searchable ? (
           <Chip size="small" variant="outlined" color="primary" label={t('integrations.searchableChip')} />
         ) : null}
       </Stack>
       <Stack spacing={3}>
-        <HowItWorks authMethod={integration.auth_method} templateName={integration.tpl_name} />
+        <HowItWorks authMethod={authMethodOf(integration.auth_method)} templateName={integration.tpl_name} />
         <AliasesPanel
           projectId={projectId}
           integrationId={integration.id}

@@ -1,6 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import { Box, Button, Link as MuiLink, Stack } from '@mui/material';
-import type { Integration } from '@gantry/contracts';
+import { authMethodOf, type Integration } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -79,7 +79,7 @@ export function IntegrationsPage() {
               {
                 key: 'auth',
                 header: t('integrations.authMethod'),
-                render: (x) => t(`integrations.authMethods.${x.auth_method}`),
+                render: (x) => t(`integrations.authMethods.${authMethodOf(x.auth_method)}`),
               },
             ]}
           />

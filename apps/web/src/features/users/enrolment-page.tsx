@@ -1,28 +1,38 @@
 import { ErrorCodes, type TotpCreated } from '@gantry/contracts';
-import { Alert, Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
-import { useState, type FormEvent } from 'react';
+import { Alert, Box, Button, Paper, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '../../components/form-error';
 import { errorText } from '../../lib/error-text';
 import { useConfirmTotp, useEnableTotp } from './api/users-api';
 import { refusedWith, TotpConfirmFields } from './components/totp-confirm-fields';
 
+type Method = 'totp' | 'passkey';
+
 /**
  * The only screen of a user the administrator requires to use two-factor sign-in and who has not
  * set it up: their password (when they have one here; a session left open cannot start it), the
- * QR code and setup key, one code from the app, then the recovery code. Nothing else is reachable
- * but signing out; `onDone` goes on to the page the user was going to.
+ * QR code and setup key, one code from the app, then the recovery code; or, for a user with a
+ * password here, a passkey instead (`passkeyEnrol`, given by the app), which meets the
+ * requirement as well. Nothing else is reachable but signing out; `onDone` goes on to the page
+ * the user was going to.
  */
 export function EnrolmentPage({
   user,
   onDone,
   onSignOut,
+  passkeyEnrol,
 }: {
   user: { id: number; external: boolean };
   onDone(): void;
   onSignOut(): void;
+  /** Adding a passkey (the passkeys feature's form); `done` once it is registered. */
+  passkeyEnrol?: ((done: () => void) => ReactNode) | undefined;
 }) {
   const { t } = useTranslation();
+  // Passkeys are for users who sign in with a password here (the server refuses others).
+  const offersPasskey = !!passkeyEnrol && !user.external;
+  const [method, setMethod] = useState<Method>('totp');
   const enable = useEnableTotp(user.id);
   const confirm = useConfirmTotp(user.id);
   const [pending, setPending] = useState<TotpCreated | null>(null);
@@ -104,7 +114,7 @@ export function EnrolmentPage({
       ErrorCodes.currentPasswordIncorrect,
     ]);
     const missing = touched && !password;
-    step = (
+    const totpStart = (
       <Stack spacing={2} component="form" noValidate onSubmit={(e) => void start(e)}>
         {refused ? null : <FormError error={enable.error} />}
         {user.external ? null : (
@@ -134,6 +144,40 @@ export function EnrolmentPage({
         </Button>
       </Stack>
     );
+    step =
+      offersPasskey && passkeyEnrol ? (
+        <Stack spacing={2}>
+          <Tabs
+            value={method}
+            onChange={(_, next: Method) => setMethod(next)}
+            variant="fullWidth"
+            aria-label={t('enrolment.methods')}
+          >
+            {(['totp', 'passkey'] as const).map((m) => (
+              <Tab
+                key={m}
+                value={m}
+                id={`enrolment-tab-${m}`}
+                label={m === 'totp' ? t('enrolment.methodApp') : t('enrolment.methodPasskey')}
+                // Only the shown panel exists to point at.
+                aria-controls={method === m ? `enrolment-panel-${m}` : undefined}
+              />
+            ))}
+          </Tabs>
+          <Box role="tabpanel" id={`enrolment-panel-${method}`} aria-labelledby={`enrolment-tab-${method}`}>
+            {method === 'totp' ? (
+              totpStart
+            ) : (
+              <Stack spacing={2}>
+                <Typography variant="body2">{t('enrolment.passkeyHelp')}</Typography>
+                {passkeyEnrol(onDone)}
+              </Stack>
+            )}
+          </Box>
+        </Stack>
+      ) : (
+        totpStart
+      );
   }
 
   return (
@@ -147,7 +191,7 @@ export function EnrolmentPage({
             {t('enrolment.title')}
           </Typography>
           <Typography variant="body2" color="text.secondary">
-            {t('enrolment.intro')}
+            {offersPasskey ? t('enrolment.introWithPasskey') : t('enrolment.intro')}
           </Typography>
           {step}
           <Button onClick={onSignOut} color="inherit">

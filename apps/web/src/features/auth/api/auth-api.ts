@@ -1,4 +1,4 @@
-import { Messages, type CurrentUser, type LoginBody, type LoginInfo } from '@gantry/contracts';
+import { Messages, type CurrentUser, type LoginBody, type LoginInfo, type SecondFactors } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../../lib/api-client';
 import { keys } from '../../../lib/session';
@@ -12,6 +12,17 @@ export const loginInfoQuery = queryOptions({
 export const signedInQuery = queryOptions({
   queryKey: ['login-session'] as const,
   queryFn: () => api.get<CurrentUser>('/user', { quiet401: true }),
+  retry: false,
+  gcTime: 0,
+});
+
+/**
+ * Which second steps the user waiting for one has (a code, a passkey, the recovery code): the
+ * step shows only those. Asked afresh each time: a method may have been added or removed.
+ */
+export const secondFactorsQuery = queryOptions({
+  queryKey: ['second-factors'] as const,
+  queryFn: () => api.get<SecondFactors>('/auth/second-factors', { quiet401: true }),
   retry: false,
   gcTime: 0,
 });
@@ -42,18 +53,29 @@ export function useLogin() {
   });
 }
 
-/** The second step passed: whatever was loaded (or failed) before belongs to the old state. */
-function useSecondStep(send: (value: string) => Promise<void>) {
+/**
+ * The second step passed: whatever was loaded (or failed) before belongs to the old state, unless
+ * `keepQueries` (signing in again over a page, whose loaded data stays).
+ */
+function useSecondStep(send: (value: string) => Promise<void>, keepQueries: boolean) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: send, onSuccess: () => qc.removeQueries() });
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => {
+      if (!keepQueries) qc.removeQueries();
+    },
+  });
 }
 
-export function useVerify() {
-  return useSecondStep((passcode) => api.post('/auth/verify', { passcode }, { quiet401: true }));
+export function useVerify(keepQueries = false) {
+  return useSecondStep((passcode) => api.post('/auth/verify', { passcode }, { quiet401: true }), keepQueries);
 }
 
-export function useRecovery() {
-  return useSecondStep((recovery_code) => api.post('/auth/recovery', { recovery_code }, { quiet401: true }));
+export function useRecovery(keepQueries = false) {
+  return useSecondStep(
+    (recovery_code) => api.post('/auth/recovery', { recovery_code }, { quiet401: true }),
+    keepQueries,
+  );
 }
 
 /** Leaves a session that waits for the code (back to the password form). */

@@ -14,6 +14,7 @@ import {
 import {
   AUTH_METHODS_WITH_HEADER,
   DEFAULT_AUTH_HEADERS,
+  authMethodOf,
   INTEGRATION_AUTH_METHODS,
   integrationInputSchema,
   type Integration,
@@ -76,7 +77,7 @@ export function IntegrationDialog({
     defaultValues: {
       name: item?.name ?? '',
       template_id: item?.template_id ?? '',
-      auth_method: item?.auth_method ?? 'none',
+      auth_method: item ? authMethodOf(item.auth_method) : 'none',
       auth_header: item?.auth_header ?? '',
       auth_secret_id: item?.auth_secret_id ?? '',
       searchable: item?.searchable ?? false,

@@ -80,14 +80,19 @@ export function usePasskeySignIn() {
   });
 }
 
-/** The second sign-in step with a passkey, for a session that waits for it. */
-export function usePasskeyStep() {
+/**
+ * The second sign-in step with a passkey, for a session that waits for it. `keepQueries`: signing
+ * in again over a page (the page's loaded data stays; only the sign-in page starts afresh).
+ */
+export function usePasskeyStep(keepQueries = false) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: async () => {
       const response = await answer('/auth/passkey/options', { quiet401: true });
       await api.post('/auth/passkey/verify', { response }, { quiet401: true });
     },
-    onSuccess: () => qc.removeQueries(),
+    onSuccess: () => {
+      if (!keepQueries) qc.removeQueries();
+    },
   });
 }

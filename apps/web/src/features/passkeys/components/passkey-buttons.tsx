@@ -34,11 +34,15 @@ export function PasskeySignInButton({ onDone }: PasskeyButtonProps) {
   );
 }
 
-/** "Use a passkey" on the second sign-in step, in place of a code. */
-export function PasskeyStepButton({ onDone }: PasskeyButtonProps) {
+/**
+ * "Use a passkey" on the second sign-in step, in place of a code; `only`: the user's one way
+ * through (no authenticator app), so it is the step's main button, and a browser without passkeys
+ * is told so rather than left with nothing to press.
+ */
+export function PasskeyStepButton({ onDone, only = false, keepQueries = false }: PasskeyButtonProps & { only?: boolean; keepQueries?: boolean }) {
   const { t } = useTranslation();
-  const step = usePasskeyStep();
-  if (!passkeysSupported()) return null;
+  const step = usePasskeyStep(keepQueries);
+  if (!passkeysSupported()) return only ? <Alert severity="info">{t('passkeys.unsupported')}</Alert> : null;
   return (
     <Stack spacing={1}>
       {step.error ? (
@@ -47,7 +51,9 @@ export function PasskeyStepButton({ onDone }: PasskeyButtonProps) {
         </Alert>
       ) : null}
       <Button
-        variant="outlined"
+        variant={only ? 'contained' : 'outlined'}
+        size={only ? 'large' : 'medium'}
+        autoFocus={only}
         startIcon={<FingerprintIcon />}
         disabled={step.isPending}
         onClick={() => step.mutate(undefined, { onSuccess: onDone })}

@@ -24,13 +24,8 @@ import { useTranslation } from 'react-i18next';
 import { QueryStates } from '../../../components/query-states';
 import { useSnackbar } from '../../../components/snackbar';
 import { formatDateTime } from '../../../lib/format';
-import {
-  passkeysQuery,
-  passkeysSupported,
-  useAddPasskey,
-  useRemovePasskey,
-  useRenamePasskey,
-} from '../api/passkeys-api';
+import { passkeysQuery, useRemovePasskey, useRenamePasskey } from '../api/passkeys-api';
+import { AddPasskeyForm } from './add-passkey-form';
 import { passkeyErrorText } from './passkey-error';
 
 /**
@@ -41,27 +36,8 @@ export function PasskeysDialog({ hasPassword, onClose }: { hasPassword: boolean;
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const list = useQuery(passkeysQuery);
-  const add = useAddPasskey();
-  const [name, setName] = useState(t('passkeys.defaultName'));
-  const [password, setPassword] = useState('');
   const [renaming, setRenaming] = useState<Passkey | null>(null);
   const [removing, setRemoving] = useState<Passkey | null>(null);
-  const supported = passkeysSupported();
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim() || !password) return;
-    add.mutate(
-      { name: name.trim(), password },
-      {
-        onSuccess: () => {
-          snackbar.success(t('passkeys.added'));
-          setName(t('passkeys.defaultName'));
-          setPassword('');
-        },
-      },
-    );
-  };
 
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
@@ -109,46 +85,7 @@ export function PasskeysDialog({ hasPassword, onClose }: { hasPassword: boolean;
               </List>
             )}
           </QueryStates>
-          {supported ? (
-            <Stack component="form" spacing={1} onSubmit={submit} noValidate>
-              {add.error ? (
-                <Alert severity="error" role="alert">
-                  {passkeyErrorText(add.error, t)}
-                </Alert>
-              ) : null}
-              <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
-                <TextField
-                  label={t('passkeys.name')}
-                  value={name}
-                  size="small"
-                  required
-                  onChange={(e) => setName(e.target.value)}
-                  slotProps={{ htmlInput: { maxLength: PASSKEY_NAME_MAX } }}
-                  sx={{ flex: 1 }}
-                />
-                <TextField
-                  label={t('passkeys.currentPassword')}
-                  type="password"
-                  autoComplete="current-password"
-                  value={password}
-                  size="small"
-                  required
-                  onChange={(e) => setPassword(e.target.value)}
-                  sx={{ flex: 1 }}
-                />
-              </Stack>
-              <Button
-                type="submit"
-                variant="contained"
-                disabled={add.isPending || !name.trim() || !password}
-                sx={{ alignSelf: 'flex-start' }}
-              >
-                {t('passkeys.add')}
-              </Button>
-            </Stack>
-          ) : (
-            <Alert severity="info">{t('passkeys.unsupported')}</Alert>
-          )}
+          <AddPasskeyForm onAdded={() => snackbar.success(t('passkeys.added'))} />
         </Stack>
       </DialogContent>
       <DialogActions>

@@ -1,54 +1,17 @@
-import { expect, request as newRequest, test, type APIRequestContext } from '@playwright/test';
-import { apiPost } from './api-calls';
+import { expect, test } from '@playwright/test';
 import { seriousAxeFindings } from './axe';
-import { E2E_ADMIN, unique } from './helpers';
+import { unique } from './helpers';
+import { shot } from './shots';
 import { codeFor } from './totp-helpers';
-
-const H = { 'x-gantry-request': '1' };
-const POLICY_URL = '/api/admin/settings/two-factor';
-
-/** A request context signed in with a password (the session is complete: the user has no two-factor yet). */
-async function apiSession(baseURL: string, login: string, password: string): Promise<APIRequestContext> {
-  const ctx = await newRequest.newContext({ baseURL });
-  const res = await ctx.post('/api/auth/login', { data: { auth: login, password }, headers: H });
-  expect(res.status(), `sign-in of ${login}`).toBe(204);
-  return ctx;
-}
+import { POLICY_URL, seedTwoFactorPolicy } from './two-factor-seed';
 
 test('an admin requires two-factor sign-in of everyone; a user without it can only enrol, then lands on their project', async ({
   page,
   browser,
   baseURL,
 }) => {
-  const base = baseURL!;
-  // Seeded through the API: a second admin who has two-factor sign-in (so the requirement never
-  // locks them out, and they can turn it off again for the specs after this one), a user, and a
-  // project the user is a member of.
-  const admin = await apiSession(base, E2E_ADMIN.login, E2E_ADMIN.password);
-  const stamp = Date.now().toString(36);
-  const secAdmin = { login: `secadmin${stamp}`, password: 'sec-admin-pass-1' };
-  const member = { login: `member${stamp}`, password: 'member-pass-1', name: 'Mia Member' };
-  const secAdminRow = await apiPost<{ id: number }>(admin, '/api/users', {
-    name: 'Sam Security',
-    username: secAdmin.login,
-    email: `${secAdmin.login}@example.com`,
-    password: secAdmin.password,
-    admin: true,
-  });
-  const memberRow = await apiPost<{ id: number }>(admin, '/api/users', {
-    name: member.name,
-    username: member.login,
-    email: `${member.login}@example.com`,
-    password: member.password,
-  });
   const projectName = unique('Enforced');
-  const project = await apiPost<{ id: number }>(admin, '/api/projects', { name: projectName });
-  await apiPost(admin, `/api/project/${project.id}/users`, { user_id: memberRow.id, role: 'task_runner' });
-  const sec = await apiSession(base, secAdmin.login, secAdmin.password);
-  const started = await apiPost<{ id: number; secret: string }>(sec, `/api/users/${secAdminRow.id}/2fas/totp`, {
-    password: secAdmin.password,
-  });
-  await apiPost(sec, `/api/users/${secAdminRow.id}/2fas/totp/${started.id}/confirm`, { code: codeFor(started.secret) });
+  const { sec, secAdmin, member, project, release } = await seedTwoFactorPolicy(baseURL!, 'sec', projectName);
 
   try {
     // The admin signs in (password, then a code) and sets "Everyone" on the Security page.
@@ -56,7 +19,7 @@ test('an admin requires two-factor sign-in of everyone; a user without it can on
     await page.getByLabel('Username or email').fill(secAdmin.login);
     await page.getByLabel('Password', { exact: true }).fill(secAdmin.password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByLabel('Verification code').pressSequentially(codeFor(started.secret, 1));
+    await page.getByLabel('Verification code').pressSequentially(codeFor(secAdmin.totpSecret, 1));
     await expect(page.getByLabel('User menu')).toBeVisible();
     await page.getByLabel('User menu').click();
     await page.getByRole('menuitem', { name: 'Security' }).click();
@@ -68,12 +31,12 @@ test('an admin requires two-factor sign-in of everyone; a user without it can on
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByTestId('snackbar')).toHaveText('The two-factor sign-in setting has been saved.');
     expect(await seriousAxeFindings(page)).toEqual([]);
-    await page.screenshot({ path: '/tmp/h3-shots/security-page.png' });
+    await shot(page, 'security-page');
     // On a phone: nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(policy.getByRole('radio', { name: 'Everyone' })).toBeInViewport();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await page.screenshot({ path: '/tmp/h3-shots/security-phone.png' });
+    await shot(page, 'security-phone');
     expect((await (await sec.get(POLICY_URL)).json()).required).toBe('all');
 
     // The user signs in with the password and sees only the enrolment screen.
@@ -108,14 +71,14 @@ test('an admin requires two-factor sign-in of everyone; a user without it can on
     await user.setViewportSize({ width: 390, height: 844 });
     await expect(qr).toBeVisible();
     expect(await user.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await user.screenshot({ path: '/tmp/h3-shots/enrolment-phone.png', fullPage: true });
+    await shot(user, 'enrolment-phone');
     await user.setViewportSize({ width: 1366, height: 860 });
 
     await user.getByLabel('Verification code').fill(codeFor(key));
     await user.getByLabel('Verification code').press('Enter');
     await expect(user.getByText('Two-factor sign-in is on.')).toBeVisible();
     await expect(user.getByTestId('recovery-code')).toHaveText(/^[a-z0-9]{16}$/);
-    await user.screenshot({ path: '/tmp/h3-shots/enrolment-done.png' });
+    await shot(user, 'enrolment-done');
     await user.getByRole('button', { name: 'Continue' }).click();
 
     // The same session goes on to the page the user was going to: the project.
@@ -125,9 +88,6 @@ test('an admin requires two-factor sign-in of everyone; a user without it can on
     await userContext.close();
   } finally {
     // The other specs sign in without two-factor: the requirement goes off again.
-    const off = await sec.put(POLICY_URL, { data: { required: 'off' }, headers: H });
-    expect(off.status()).toBe(200);
-    await sec.dispose();
-    await admin.dispose();
+    await release();
   }
 });

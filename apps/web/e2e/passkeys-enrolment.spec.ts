@@ -1,25 +1,17 @@
-import { expect, request as newRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { apiPost } from './api-calls';
 import { seriousAxeFindings, stillFrame } from './axe';
-import { E2E_ADMIN, openUserMenu } from './helpers';
+import { openUserMenu } from './helpers';
 import { addVirtualAuthenticator } from './passkey-helpers';
+import { shot } from './shots';
 import { codeFor } from './totp-helpers';
+import { POLICY_URL, seedTwoFactorPolicy } from './two-factor-seed';
 
 // WebAuthn takes a domain as the relying party, never an IP address: this spec goes through "localhost".
 const port = Number(process.env.GANTRY_E2E_PORT ?? 3917);
 test.use({ baseURL: `http://localhost:${port}` });
 
 const H = { 'x-gantry-request': '1' };
-const POLICY_URL = '/api/admin/settings/two-factor';
-const SHOTS = '/tmp/pk-shots';
-
-/** A request context signed in with a password. */
-async function apiSession(baseURL: string, login: string, password: string): Promise<APIRequestContext> {
-  const ctx = await newRequest.newContext({ baseURL });
-  const res = await ctx.post('/api/auth/login', { data: { auth: login, password }, headers: H });
-  expect(res.status(), `sign-in of ${login}`).toBe(204);
-  return ctx;
-}
 
 async function passwordStep(page: Page, login: string, password: string): Promise<void> {
   await page.getByLabel('Username or email').fill(login);
@@ -35,12 +27,12 @@ async function signOut(page: Page): Promise<void> {
 
 /** Nothing scrolls sideways at 390 px; a picture of each width for a person to look at. */
 async function bothWidths(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `${SHOTS}/${name}-desktop.png` });
+  await shot(page, `${name}-desktop`);
   await page.setViewportSize({ width: 390, height: 844 });
   await stillFrame(page);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   expect(await seriousAxeFindings(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/${name}-phone.png`, fullPage: true });
+  await shot(page, `${name}-phone`);
   await page.setViewportSize({ width: 1366, height: 860 });
 }
 
@@ -48,34 +40,8 @@ test('with two-factor required, a user enrols with a passkey, lands in the conso
   page,
   baseURL,
 }) => {
-  const base = baseURL!;
-  // Seeded through the API: an admin who has two-factor sign-in (the requirement never locks them
-  // out, and they turn it off again for the specs after this one), a user and their project.
-  const admin = await apiSession(base, E2E_ADMIN.login, E2E_ADMIN.password);
-  const stamp = Date.now().toString(36);
-  const secAdmin = { login: `pkadmin${stamp}`, password: 'pk-admin-pass-1' };
-  const member = { login: `pkmember${stamp}`, password: 'pk-member-pass-1', name: 'Pia Passkey' };
-  const secAdminRow = await apiPost<{ id: number }>(admin, '/api/users', {
-    name: 'Pat Policy',
-    username: secAdmin.login,
-    email: `${secAdmin.login}@example.com`,
-    password: secAdmin.password,
-    admin: true,
-  });
-  const memberRow = await apiPost<{ id: number }>(admin, '/api/users', {
-    name: member.name,
-    username: member.login,
-    email: `${member.login}@example.com`,
-    password: member.password,
-  });
-  const projectName = `Passkey enrolment ${stamp}`;
-  const project = await apiPost<{ id: number }>(admin, '/api/projects', { name: projectName });
-  await apiPost(admin, `/api/project/${project.id}/users`, { user_id: memberRow.id, role: 'task_runner' });
-  const sec = await apiSession(base, secAdmin.login, secAdmin.password);
-  const started = await apiPost<{ id: number; secret: string }>(sec, `/api/users/${secAdminRow.id}/2fas/totp`, {
-    password: secAdmin.password,
-  });
-  await apiPost(sec, `/api/users/${secAdminRow.id}/2fas/totp/${started.id}/confirm`, { code: codeFor(started.secret) });
+  const projectName = `Passkey enrolment ${Date.now().toString(36)}`;
+  const { sec, member, project, release } = await seedTwoFactorPolicy(baseURL!, 'pk', projectName);
   const on = await sec.put(POLICY_URL, { data: { required: 'all' }, headers: H });
   expect(on.status()).toBe(200);
 
@@ -116,10 +82,10 @@ test('with two-factor required, a user enrols with a passkey, lands in the conso
     await expect(page.getByTestId('user-name')).toHaveText(member.name);
 
     // With an authenticator app as well: both ways, and the recovery code (the server allows it).
-    const totp = await apiPost<{ id: number; secret: string }>(page.request, `/api/users/${memberRow.id}/2fas/totp`, {
+    const totp = await apiPost<{ id: number; secret: string }>(page.request, `/api/users/${member.id}/2fas/totp`, {
       password: member.password,
     });
-    await apiPost(page.request, `/api/users/${memberRow.id}/2fas/totp/${totp.id}/confirm`, {
+    await apiPost(page.request, `/api/users/${member.id}/2fas/totp/${totp.id}/confirm`, {
       code: codeFor(totp.secret),
     });
     await signOut(page);
@@ -134,9 +100,6 @@ test('with two-factor required, a user enrols with a passkey, lands in the conso
     await expect(page.getByTestId('user-name')).toHaveText(member.name);
   } finally {
     // The other specs sign in without two-factor: the requirement goes off again.
-    const off = await sec.put(POLICY_URL, { data: { required: 'off' }, headers: H });
-    expect(off.status()).toBe(200);
-    await sec.dispose();
-    await admin.dispose();
+    await release();
   }
 });

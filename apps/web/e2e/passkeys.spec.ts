@@ -37,7 +37,7 @@ test('a passkey is registered, answers the second step, signs in without a passw
   await expect(dialog.getByText('Work laptop')).toBeVisible();
   await expect(dialog.getByText(/Never used/)).toBeVisible();
   expect(await seriousAxeFindings(page)).toEqual([]);
-  await page.screenshot({ path: '/tmp/h4/passkeys-desktop.png' });
+  await shot(page, 'passkeys-desktop');
   await dialog.getByRole('button', { name: 'Close' }).click();
   // On a phone (the user menu is in the menu's drawer): nothing scrolls sideways.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -46,7 +46,7 @@ test('a passkey is registered, answers the second step, signs in without a passw
   await expect(phone.getByText('Work laptop')).toBeVisible();
   await stillFrame(page);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: '/tmp/h4/passkeys-phone.png' });
+  await shot(page, 'passkeys-phone');
   await phone.getByRole('button', { name: 'Close' }).click();
   await page.setViewportSize({ width: 1280, height: 800 });
   await signOut(page);
@@ -65,7 +65,7 @@ test('a passkey is registered, answers the second step, signs in without a passw
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: '/tmp/h4/passkeys-sign-in-phone.png' });
+  await shot(page, 'passkeys-sign-in-phone');
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
   await expect(page.getByTestId('user-name')).toHaveText('Paula Passkey');

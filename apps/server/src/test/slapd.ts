@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Attribute, Change, Client } from 'ldapts';
+import { selfSignedCert } from './self-signed-cert.js';
 
 const SLAPD = '/usr/sbin/slapd';
 const SCHEMA_DIR = '/etc/ldap/schema';
@@ -70,34 +71,6 @@ function slapdBinary(dir: string): string {
   return copy;
 }
 
-/** A self-signed certificate for 127.0.0.1 and localhost, the directory's TLS identity. */
-function makeCertificate(dir: string): { cert: string; key: string } {
-  const cert = path.join(dir, 'cert.pem');
-  const key = path.join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert, key };
-}
-
 function slapdConf(dir: string, tls: { cert: string; key: string }): string {
   return [
     `include ${SCHEMA_DIR}/core.schema`,
@@ -158,7 +131,8 @@ export async function startSlapd(): Promise<Slapd> {
   assertSlapdInstalled();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-slapd-'));
   fs.mkdirSync(path.join(dir, 'db'));
-  const tls = makeCertificate(dir);
+  const { certFile: cert, keyFile: key } = selfSignedCert(dir);
+  const tls = { cert, key };
   fs.writeFileSync(path.join(dir, 'slapd.conf'), slapdConf(dir, tls));
   const port = await freePort();
   const securePort = await freePort();

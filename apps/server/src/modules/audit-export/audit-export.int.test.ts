@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,35 +14,13 @@ import type { AuditExportService } from './audit-export.service.js';
 import { auditTrailReader } from './audit-trail-reader.js';
 import { createAuditExport, exportSinks } from './create-audit-export.js';
 import type { ExportedAuditEntry } from './export-sink.js';
+import { selfSignedCert as makeCert } from '../../test/self-signed-cert.js';
 import { startHttpCollector, startSyslogReceiver, type HttpDelivery, type Receiver } from './receivers.fixture.js';
 
-/** A self-signed certificate for 127.0.0.1 and localhost, made by openssl in a temp folder. */
-export function selfSignedCert(): { cert: string; key: string; certFile: string; dir: string } {
+/** A self-signed certificate for 127.0.0.1 and localhost in a temp folder of its own. */
+function selfSignedCert(): { cert: string; key: string; certFile: string; dir: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-export-tls-'));
-  const certFile = path.join(dir, 'cert.pem');
-  const keyFile = path.join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert: fs.readFileSync(certFile, 'utf8'), key: fs.readFileSync(keyFile, 'utf8'), certFile, dir };
+  return { ...makeCert(dir), dir };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,5 +1,8 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
+import { SESSION_COOKIE } from '@gantry/contracts';
+import { OIDC_FLOW_COOKIE } from '../modules/auth/oidc.routes.js';
+import { callerFor, type Caller, type TestContext } from './harness.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -221,4 +224,21 @@ export function useOidcProvider(): () => FakeOidcProvider {
     await idp?.close();
   });
   return () => idp!;
+}
+
+/** Signs in at `provider` as whoever the fake provider has as its user; the new session as a caller. */
+export async function oidcSignIn(ctx: TestContext, provider: string, username: string): Promise<Caller> {
+  const start = await ctx.app.inject({ method: 'GET', url: `/api/auth/oidc/${provider}/login` });
+  const flow = start.cookies.find((c) => c.name === OIDC_FLOW_COOKIE)!.value;
+  const approved = await fetch(new URL(start.headers.location as string), { redirect: 'manual' });
+  const back = new URL(approved.headers.get('location')!);
+  const res = await ctx.app.inject({
+    method: 'GET',
+    url: back.pathname + back.search,
+    cookies: { [OIDC_FLOW_COOKIE]: flow },
+  });
+  const session = res.cookies.find((c) => c.name === SESSION_COOKIE && c.value);
+  if (!session) throw new Error(`sign-in refused: ${String(res.headers.location)}`);
+  const caller = callerFor(ctx, { id: 0, username, password: '', cookie: session.value });
+  return { ...caller, id: (await caller.get('/api/user')).json<{ id: number }>().id };
 }

@@ -12,12 +12,10 @@ import {
   uniq,
   useTestApp,
   type Caller,
-  type TestContext,
 } from '../../test/harness.js';
-import { useOidcProvider, type FakeOidcProvider } from '../../test/oidc-provider.js';
+import { oidcSignIn, useOidcProvider, type FakeOidcProvider } from '../../test/oidc-provider.js';
 import { runTask, setupTemplate, waitForTask } from '../../test/tasks.js';
 import { waitFor } from '../../test/wait.js';
-import { OIDC_FLOW_COOKIE } from '../auth/oidc.routes.js';
 
 type Entries = AuditEntry[];
 
@@ -69,22 +67,6 @@ const providersEnv = (idp: FakeOidcProvider) =>
     },
   });
 
-/** Signs in at the fake provider as whoever it has as its user; the new session as a caller. */
-async function oidcSignIn(ctx: TestContext, username: string): Promise<Caller> {
-  const start = await ctx.app.inject({ method: 'GET', url: '/api/auth/oidc/corp/login' });
-  const flow = start.cookies.find((c) => c.name === OIDC_FLOW_COOKIE)!.value;
-  const approved = await fetch(new URL(start.headers.location as string), { redirect: 'manual' });
-  const back = new URL(approved.headers.get('location')!);
-  const res = await ctx.app.inject({
-    method: 'GET',
-    url: back.pathname + back.search,
-    cookies: { [OIDC_FLOW_COOKIE]: flow },
-  });
-  const session = res.cookies.find((c) => c.name === SESSION_COOKIE && c.value);
-  if (!session) throw new Error(`sign-in refused: ${String(res.headers.location)}`);
-  const caller = callerFor(ctx, { id: 0, username, password: '', cookie: session.value });
-  return { ...caller, id: (await caller.get('/api/user')).json<{ id: number }>().id };
-}
 
 /** A current code of a TOTP secret (the previous step's when `back` is 1). */
 const totpCode = (secret: string, back = 0) =>
@@ -562,7 +544,7 @@ describe.each(engines)('audit trail coverage ($name)', (engine) => {
     const person = { sub: `sub-${name}`, preferred_username: name, email: `${name}@idp.example`, name };
     const signIn = async (groups: string[]) => {
       provider().user = { ...person, groups };
-      return oidcSignIn(ctx, name);
+      return oidcSignIn(ctx, 'corp', name);
     };
     const user = await signIn([`${g}-dev`, `${g}-admins`]);
     await signIn([`${g}-lead`, `${g}-admins`]);

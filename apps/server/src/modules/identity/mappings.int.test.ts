@@ -1,18 +1,14 @@
-import { SESSION_COOKIE } from '@gantry/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   addMember,
-  callerFor,
   createProject,
   engines,
   signedInUser,
   uniq,
   useTestApp,
   type Caller,
-  type TestContext,
 } from '../../test/harness.js';
-import { type FakeOidcProvider, useOidcProvider } from '../../test/oidc-provider.js';
-import { OIDC_FLOW_COOKIE } from '../auth/oidc.routes.js';
+import { type FakeOidcProvider, oidcSignIn, useOidcProvider } from '../../test/oidc-provider.js';
 
 /** One provider reads a flat `groups` claim, the other Keycloak's nested `realm_access.roles`. */
 function providersEnv(idp: FakeOidcProvider): string {
@@ -24,22 +20,6 @@ function providersEnv(idp: FakeOidcProvider): string {
   });
 }
 
-/** Signs in at `provider` as whoever the fake provider has as its user; the new session as a caller. */
-async function oidcSignIn(ctx: TestContext, provider: string, username: string): Promise<Caller> {
-  const start = await ctx.app.inject({ method: 'GET', url: `/api/auth/oidc/${provider}/login` });
-  const flow = start.cookies.find((c) => c.name === OIDC_FLOW_COOKIE)!.value;
-  const approved = await fetch(new URL(start.headers.location as string), { redirect: 'manual' });
-  const back = new URL(approved.headers.get('location')!);
-  const res = await ctx.app.inject({
-    method: 'GET',
-    url: back.pathname + back.search,
-    cookies: { [OIDC_FLOW_COOKIE]: flow },
-  });
-  const session = res.cookies.find((c) => c.name === SESSION_COOKIE && c.value);
-  if (!session) throw new Error(`sign-in refused: ${String(res.headers.location)}`);
-  const caller = callerFor(ctx, { id: 0, username, password: '', cookie: session.value });
-  return { ...caller, id: (await caller.get('/api/user')).json<{ id: number }>().id };
-}
 
 interface Member {
   id: number;

@@ -443,7 +443,7 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   });
   const webhooks = new WebhookService(integrationsRepo, keys, tasks, events, new WebhookDeliveriesRepository(db.db), clock);
   const backup = new BackupService(
-    { projects, keys, repositories, inventories, environments, views, templates, schedules, integrations, integrationRules, events },
+    { projects, keys, repositories, inventories, environments, views, templates, schedules, integrations, integrationRules, workflows, events },
     restoreUnit(db.db, (trx, appExists) => createResourceServices(trx, { ...resourceDeps, appExists: async (id) => appExists(id) })),
     (id) => apps.exists(id),
     clock,

@@ -15,6 +15,7 @@ import {
 import { inventoryTypeSchema } from './inventories.js';
 import { keyTypeSchema } from './keys.js';
 import { surveyVarSchema, templateTaskParamsSchema, templateTypeSchema } from './templates.js';
+import { WORKFLOW_JOINS, workflowEdgeSchema, workflowNodeSchema } from './workflows.js';
 
 /**
  * A project backup: the project's settings and resources, never a secret. Objects point at each
@@ -167,6 +168,20 @@ export const backupIntegrationSchema = z.object({
   extract_values: z.array(backupExtractValueSchema).default([]),
 });
 
+/**
+ * A workflow (Gantry's format only): its graph, the template, nested workflow, inventory and
+ * variable group of each node numbered as the backup's own objects; approvers by role and group
+ * only (a backup carries no users).
+ */
+export const backupWorkflowSchema = z.object({
+  id: backupId,
+  name,
+  description: text.default(''),
+  nodes: z.array(workflowNodeSchema),
+  edges: z.array(workflowEdgeSchema).default([]),
+  joins: z.record(z.string(), z.enum(WORKFLOW_JOINS)).default({}),
+});
+
 /** The whole document: what GET /project/{id}/backup answers and POST /projects/restore takes. */
 export const projectBackupSchema = z.object({
   meta: backupMetaSchema,
@@ -178,6 +193,7 @@ export const projectBackupSchema = z.object({
   templates: z.array(backupTemplateSchema).default([]),
   schedules: z.array(backupScheduleSchema).default([]),
   integrations: z.array(backupIntegrationSchema).default([]),
+  workflows: z.array(backupWorkflowSchema).default([]),
 });
 export type ProjectBackup = z.output<typeof projectBackupSchema>;
 export type ProjectBackupInput = z.input<typeof projectBackupSchema>;

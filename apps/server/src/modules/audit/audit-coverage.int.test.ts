@@ -366,6 +366,7 @@ describe.each(engines)('audit trail coverage ($name)', (engine) => {
           templates: backup.templates.length,
           schedules: backup.schedules.length,
           integrations: backup.integrations.length,
+          workflows: backup.workflows.length,
           left_empty: restored.json<{ emptySecrets: unknown[] }>().emptySecrets.length,
           unmapped: 0,
         },

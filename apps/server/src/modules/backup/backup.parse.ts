@@ -3,6 +3,7 @@ import {
   BACKUP_VERSION,
   backupEnvironmentSchema,
   backupIntegrationSchema,
+  backupWorkflowSchema,
   backupInventorySchema,
   backupKeySchema,
   backupRepositorySchema,
@@ -56,6 +57,7 @@ const GANTRY_LISTS: Readonly<Record<string, z.ZodType>> = {
   templates: backupTemplateSchema,
   schedules: backupScheduleSchema,
   integrations: backupIntegrationSchema,
+  workflows: backupWorkflowSchema,
 };
 const SEMAPHORE_LISTS: Readonly<Record<string, z.ZodType>> = {
   keys: semaphoreKeySchema,

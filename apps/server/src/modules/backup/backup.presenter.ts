@@ -14,6 +14,8 @@ import {
   type Schedule,
   type Template,
   type View,
+  type Workflow,
+  type WorkflowNode,
 } from '@gantry/contracts';
 import { templateFields } from './backup.template-fields.js';
 
@@ -32,6 +34,7 @@ export interface BackupSource {
   templates: Template[];
   schedules: Schedule[];
   integrations: Array<Integration & { matchers: Matcher[]; values: ExtractValue[] }>;
+  workflows: Workflow[];
 }
 
 /**
@@ -59,6 +62,7 @@ export function presentBackup(src: BackupSource): ProjectBackup {
   const envs = new Renumber();
   const views = new Renumber();
   const tpls = new Renumber();
+  const wfs = new Renumber();
   const p = src.project;
   return {
     meta: {
@@ -145,6 +149,39 @@ export function presentBackup(src: BackupSource): ProjectBackup {
         variable: v.variable,
       })),
     })),
+    workflows: numberWorkflows(src.workflows, wfs).map((w) => ({
+      id: wfs.ref(w.id)!,
+      name: w.name,
+      description: w.description,
+      nodes: w.nodes.map((n) => backupNode(n, { template: (id) => tpls.ref(id), workflow: (id) => wfs.ref(id), inventory: (id) => invs.ref(id), environment: (id) => envs.ref(id) })),
+      edges: w.edges,
+      joins: w.joins,
+    })),
+  };
+}
+
+/** Workflows are numbered before any is written out: a node may run a workflow listed after its own. */
+function numberWorkflows(workflows: Workflow[], wfs: Renumber): Workflow[] {
+  for (const w of workflows) wfs.add(w.id);
+  return workflows;
+}
+
+type Refs = Record<'template' | 'workflow' | 'inventory' | 'environment', (id: number) => number | null>;
+
+/**
+ * A node with its ids renumbered as the backup's (shared by export and restore, which maps them
+ * back); named approvers are left out, since a backup holds no users.
+ */
+export function backupNode(n: WorkflowNode, refs: Refs): WorkflowNode {
+  const map = (id: number | null | undefined, to: (id: number) => number | null) => (id ? to(id) : (id ?? null));
+  return {
+    ...n,
+    template_id: map(n.template_id, refs.template),
+    workflow_id: map(n.workflow_id, refs.workflow),
+    params: n.params
+      ? { ...n.params, inventory_id: map(n.params.inventory_id, refs.inventory), environment_id: map(n.params.environment_id, refs.environment) }
+      : n.params,
+    approvers: n.approvers ? { ...n.approvers, users: [] } : n.approvers,
   };
 }
 

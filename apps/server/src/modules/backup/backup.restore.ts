@@ -17,6 +17,7 @@ import { ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import { Pacer } from './backup.limits.js';
 import { loginKey, Restored, RestoreNotes } from './backup.restore-refs.js';
+import { restoreWorkflows } from './backup.restore-workflows.js';
 import { templateFields } from './backup.template-fields.js';
 import type { RestoreServices } from './backup.transaction.js';
 
@@ -217,6 +218,8 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     }
   }
 
+  await restoreWorkflows(s, actor, p, doc, k, notes, pacer);
+
   await s.events.record({
     projectId: p,
     userId: actor.id,
@@ -290,6 +293,7 @@ function checkUniqueIds(doc: ProjectBackup): void {
     environments: doc.environments,
     views: doc.views,
     templates: doc.templates,
+    workflows: doc.workflows,
   };
   for (const [kind, items] of Object.entries(kinds)) {
     const seen = new Set<number>();

@@ -15,6 +15,7 @@ import { backupFileName, presentBackup } from './backup.presenter.js';
 import { restoreProject } from './backup.restore.js';
 import type { RestoreServices, RestoreUnit } from './backup.transaction.js';
 import { toSemaphore, type SemaphoreExport } from './semaphore-export.js';
+import { presentWorkflow } from '../workflows/workflows.presenter.js';
 
 /** The services an export reads from: the app's shared ones, of the same kinds a restore writes. */
 export type BackupSources = RestoreServices;
@@ -64,6 +65,7 @@ export class BackupService {
       templates: (await r.templates.list(projectId, {})).map(presentTemplate),
       schedules: (await r.schedules.list(projectId)).map(presentSchedule),
       integrations,
+      workflows: (await r.workflows.list(projectId)).map(presentWorkflow),
     });
     await r.events.record({
       projectId,
@@ -130,6 +132,7 @@ export class BackupService {
       templates: (await r.templates.list(p, {})).length,
       schedules: (await r.schedules.list(p)).length,
       integrations: (await r.integrations.list(p)).length,
+      workflows: (await r.workflows.list(p)).length,
       // Keys and variable-group values a backup never carries: counted, not named here.
       left_empty: result.emptySecrets?.length ?? result.emptyKeys,
       unmapped: result.unmapped?.length ?? 0,

@@ -12,6 +12,7 @@ import type { RepositoriesService } from '../repositories/repositories.service.j
 import type { SchedulesService } from '../schedules/schedules.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
 import type { ViewsService } from '../views/views.service.js';
+import type { WorkflowsService } from '../workflows/workflows.service.js';
 
 /** The services a restore writes through: the same create methods and checks as the API's. */
 export interface RestoreServices {
@@ -25,6 +26,7 @@ export interface RestoreServices {
   schedules: SchedulesService;
   integrations: IntegrationsService;
   integrationRules: IntegrationRulesService;
+  workflows: WorkflowsService;
   events: EventsService;
 }
 

@@ -37,6 +37,8 @@ export function fromSemaphore(src: SemaphoreBackup): SemaphoreImport {
     templates: [],
     schedules: [],
     integrations: [],
+    // Semaphore's format has no workflows.
+    workflows: [],
   };
 
   const keys = new Names('Key', notes);

@@ -5,7 +5,7 @@ import { workflowInputSchema } from './workflows.js';
 const t = (id: string, template_id = 1) => ({ id, type: 'template', template_id });
 const parse = (body: unknown) => workflowInputSchema.safeParse(body);
 /** The first issue's text, code, node and path. */
-function refusal(body: unknown) {
+function refusal(body: unknown): { message: string; path: string; code?: string; node?: string | number; [param: string]: unknown } {
   const r = parse(body);
   if (r.success) throw new Error('accepted');
   const issue = r.error.issues[0]!;

@@ -36,3 +36,5 @@ export * from './passkeys.js';
 export * from './audit.js';
 export * from './audit-export.js';
 export * from './workflows.js';
+export * from './workflow-runs.js';
+export * from './approvals.js';

@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { routePreloads } from './build/route-preloads';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -26,7 +27,12 @@ function precompress(): Plugin {
           const file = path.join(dir, f);
           const data = await readFile(file);
           const [br, gz] = await Promise.all([
-            brotli(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+            brotli(data, {
+              params: {
+                [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+                [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+              },
+            }),
             gzip(data, { level: 9 }),
           ]);
           if (br.length < data.length) await writeFile(`${file}.br`, br);
@@ -38,7 +44,20 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [
+    react(),
+    precompress(),
+    // A project's dashboard is the first page after sign-in: its code is named in index.html when
+    // the server answers its path (apps/server/src/platform/route-preloads.ts). Any other signed-in
+    // page needs the shell.
+    routePreloads([
+      {
+        pattern: '^/project/\\d+(/history)?/?$',
+        modules: ['src/app/shell/app-shell.tsx', 'src/app/screens/project-dashboard.ts'],
+      },
+      { pattern: '^/(?!auth/)', modules: ['src/app/shell/app-shell.tsx'] },
+    ]),
+  ],
   // The manifest lets scripts/check-bundle.mjs find what the sign-in page loads.
   build: {
     outDir: 'dist',
@@ -55,7 +74,10 @@ export default defineConfig({
       },
       // Dictionaries are named locale-<code>-<hash>.js, so it is plain which one a page downloads.
       output: {
-        chunkFileNames: (chunk) => (chunk.facadeModuleId && /[\\/]src[\\/]locales[\\/][^\\/]+\.json$/.test(chunk.facadeModuleId) ? 'assets/locale-[name]-[hash].js' : 'assets/[name]-[hash].js'),
+        chunkFileNames: (chunk) =>
+          chunk.facadeModuleId && /[\\/]src[\\/]locales[\\/][^\\/]+\.json$/.test(chunk.facadeModuleId)
+            ? 'assets/locale-[name]-[hash].js'
+            : 'assets/[name]-[hash].js',
       },
     },
   },

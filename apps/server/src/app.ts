@@ -25,11 +25,14 @@ import { runnersRoutes } from './modules/runners/runners.routes.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { presentSchedule } from './modules/schedules/schedules.presenter.js';
 import { schedulesExtraRoutes } from './modules/schedules/schedules.routes.js';
+import { START_TARGET_BOUND_FIELDS } from './modules/schedules/workflow-starter.port.js';
 import { StatsRepository } from './modules/stats/stats.repository.js';
 import { statsRoutes } from './modules/stats/stats.routes.js';
 import { StatsService } from './modules/stats/stats.service.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
+import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
+import { ApprovalSweep } from './modules/approvals/approval-sweep.js';
 import { templatesExtraRoutes } from './modules/templates/templates.routes.js';
 import { terraformStatesRoutes } from './modules/terraform-states/terraform-states.routes.js';
 import { terraformAliasesRoutes } from './modules/terraform-backend/terraform-aliases.routes.js';
@@ -49,10 +52,28 @@ import { registerSecurityHeaders } from './platform/security-headers.js';
 import { resourceRoutes } from './platform/resource-routes.js';
 import { workflowInputSchema, workflowSchema } from '@gantry/contracts';
 import { presentWorkflow } from './modules/workflows/workflows.presenter.js';
-import { environmentInputSchema, environmentSchema, inventoryInputSchema, inventorySchema, keyCreateSchema, keySchema, keyUpdateSchema, repositoryInputSchema, repositorySchema, scheduleInputSchema, scheduleSchema, templateInputSchema, templateSchema, viewInputSchema, viewSchema } from '@gantry/contracts';
+import { workflowRunsRoutes } from './modules/workflow-runs/workflow-runs.routes.js';
+import {
+  environmentInputSchema,
+  environmentSchema,
+  inventoryInputSchema,
+  inventorySchema,
+  keyCreateSchema,
+  keySchema,
+  keyUpdateSchema,
+  repositoryInputSchema,
+  repositorySchema,
+  scheduleInputSchema,
+  scheduleSchema,
+  templateInputSchema,
+  templateSchema,
+  viewInputSchema,
+  viewSchema,
+} from '@gantry/contracts';
 import { registerAuth, type Authenticator } from './platform/auth.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
 import { registerConsole } from './platform/static-assets.js';
+import { ConsolePages } from './platform/route-preloads.js';
 import { nullTolerantValidatorCompiler } from './platform/null-tolerant-validator.js';
 import { registerJsonBody } from './platform/json-body.js';
 import { RequestLogController, loggerOptions } from './ops/logging.js';
@@ -86,7 +107,9 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   // Tasks reach this node's API (the Terraform state backend) where it listens, once it does.
   services.selfUrl.listening(() => app.server.address());
   const { totp } = config;
-  const authMethods: AuthMethods = { totp: { enabled: totp.enabled, allow_recovery: totp.enabled && totp.allowRecovery } };
+  const authMethods: AuthMethods = {
+    totp: { enabled: totp.enabled, allow_recovery: totp.enabled && totp.allowRecovery },
+  };
 
   const authenticator: Authenticator = {
     fromSession: (v) => services.auth.resolveSession(v),
@@ -105,14 +128,29 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     async (projectId, userId) => (await services.projects.membership(projectId, userId)).role !== null,
     async (credential) => {
       const session = credential.kind === 'token' ? null : await authenticator.fromSession(credential.value);
-      const user = credential.kind === 'token' ? await authenticator.fromToken(credential.value) : session?.verified ? session.user : null;
+      const user =
+        credential.kind === 'token'
+          ? await authenticator.fromToken(credential.value)
+          : session?.verified
+            ? session.user
+            : null;
       // A user who must still set up two-factor sign-in gets no socket (and loses an open one).
-      if (!user || (await services.twoFactorPolicy.enrolmentRequired({ user, mfaByProvider: session?.mfaByProvider ?? false }))) return null;
+      if (
+        !user ||
+        (await services.twoFactorPolicy.enrolmentRequired({ user, mfaByProvider: session?.mfaByProvider ?? false }))
+      )
+        return null;
       return { id: user.id, admin: user.admin === 1 };
     },
   );
   // /metrics (GANTRY_METRICS), /api/health, /api/ready; answers the metrics registry (null when off).
-  const metrics = await registerOps(app, { config, db: deps.db, bus: services.bus, wsClients: () => hub.size, draining: () => services.drain.active });
+  const metrics = await registerOps(app, {
+    config,
+    db: deps.db,
+    bus: services.bus,
+    wsClients: () => hub.size,
+    draining: () => services.drain.active,
+  });
   // Every node's heartbeat age as this node sees it: a growing one is a node about to be declared dead.
   metrics?.gauge({
     name: 'gantry_node_heartbeat_age_seconds',
@@ -126,27 +164,37 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   });
   // Runners that stop calling have their tasks failed; every node checks, the database decides who does it.
   const runnerCheckMs = Math.min(15_000, (config.runnerTimeoutSeconds * 1000) / 4);
-  const runnerCheck = setInterval(() => void services.runnerProtocol.failSilent().catch((e: unknown) => app.log.error(e)), runnerCheckMs);
+  const runnerCheck = setInterval(
+    () => void services.runnerProtocol.failSilent().catch((e: unknown) => app.log.error(e)),
+    runnerCheckMs,
+  );
   runnerCheck.unref();
   // LDAP users gone from the directory or disabled there lose their sessions within a minute.
   services.ldap?.start(deps.ldapCheckMs);
   // Tasks this node's database rows say it runs but no live run holds (a final write lost): failed.
   const orphanSweep = new OrphanSweep(services.tasks, (id) => services.dispatcher.isRunningHere(id));
   orphanSweep.start((e) => app.log.error(e));
+  // Approvals past their deadline are decided by their timeout; every node sweeps, the database picks one.
+  const approvalSweep = new ApprovalSweep(services.approvals);
+  approvalSweep.start((e) => app.log.error(e));
   // Log retention: once shortly after start, then daily; every node may run it (deletes are idempotent).
-  const retention = () => void services.taskOutput.applyRetention(config.taskLogRetentionDays).catch((e: unknown) => app.log.error(e));
+  const retention = () =>
+    void services.taskOutput.applyRetention(config.taskLogRetentionDays).catch((e: unknown) => app.log.error(e));
   const retentionStart = config.taskLogRetentionDays > 0 ? setTimeout(retention, 60_000) : undefined;
   const retentionDaily = config.taskLogRetentionDays > 0 ? setInterval(retention, 24 * 60 * 60 * 1000) : undefined;
   retentionStart?.unref();
   retentionDaily?.unref();
   // Audit retention: every node looks hourly; the due time in the database lets one of them prune, once a day.
-  const auditPrune = () => void services.audit.pruneIfDue(config.auditRetentionDays).catch((e: unknown) => app.log.error(e));
+  const auditPrune = () =>
+    void services.audit.pruneIfDue(config.auditRetentionDays).catch((e: unknown) => app.log.error(e));
   const auditPruneTimer = config.auditRetentionDays > 0 ? setInterval(auditPrune, 60 * 60 * 1000) : undefined;
   const auditPruneStart = config.auditRetentionDays > 0 ? setTimeout(auditPrune, 90_000) : undefined;
   auditPruneTimer?.unref();
   auditPruneStart?.unref();
   // Audit export to a SIEM (GANTRY_AUDIT_EXPORT_*): one worker per destination, in the background.
   services.auditExport.start();
+  // Workflow runs are driven by every node through the database (a lease per run).
+  services.workflowDriver.start();
   // The bus reaches the other nodes (PostgreSQL) before anything is published; a database that
   // does not answer yet leaves it reconnecting, and /api/ready says so.
   if (services.bus instanceof PgEventBus) await services.bus.start().catch((e: unknown) => app.log.error(e));
@@ -156,12 +204,14 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     clearInterval(runnerCheck);
     services.ldap?.stop();
     orphanSweep.stop();
+    approvalSweep.stop();
     clearTimeout(retentionStart);
     clearInterval(retentionDaily);
     clearInterval(auditPruneTimer);
     clearTimeout(auditPruneStart);
     // Ends a delivery under way and hands the destinations to another node.
     await services.auditExport.stop();
+    await services.workflowDriver.stop();
     hub.close();
     services.dispatcher.close();
     services.scheduler.stop();
@@ -177,7 +227,14 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
 
   await app.register(
     async (api) => {
-      await api.register(systemRoutes({ version: config.version, webHost: config.webHost, authMethods, useRemoteRunner: config.useRemoteRunner }));
+      await api.register(
+        systemRoutes({
+          version: config.version,
+          webHost: config.webHost,
+          authMethods,
+          useRemoteRunner: config.useRemoteRunner,
+        }),
+      );
       await api.register(
         authRoutes(services.auth, {
           webHost: config.webHost,
@@ -204,7 +261,11 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(clusterRoutes(services.cluster));
       await api.register(runnerProtocolRoutes(services.runners, services.runnerProtocol));
       await api.register(tasksRoutes(services.tasks, services.taskOutput, services.projects));
-      await api.register(templatesExtraRoutes(services.templates, services.projects, (id) => services.terraformState.summary(id)));
+      await api.register(approvalsRoutes(services.approvals, services.projects));
+      await api.register(workflowRunsRoutes(services.workflowRuns, services.projects));
+      await api.register(
+        templatesExtraRoutes(services.templates, services.projects, (id) => services.terraformState.summary(id)),
+      );
       await api.register(terraformStatesRoutes(services.terraformStates, services.projects));
       await api.register(terraformAliasesRoutes(services.terraformAliases, services.projects, config.webHost));
       await api.register(terraformBackendRoutes(services.terraformBackend, { maxStateBytes: config.maxStateBytes }));
@@ -300,13 +361,25 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
           itemSchema: scheduleSchema,
           createSchema: scheduleInputSchema,
           updateSchema: scheduleInputSchema,
+          boundFields: START_TARGET_BOUND_FIELDS,
         }),
       );
       await api.register(schedulesExtraRoutes(services.schedules, services.projects));
-      await api.register(integrationsRoutes({ integrations: services.integrations, rules: services.integrationRules, members, webHost: config.webHost }));
+      await api.register(
+        integrationsRoutes({
+          integrations: services.integrations,
+          rules: services.integrationRules,
+          members,
+          webHost: config.webHost,
+        }),
+      );
       await api.register(webhookRoutes(services.webhooks));
       await api.register(backupRoutes(services.backup, services.projectCache, services.projects));
-      await api.register(statsRoutes(new StatsService(new StatsRepository(deps.db.db)), services.projects, (p, id) => services.templates.get(p, id)));
+      await api.register(
+        statsRoutes(new StatsService(new StatsRepository(deps.db.db)), services.projects, (p, id) =>
+          services.templates.get(p, id),
+        ),
+      );
       await api.register(
         resourceRoutes({
           path: 'views',
@@ -324,6 +397,6 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     { prefix: '/api' },
   );
 
-  registerNotFound(app, await registerConsole(app, config.webDist));
+  registerNotFound(app, (await registerConsole(app, config.webDist)) ? ConsolePages.load(config.webDist) : null);
   return Object.assign(app as FastifyInstance, { services });
 }

@@ -71,20 +71,46 @@ export function createResourceServices(db: Kysely<Database>, d: ResourceServices
   const projects = new ProjectsService(new ProjectsRepository(db), events, clock, d.nonAdminCanCreateProject);
   const keys = new KeysService(new KeysRepository(db), refs, box, events, clock);
   const repositories = new RepositoriesService(new RepositoriesRepository(db), keys, refs, events, clock, d.localPaths);
-  const inventories = new InventoriesService(new InventoriesRepository(db), keys, repositories, refs, events, clock, d.localPaths);
+  const inventories = new InventoriesService(
+    new InventoriesRepository(db),
+    keys,
+    repositories,
+    refs,
+    events,
+    clock,
+    d.localPaths,
+  );
   const environments = new EnvironmentsService(new EnvironmentsRepository(db), refs, box, events, clock);
   const views = new ViewsService(new ViewsRepository(db), events);
   const templates = new TemplatesService(
     new TemplatesRepository(db),
-    { keys, repositories, inventories, environments, viewExists: (p, id) => views.exists(p, id), appExists: (id) => d.appExists(id) },
+    {
+      keys,
+      repositories,
+      inventories,
+      environments,
+      viewExists: (p, id) => views.exists(p, id),
+      appExists: (id) => d.appExists(id),
+      isMember: async (p, u) => (await projects.membership(p, u)).role !== null,
+    },
     refs,
     events,
     clock,
   );
   const schedulesRepo = new SchedulesRepository(db);
-  const schedules = new SchedulesService(schedulesRepo, templates, repositories, events, clock);
+  // Workflows are built below; a schedule or integration only looks one up once saved.
+  const workflowLookup = { get: (projectId: number, id: number) => workflows.get(projectId, id) };
+  const schedules = new SchedulesService(schedulesRepo, templates, repositories, events, clock, workflowLookup);
   const integrationsRepo = new IntegrationsRepository(db);
-  const integrations = new IntegrationsService(integrationsRepo, templates, keys, events, clock, () => randomUrlToken(24));
+  const integrations = new IntegrationsService(
+    integrationsRepo,
+    templates,
+    keys,
+    events,
+    clock,
+    () => randomUrlToken(24),
+    workflowLookup,
+  );
   const integrationRules = new IntegrationRulesService(integrationsRepo, integrations, events);
   // Another module's "not found" is the answer null; anything else (the database away) stays an error.
   const found = <T>(p: Promise<T>) =>
@@ -102,9 +128,26 @@ export function createResourceServices(db: Kysely<Database>, d: ResourceServices
       inventoryExists: async (projectId, id) => (await found(inventories.get(projectId, id))) !== null,
       variableGroupExists: async (projectId, id) => (await found(environments.get(projectId, id))) !== null,
       isMember: async (projectId, userId) => (await projects.membership(projectId, userId)).role !== null,
+      references: (projectId, id) => refs.forWorkflow(projectId, id),
     },
     events,
     clock,
   );
-  return { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules, workflows };
+  return {
+    events,
+    refs,
+    projects,
+    keys,
+    repositories,
+    inventories,
+    environments,
+    views,
+    templates,
+    schedulesRepo,
+    schedules,
+    integrationsRepo,
+    integrations,
+    integrationRules,
+    workflows,
+  };
 }

@@ -83,12 +83,19 @@ import { AppsService } from './modules/apps/apps.service.js';
 import { pathExecutableFinder } from './modules/apps/executable-finder.js';
 import { TasksRepository } from './modules/tasks/tasks.repository.js';
 import { TasksService } from './modules/tasks/tasks.service.js';
+import { ApprovalLinkSigner } from './modules/approvals/approval-link.js';
+import { channelApprovalNotifier } from './modules/approvals/approval-notifier.js';
+import { ApprovalsRepository } from './modules/approvals/approvals.repository.js';
+import { ApprovalsService } from './modules/approvals/approvals.service.js';
 import type { TemplatesService } from './modules/templates/templates.service.js';
 import type { ViewsService } from './modules/views/views.service.js';
 import { BackupService } from './modules/backup/backup.service.js';
 import { restoreUnit } from './modules/backup/backup.transaction.js';
 import { createResourceServices } from './resource-services.js';
 import type { WorkflowsService } from './modules/workflows/workflows.service.js';
+import { createWorkflowRuns } from './modules/workflow-runs/create-workflow-runs.js';
+import type { WorkflowDriver } from './modules/workflow-runs/workflow-driver.js';
+import type { WorkflowRunsService } from './modules/workflow-runs/workflow-runs.service.js';
 import { ProjectCacheRepository } from './modules/backup/project-cache.repository.js';
 import { ProjectCacheService } from './modules/backup/project-cache.service.js';
 import { taskWorkspaceStore } from './engine/workspace.js';
@@ -131,6 +138,10 @@ export interface Services {
   passkeys: PasskeysService;
   /** Workflows: graphs of templates, approvals and nested workflows (definitions). */
   workflows: WorkflowsService;
+  /** Workflow runs: start, read, stop, resume (what the routes, schedules and integrations call). */
+  workflowRuns: WorkflowRunsService;
+  /** This node's share of driving runs through the database; started and stopped by buildApp. */
+  workflowDriver: WorkflowDriver;
   /** The admin's two-factor requirement (off, admins, all). */
   twoFactorPolicy: TwoFactorPolicyService;
   oidc: OidcService;
@@ -150,6 +161,8 @@ export interface Services {
   templates: TemplatesService;
   views: ViewsService;
   tasks: TasksService;
+  /** Approvals of workflow nodes and of tasks whose template has an approval policy. */
+  approvals: ApprovalsService;
   notifications: NotificationsService;
   apps: AppsService;
   bus: EventBus;
@@ -179,7 +192,16 @@ export interface Services {
 }
 
 /** Wires repositories and services (the composition root); buildApp in app.ts adds the routes. */
-export function createServices({ config, db, secretKey, clock = systemClock, sleep, sandbox = serverTaskSandbox(config), launcher = createProcessLauncher(sandbox), nodeId }: AppDeps): Services {
+export function createServices({
+  config,
+  db,
+  secretKey,
+  clock = systemClock,
+  sleep,
+  sandbox = serverTaskSandbox(config),
+  launcher = createProcessLauncher(sandbox),
+  nodeId,
+}: AppDeps): Services {
   const node = nodeId ?? resolveNodeId(config.dataDir);
   // Several nodes may share a PostgreSQL database: the bus reaches them all. SQLite has one node.
   const outputRepo = new TaskOutputRepository(db);
@@ -195,16 +217,38 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
           readTask: (id) => tasksRepo.findById(id),
           lastSeq: (id) => outputRepo.lastSeq(id),
           onError: (message) => process.stderr.write(`${message}\n`),
-          onDrop: ['debug', 'trace'].includes(config.logLevel) ? (reason) => process.stderr.write(`bus: dropped a message (${reason})\n`) : undefined,
+          onDrop: ['debug', 'trace'].includes(config.logLevel)
+            ? (reason) => process.stderr.write(`bus: dropped a message (${reason})\n`)
+            : undefined,
         })
       : new EventBus();
   const box = new SecretBox(secretKey);
   // GANTRY_ALLOWED_LOCAL_PATHS: checked when repositories and inventories are saved and when runs start.
-  const localPaths = new LocalPathPolicy({ allowed: config.allowedLocalPaths, dataDir: config.dataDir, taskDir: config.taskDir });
+  const localPaths = new LocalPathPolicy({
+    allowed: config.allowedLocalPaths,
+    dataDir: config.dataDir,
+    taskDir: config.taskDir,
+  });
   const resourceDeps = { box, clock, nonAdminCanCreateProject: config.nonAdminCanCreateProject, localPaths };
   // Apps live outside the resource services; templates ask them lazily, once both exist.
   const resources = createResourceServices(db.db, { ...resourceDeps, appExists: (id) => apps.exists(id) });
-  const { events, refs, projects, keys, repositories, inventories, environments, views, templates, schedulesRepo, schedules, integrationsRepo, integrations, integrationRules, workflows } = resources;
+  const {
+    events,
+    refs,
+    projects,
+    keys,
+    repositories,
+    inventories,
+    environments,
+    views,
+    templates,
+    schedulesRepo,
+    schedules,
+    integrationsRepo,
+    integrations,
+    integrationRules,
+    workflows,
+  } = resources;
   const users = new UsersService(new UsersRepository(db.db), clock, bus);
   // A project's owners read its entries: their role comes from the project's members.
   // Export to a SIEM reads the trail from the database; recording an entry only wakes it.
@@ -217,7 +261,11 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     nodeId: node,
     log: (_level, line) => void (config.logLevel !== 'silent' && process.stderr.write(`${line}\n`)),
   });
-  const audit = new AuditService(new WakingAuditRepository(db.db, () => auditExport.wake()), clock, async (projectId, userId) => (await projects.membership(projectId, userId)).role);
+  const audit = new AuditService(
+    new WakingAuditRepository(db.db, () => auditExport.wake()),
+    clock,
+    async (projectId, userId) => (await projects.membership(projectId, userId)).role,
+  );
   const throttle = new LoginThrottle(new AuthFailuresRepository(db.db), events, clock, sleep);
   const totp = new TotpService(new TotpRepository(db.db), users, box, events, clock, config.totp, throttle);
   const passkeysRepo = new PasskeysRepository(db.db);
@@ -234,14 +282,40 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     }),
   };
   const auth = new AuthService(users, new SessionsRepository(db.db), throttle, secondFactor, clock, bus);
-  const passkeys = new PasskeysService(passkeysRepo, users, auth, events, clock, throttle, config.webHost, (userId, code) => totp.checkCode(userId, code));
+  const passkeys = new PasskeysService(
+    passkeysRepo,
+    users,
+    auth,
+    events,
+    clock,
+    throttle,
+    config.webHost,
+    (userId, code) => totp.checkCode(userId, code),
+  );
   const twoFactorPolicy = new TwoFactorPolicyService(new InstanceSettingsRepository(db.db), events, clock, {
     totpEnabled: config.totp.enabled,
     fixed: config.totp.required,
   });
   twoFactorPolicy.hasPasskey = (userId) => passkeysRepo.hasAny(userId);
-  const identityMappings = new MappingsService(new MappingsRepository(db.db), users, events, clock, bus, mappingSources(config.oidcProviders));
-  const oidc = new OidcService(config.oidcProviders, openidClient(), users, new OidcIdentitiesRepository(db.db), auth, events, box, clock, identityMappings);
+  const identityMappings = new MappingsService(
+    new MappingsRepository(db.db),
+    users,
+    events,
+    clock,
+    bus,
+    mappingSources(config.oidcProviders),
+  );
+  const oidc = new OidcService(
+    config.oidcProviders,
+    openidClient(),
+    users,
+    new OidcIdentitiesRepository(db.db),
+    auth,
+    events,
+    box,
+    clock,
+    identityMappings,
+  );
   // LDAP: logins that are not a local user's are checked against the directory; its groups go to the mappings.
   const usersRepo = new UsersRepository(db.db);
   const ldap = config.ldap
@@ -274,7 +348,14 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   const apps = new AppsService(new AppsRepository(db.db), refs, events, clock, pathExecutableFinder(config.systemPath));
   projects.seedDemo = (actor, projectId) =>
     seedDemoProject(
-      { keys, repositories, environments, inventories, templates, createRepository: (id) => createDemoRepository(path.join(config.dataDir, 'demo'), id, config.systemPath) },
+      {
+        keys,
+        repositories,
+        environments,
+        inventories,
+        templates,
+        createRepository: (id) => createDemoRepository(path.join(config.dataDir, 'demo'), id, config.systemPath),
+      },
       actor,
       projectId,
     );
@@ -287,16 +368,77 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
       open: (sealed) => Buffer.from(box.open(sealed.toString('utf8')), 'base64'),
     },
   });
-  const terraformStates = new TerraformStatesService(new TerraformStatesRepository(db.db), inventories, box, clock, events);
+  const terraformStates = new TerraformStatesService(
+    new TerraformStatesRepository(db.db),
+    inventories,
+    box,
+    clock,
+    events,
+  );
   // Gantry's Terraform HTTP state backend; this node's tasks reach it at its own address.
   const terraformBackendRepo = new TerraformBackendRepository(db.db);
-  const terraformBackend = new TerraformBackendService({ repo: terraformBackendRepo, states: terraformStates, keys, box, clock, throttle });
+  const terraformBackend = new TerraformBackendService({
+    repo: terraformBackendRepo,
+    states: terraformStates,
+    keys,
+    box,
+    clock,
+    throttle,
+  });
   const terraformAliases = new TerraformAliasesService(terraformBackendRepo, inventories, keys, events, clock);
   const selfUrl = new SelfUrl(config.webHost);
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps, environments);
-  const notifications = new NotificationsService(new NotificationsRepository(db.db), createChannels(config.notifications), events, config.webHost, channelSecrets(config.notifications));
+  const notifications = new NotificationsService(
+    new NotificationsRepository(db.db),
+    createChannels(config.notifications),
+    events,
+    config.webHost,
+    channelSecrets(config.notifications),
+  );
   tasks.endedOutsideRun = (t) => notifications.dispatch(t);
+  // Workflow runs: their nodes' tasks are started as the run's user (with their project role), as a console start would.
+  const {
+    service: workflowRuns,
+    driver: workflowDriver,
+    repo: workflowRunsRepo,
+  } = createWorkflowRuns({
+    db: db.db,
+    workflows,
+    tasks,
+    events,
+    bus,
+    clock,
+    nodeId: node,
+    actorFor: async (projectId, userId) => {
+      if (userId === null) return null;
+      const user = await users.findById(userId);
+      return user
+        ? { id: user.id, admin: user.admin === 1, role: (await projects.membership(projectId, userId)).role }
+        : null;
+    },
+    log: (line) => void (config.logLevel !== 'silent' && process.stderr.write(`${line}\n`)),
+  });
+  workflowRuns.audit = audit;
+  templates.usedByWorkflow = (projectId, id) => workflowRunsRepo.workflowNamingTemplate(projectId, id);
   tasks.audit = audit;
+  // Approvals: workflow approval nodes and tasks held by their template's policy; links signed with a key of their own.
+  const approvalsRepo = new ApprovalsRepository(db.db);
+  const approvals = new ApprovalsService(approvalsRepo, new ApprovalLinkSigner(secretKey), events, clock);
+  approvals.audit = audit;
+  approvals.tasks = tasks;
+  tasks.approvals = approvals;
+  workflowDriver.approvals = approvals;
+  // A decided node approval: the driver looks at its runs again now rather than at its next recheck.
+  approvals.onDecided(
+    (a) => void (a.workflow_run_id !== null && workflowDriver.wake(a.workflow_run_id).catch(() => undefined)),
+  );
+  approvals.notifier = channelApprovalNotifier({
+    repo: approvalsRepo,
+    notifications,
+    webHost: config.webHost,
+    linkToken: (a, userId) => approvals.linkToken(a, userId),
+    context: (a) => approvalsRepo.notificationContext(a),
+  });
   integrations.audit = audit;
   integrationRules.audit = audit;
   schedules.audit = audit;
@@ -326,7 +468,13 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     authors: {
       get: async (projectId: number, userId: number) => {
         const user = await users.findById(userId);
-        return user ? { username: user.username, admin: user.admin === 1, role: (await projects.membership(projectId, userId)).role } : null;
+        return user
+          ? {
+              username: user.username,
+              admin: user.admin === 1,
+              role: (await projects.membership(projectId, userId)).role,
+            }
+          : null;
       },
     },
     webHost: config.webHost,
@@ -356,7 +504,9 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     onWaitingConfirmation: (t: Parameters<TasksService['finished']>[0]) => notifications.dispatch(t),
     // Gantry stores the state a run left: its entry is not the request that happened to start the run.
     onTerraformState: (t: Parameters<TasksService['finished']>[0], inventoryId: number, state: string) =>
-      runAsCaller({ authKind: 'system' }, () => terraformStates.record({ projectId: t.project_id, inventoryId, taskId: t.id, status: t.status, state })),
+      runAsCaller({ authKind: 'system' }, () =>
+        terraformStates.record({ projectId: t.project_id, inventoryId, taskId: t.id, status: t.status, state }),
+      ),
   };
   const dispatcher = new Dispatcher(
     tasksRepo,
@@ -392,16 +542,23 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     timeoutSeconds: config.nodeTimeoutSeconds,
     failNode: (id) => tasks.failDeadNode(id),
     kick: () => bus.kick(),
-    onReaped: (id, failed) => process.stderr.write(`Node ${id} stopped answering: ${failed} of its task(s) were failed\n`),
+    onReaped: (id, failed) =>
+      process.stderr.write(`Node ${id} stopped answering: ${failed} of its task(s) were failed\n`),
     fence: {
       runningIds: () => runs.ids(),
       kill: (ids, line) => ids.forEach((id) => runs.kill(id, line)),
     },
     onFenced: (killed) =>
-      process.stderr.write(`This node was declared dead by the other nodes (no heartbeat for ${config.nodeTimeoutSeconds} s): ${killed} of its task(s), failed by them, were killed here; it joined the cluster again\n`),
+      process.stderr.write(
+        `This node was declared dead by the other nodes (no heartbeat for ${config.nodeTimeoutSeconds} s): ${killed} of its task(s), failed by them, were killed here; it joined the cluster again\n`,
+      ),
   });
   const leftovers = () =>
-    removeLeftovers({ workRoot: config.taskDir, activeElsewhere: (ids) => nodesRepo.activeElsewhere(ids, node), runningHere: (id) => runs.has(id) });
+    removeLeftovers({
+      workRoot: config.taskDir,
+      activeElsewhere: (ids) => nodesRepo.activeElsewhere(ids, node),
+      runningHere: (id) => runs.has(id),
+    });
   const runnersRepo = new RunnersRepository(db.db);
   const runners = new RunnersService(runnersRepo, events, clock, generateRunnerKeyPair);
   runners.audit = audit;
@@ -422,7 +579,10 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
   if (config.useRemoteRunner) {
     const wakeup = new RunnerWakeup(runnersRepo, events);
     bus.onMessage((m) => {
-      if (m.type === 'update' && m.status === 'waiting' && m.template_id !== null) void wakeup.taskWaiting({ task_id: m.task_id, project_id: m.project_id, template_id: m.template_id }).catch(() => undefined);
+      if (m.type === 'update' && m.status === 'waiting' && m.template_id !== null)
+        void wakeup
+          .taskWaiting({ task_id: m.task_id, project_id: m.project_id, template_id: m.template_id })
+          .catch(() => undefined);
     });
   }
   const scheduler = new Scheduler({
@@ -437,20 +597,121 @@ export function createServices({ config, db, secretKey, clock = systemClock, sle
     systemPath: config.systemPath,
     localPaths,
     fire: async (s, commitHash) => {
-      await tasks.create(null, s.project_id, { template_id: s.template_id, message: `Schedule ${s.name}`, commit_hash: commitHash, environment: '{}', secret: '{}', params: {} }, { scheduleId: s.id });
+      await tasks.create(
+        null,
+        s.project_id,
+        {
+          template_id: s.template_id!,
+          message: `Schedule ${s.name}`,
+          commit_hash: commitHash,
+          environment: '{}',
+          secret: '{}',
+          params: {},
+        },
+        { scheduleId: s.id },
+      );
     },
-    onError: (s, err) => void events.record({ projectId: s.project_id, userId: null, objectType: 'schedule', objectId: s.id, description: `Schedule ${s.name} could not run: ${(err as Error).message}` }).catch(() => undefined),
+    fireWorkflow: async (s) => {
+      await workflowRuns.start(null, s.project_id, s.workflow_id, { scheduleId: s.id });
+    },
+    onError: (s, err) =>
+      void events
+        .record({
+          projectId: s.project_id,
+          userId: null,
+          objectType: 'schedule',
+          objectId: s.id,
+          description: `Schedule ${s.name} could not run: ${(err as Error).message}`,
+        })
+        .catch(() => undefined),
   });
-  const webhooks = new WebhookService(integrationsRepo, keys, tasks, events, new WebhookDeliveriesRepository(db.db), clock);
+  const webhooks = new WebhookService(
+    integrationsRepo,
+    keys,
+    tasks,
+    events,
+    new WebhookDeliveriesRepository(db.db),
+    clock,
+  );
+  webhooks.workflows = workflowRuns;
   const backup = new BackupService(
-    { projects, keys, repositories, inventories, environments, views, templates, schedules, integrations, integrationRules, workflows, events },
-    restoreUnit(db.db, (trx, appExists) => createResourceServices(trx, { ...resourceDeps, appExists: async (id) => appExists(id) })),
+    {
+      projects,
+      keys,
+      repositories,
+      inventories,
+      environments,
+      views,
+      templates,
+      schedules,
+      integrations,
+      integrationRules,
+      workflows,
+      events,
+    },
+    restoreUnit(db.db, (trx, appExists) =>
+      createResourceServices(trx, { ...resourceDeps, appExists: async (id) => appExists(id) }),
+    ),
     (id) => apps.exists(id),
     clock,
   );
-  const projectCache = new ProjectCacheService(new ProjectCacheRepository(db.db), taskWorkspaceStore(config.taskDir), events);
+  const projectCache = new ProjectCacheService(
+    new ProjectCacheRepository(db.db),
+    taskWorkspaceStore(config.taskDir),
+    events,
+  );
   backup.audit = audit;
   projectCache.audit = audit;
   const sandboxReport = () => sandbox.report(launcher);
-  return { workflows, audit, auditExport, drain, removeLeftovers: leftovers, sandboxReport, cluster, users, auth, totp, passkeys, twoFactorPolicy, oidc, tokens, projects, events, keys, repositories, inventories, environments, team, identityMappings, ldap, templates, views, tasks, taskOutput, notifications, apps, bus, dispatcher, terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl, schedules, scheduler, integrations, integrationRules, webhooks, backup, projectCache, runners, runnerProtocol, sandbox };
+  return {
+    approvals,
+    workflows,
+    workflowRuns,
+    workflowDriver,
+    audit,
+    auditExport,
+    drain,
+    removeLeftovers: leftovers,
+    sandboxReport,
+    cluster,
+    users,
+    auth,
+    totp,
+    passkeys,
+    twoFactorPolicy,
+    oidc,
+    tokens,
+    projects,
+    events,
+    keys,
+    repositories,
+    inventories,
+    environments,
+    team,
+    identityMappings,
+    ldap,
+    templates,
+    views,
+    tasks,
+    taskOutput,
+    notifications,
+    apps,
+    bus,
+    dispatcher,
+    terraformState,
+    terraformStates,
+    terraformBackend,
+    terraformAliases,
+    selfUrl,
+    schedules,
+    scheduler,
+    integrations,
+    integrationRules,
+    webhooks,
+    backup,
+    projectCache,
+    runners,
+    runnerProtocol,
+    sandbox,
+  };
 }

@@ -34,6 +34,9 @@ export interface ConsoleFixture {
   /** A finished task with a long log, for the log dialog. */
   taskId: number;
   integrationId: number;
+  /** A workflow of two Bash steps, run once to its end (workflowRun). */
+  workflow: number;
+  workflowRun: number;
   /** The name of the template of that task (the log dialog's header shows it). */
   logTemplate: string;
 }
@@ -77,12 +80,24 @@ export async function seedConsole(playwright: PlaywrightWorkerArgs['playwright']
     await apiPost(request, `/api/project/${p}/schedules`, { name: 'Nightly greeting', template_id: bash.id, cron_format: '30 2 * * *' });
     const integration = await apiPost<{ id: number }>(request, `/api/project/${p}/integrations`, { name: 'Deploy on push', template_id: bash.id });
     await apiPost(request, `/api/project/${p}/integrations/${integration.id}/aliases`);
+    const workflow = await apiPost<{ id: number }>(request, `/api/project/${p}/workflows`, {
+      name: 'Release the shop',
+      nodes: [
+        { id: 'greet', type: 'template', template_id: bash.id, position: { x: 0, y: 0 } },
+        { id: 'check', type: 'template', template_id: long.id, position: { x: 0, y: 140 } },
+      ],
+      edges: [{ from: 'greet', to: 'check', on: 'success' }],
+    });
+    const run = await apiPost<{ id: number }>(request, `/api/project/${p}/workflows/${workflow.id}/runs`);
+    await expect
+      .poll(async () => (await apiGet<{ status: string }>(request, `/api/project/${p}/workflows/${workflow.id}/runs/${run.id}`)).status, { timeout: 60_000 })
+      .toMatch(/^(success|failed)$/);
     const login = `a11y${Date.now().toString(36)}`;
     const user = await apiPost<{ id: number }>(request, '/api/users', { name: 'Grace Hopper', username: login, email: `${login}@example.com`, password: 'grace-pass-1' });
     await apiPost(request, `/api/project/${p}/users`, { user_id: user.id, role: 'task_runner' });
     await apiPost(request, '/api/user/tokens', { expires_in_days: 30 });
     await apiPost(request, '/api/runners', { name: unique('build'), tag: 'linux' });
-    return { p, bash: bash.id, ansible: ansible.id, terraform: tf.id, taskId, integrationId: integration.id, logTemplate: LOG_TEMPLATE };
+    return { p, bash: bash.id, ansible: ansible.id, terraform: tf.id, taskId, integrationId: integration.id, workflow: workflow.id, workflowRun: run.id, logTemplate: LOG_TEMPLATE };
   } finally {
     await request.dispose();
   }
@@ -118,6 +133,11 @@ export const MAIN_PAGES: ConsolePage[] = [
   { name: 'schedules', url: (f) => `/project/${f.p}/schedules`, buttons: (d) => [d.schedules.new] },
   { name: 'integrations', url: (f) => `/project/${f.p}/integrations`, buttons: (d) => [d.integrations.new] },
   { name: 'integration', url: (f) => `/project/${f.p}/integrations/${f.integrationId}` },
+  { name: 'workflows', url: (f) => `/project/${f.p}/workflows`, buttons: (d) => [d.workflows.new] },
+  { name: 'workflow editor', url: (f) => `/project/${f.p}/workflows/${f.workflow}` },
+  { name: 'workflow run', url: (f) => `/project/${f.p}/workflows/${f.workflow}/runs/${f.workflowRun}` },
+  { name: 'project approvals', url: (f) => `/project/${f.p}/approvals` },
+  { name: 'approvals inbox', url: () => '/approvals' },
   { name: 'settings', url: (f) => `/project/${f.p}/settings` },
   { name: 'activity', url: (f) => `/project/${f.p}/activity` },
   { name: 'stats', url: (f) => `/project/${f.p}/stats`, open: chartShown },

@@ -13,7 +13,12 @@ export const approvalPolicySchema = z.object({
   approvers: workflowApproversSchema,
   required_approvals: z.number().int().min(1).max(100).default(1),
   allow_self_approval: z.boolean().default(false),
-  timeout_seconds: z.number().int().min(60).max(7 * 86_400).nullish(),
+  timeout_seconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .nullish(),
   on_timeout: z.enum(['reject', 'approve']).default('reject'),
 });
 export type ApprovalPolicy = z.output<typeof approvalPolicySchema>;
@@ -57,7 +62,22 @@ export type Approval = z.output<typeof approvalSchema>;
 
 export const APPROVAL_COMMENT_MAX = 2000;
 export const approvalDecisionSchema = z
-  .object({ comment: z.string().max(APPROVAL_COMMENT_MAX).nullish().transform((v) => v ?? '') })
+  .object({
+    comment: z
+      .string()
+      .max(APPROVAL_COMMENT_MAX)
+      .nullish()
+      .transform((v) => v ?? ''),
+  })
   .nullish()
   .transform((v) => v ?? { comment: '' });
 export type ApprovalDecision = z.output<typeof approvalDecisionSchema>;
+
+/** `POST /api/approvals/link`: the token of a signed one-time link from a notification. */
+export const approvalLinkInputSchema = z.object({ token: z.string().min(1).max(2000) });
+export type ApprovalLinkInput = z.output<typeof approvalLinkInputSchema>;
+/** Where the link leads: the console opens this approval of this project. */
+export const approvalLinkAnswerSchema = z.object({ project_id: z.number().int(), approval_id: z.number().int() });
+export type ApprovalLinkAnswer = z.output<typeof approvalLinkAnswerSchema>;
+/** `GET /api/project/:id/approvals?status=`: pending ones (default) or all. */
+export const approvalListQuerySchema = z.object({ status: z.enum(['pending', 'all']).default('pending') });

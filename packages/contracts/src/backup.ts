@@ -15,6 +15,7 @@ import {
 import { inventoryTypeSchema } from './inventories.js';
 import { keyTypeSchema } from './keys.js';
 import { surveyVarSchema, templateTaskParamsSchema, templateTypeSchema } from './templates.js';
+import { approvalPolicySchema } from './approvals.js';
 import { WORKFLOW_JOINS, workflowEdgeSchema, workflowNodeSchema } from './workflows.js';
 
 /**
@@ -126,11 +127,14 @@ export const backupTemplateSchema = z.object({
   survey_vars: z.array(surveyVarSchema).default([]),
   vaults: z.array(backupVaultSchema).default([]),
   task_params: templateTaskParamsSchema,
+  approval_policy: approvalPolicySchema.nullable().default(null),
 });
 
 export const backupScheduleSchema = z.object({
   name,
-  template_id: backupId,
+  /** A template's schedule names its template; a workflow's (Gantry's format only) its workflow instead. */
+  template_id: backupId.nullish(),
+  workflow_id: backupId.nullish(),
   cron_format: text,
   repository_id: ref,
   /** As it was when exported; a restored schedule starts inactive. */
@@ -158,7 +162,9 @@ export const backupExtractValueSchema = z.object({
 /** Alias URLs are not exported: a restored integration gets new ones when someone adds them. */
 export const backupIntegrationSchema = z.object({
   name,
-  template_id: backupId,
+  /** A template's integration names its template; a workflow's (Gantry's format only) its workflow instead. */
+  template_id: backupId.nullish(),
+  workflow_id: backupId.nullish(),
   auth_method: integrationAuthMethodSchema.default('none'),
   auth_header: text.nullable().default(null),
   auth_secret_id: ref,

@@ -204,6 +204,10 @@ export const ErrorCodes = {
   viewNotFound: 'view_not_found',
   scheduleNotFound: 'schedule_not_found',
   integrationNotFound: 'integration_not_found',
+  /** A schedule or integration must start exactly one thing: a template or a workflow, not both, not neither. */
+  templateOrWorkflowRequired: 'template_or_workflow_required',
+  /** "Run on new commit" (a schedule with a repository) starts a template only, never a workflow. */
+  commitScheduleTemplateOnly: 'commit_schedule_template_only',
   aliasNotFound: 'alias_not_found',
   matcherNotFound: 'matcher_not_found',
   extractedValueNotFound: 'extracted_value_not_found',
@@ -314,5 +318,29 @@ export const ErrorCodes = {
   workflowNestedCycle: 'workflow_nested_cycle', // node
   /** Another workflow runs this one (a node of type workflow): it cannot be deleted. */
   workflowInUse: 'workflow_in_use', // name
+  /** Integrations start this workflow: they change first (its schedules go with it). */
+  workflowHasIntegrations: 'workflow_has_integrations', // references
+  // Approvals (workflow approval nodes and template approval policies)
+  approvalNotFound: 'approval_not_found',
+  /** The caller is not one of the approval's approvers (or is its requester and self-approval is off). */
+  approvalNotApprover: 'approval_not_approver',
+  /** The caller has already voted on this approval. */
+  approvalAlreadyVoted: 'approval_already_voted',
+  /** The approval was already approved, rejected or timed out. */
+  approvalDecided: 'approval_decided', // status
+  /** A signed approval link that is malformed, forged or for another user. */
+  approvalLinkInvalid: 'approval_link_invalid',
+  approvalLinkUsed: 'approval_link_used',
+  approvalLinkExpired: 'approval_link_expired',
+  /** An approval policy names no approver (no user, role or group). */
+  approvalApproversRequired: 'approval_approvers_required',
+  /** An approval policy names a user who is not a member of the project. */
+  approverNotMember: 'approver_not_member', // user
+  /** A workflow run that is not in this project (or this workflow). */
+  workflowRunNotFound: 'workflow_run_not_found',
+  /** Only a failed or stopped run may be resumed. */
+  workflowRunNotResumable: 'workflow_run_not_resumable', // status
+  /** A workflow's node runs this template: it cannot be deleted. */
+  templateInWorkflow: 'template_in_workflow', // name
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

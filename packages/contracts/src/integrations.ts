@@ -4,6 +4,7 @@ import { ErrorCodes } from './errors.js';
 import { requiredIssue, requiredMessage, requiredName, requiredString } from './fields.js';
 import { taskParamsSchema } from './tasks.js';
 import { taskVariableIssue } from './variables.js';
+import { optionalStartId, startTargetIssue } from './start-target.js';
 
 /** How an incoming webhook proves who sent it (spec 02 §9). */
 export const INTEGRATION_AUTH_METHODS = ['none', 'github', 'bitbucket', 'token', 'hmac', 'basic'] as const;
@@ -77,7 +78,9 @@ const optionalId = z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerc
 export const integrationInputSchema = z
   .object({
     name: requiredName('Name'),
-    template_id: z.coerce.number(requiredMessage('Template')).int().positive(requiredMessage('Template')),
+    // Either a template (Semaphore's clients send only this) or a workflow (Gantry's own): 0, '' and null are none.
+    template_id: optionalStartId('Template'),
+    workflow_id: optionalStartId('Workflow'),
     // Semaphore's value for none is "" (its console's None); null, "" and no value are all none.
     auth_method: z
       .enum(
@@ -95,6 +98,8 @@ export const integrationInputSchema = z
     task_params: integrationTaskParamsSchema,
   })
   .superRefine((v, ctx) => {
+    const target = startTargetIssue(v);
+    if (target) ctx.addIssue({ code: 'custom', ...target });
     if (v.auth_method !== 'none' && !v.auth_secret_id) {
       ctx.addIssue({ code: 'custom', path: ['auth_secret_id'], ...requiredIssue('Secret') });
     }
@@ -117,16 +122,23 @@ export const integrationInputSchema = z
         ...codedIssue(issue.message, issue.code, { variable: name }),
       });
   })
-  .transform((v) =>
-    AUTH_METHODS_WITH_HEADER.includes(v.auth_method) && !v.auth_header ? { ...v, auth_header: DEFAULT_AUTH_HEADERS[v.auth_method] ?? null } : v,
-  );
+  .transform((raw) => {
+    const v = { ...raw, template_id: raw.template_id ?? null, workflow_id: raw.workflow_id ?? null };
+    return AUTH_METHODS_WITH_HEADER.includes(v.auth_method) && !v.auth_header
+      ? { ...v, auth_header: DEFAULT_AUTH_HEADERS[v.auth_method] ?? null }
+      : v;
+  });
 export type IntegrationInput = z.input<typeof integrationInputSchema>;
 
 export const integrationSchema = z.object({
   id: z.number().int(),
   project_id: z.number().int(),
   name: z.string(),
+  /** 0 for an integration that starts a workflow (Semaphore's clients read a number here; see docs/semaphore-compatibility.md). */
   template_id: z.number().int(),
+  /** Gantry's own: the workflow it starts, null for a template's integration. */
+  workflow_id: z.number().int().nullable(),
+  /** The template's name, or the workflow's. */
   tpl_name: z.string(),
   auth_method: integrationAuthMethodAnswerSchema,
   auth_header: z.string().nullable(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { coded } from './coded.js';
 import { ErrorCodes } from './errors.js';
 import { nonNegativeIntegerOrZero, requiredString, singleLine, URL_MAX } from './fields.js';
+import { TASK_OUTPUT_MAX_BYTES } from './workflow-runs.js';
 
 /** Runner status thresholds by last contact (spec): under 5 minutes success, under 1 hour warning. */
 export const RUNNER_ACTIVE_MS = 5 * 60_000;
@@ -38,7 +39,10 @@ export const runnerInputSchema = z.object({
   name: requiredString('Name', 100),
   tag: tagSchema,
   webhook: singleLine('Webhook', URL_MAX)
-    .refine((v) => v === '' || /^https?:\/\/\S+$/.test(v), coded('Webhook must be an http(s) URL', ErrorCodes.httpUrlRequired, { label_key: 'webhook' }))
+    .refine(
+      (v) => v === '' || /^https?:\/\/\S+$/.test(v),
+      coded('Webhook must be an http(s) URL', ErrorCodes.httpUrlRequired, { label_key: 'webhook' }),
+    )
     .default(''),
   max_parallel_tasks: nonNegativeIntegerOrZero().default(0),
   active: z.boolean().default(true),
@@ -89,12 +93,25 @@ export type RunnerPollResponse = z.infer<typeof runnerPollResponseSchema>;
 
 export const runnerLogSchema = z.object({
   lines: z
-    .array(z.object({ seq: z.number().int().positive().optional(), time: z.string().max(64), output: z.string().max(1024 * 64) }))
+    .array(
+      z.object({
+        seq: z.number().int().positive().optional(),
+        time: z.string().max(64),
+        output: z.string().max(1024 * 64),
+      }),
+    )
     .max(5000),
 });
 export type RunnerLogBody = z.infer<typeof runnerLogSchema>;
 
-export const RUNNER_REPORTED_STATUSES = ['running', 'waiting_confirmation', 'success', 'error', 'stopped', 'rejected'] as const;
+export const RUNNER_REPORTED_STATUSES = [
+  'running',
+  'waiting_confirmation',
+  'success',
+  'error',
+  'stopped',
+  'rejected',
+] as const;
 export const runnerStatusSchema = z.object({
   status: z.enum(RUNNER_REPORTED_STATUSES),
   commit_hash: z
@@ -102,5 +119,7 @@ export const runnerStatusSchema = z.object({
     .regex(/^[0-9a-f]{4,64}$/i)
     .optional(),
   commit_message: z.string().max(200).optional(),
+  /** With a final status: the output object the task left (GANTRY_OUTPUT), as JSON text; checked again by the server. */
+  output: z.string().max(TASK_OUTPUT_MAX_BYTES).optional(),
 });
 export type RunnerStatusBody = z.infer<typeof runnerStatusSchema>;

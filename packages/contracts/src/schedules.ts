@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { coded } from './coded.js';
+import { coded, codedIssue } from './coded.js';
 import { ErrorCodes } from './errors.js';
 import { requiredMessage, requiredName, requiredString } from './fields.js';
+import { optionalStartId, startTargetIssue } from './start-target.js';
 
 /** How often a "run on new commit" schedule looks at its branch (spec 9). */
 export const COMMIT_CHECK_INTERVALS = [
@@ -17,7 +18,10 @@ export const DEFAULT_CRON = '* * * * *';
 export const scheduleSchema = z.object({
   id: z.number().int(),
   project_id: z.number().int(),
+  /** 0 for a workflow's schedule (Semaphore's clients read a number here; see docs/semaphore-compatibility.md). */
   template_id: z.number().int(),
+  /** Gantry's own: the workflow it starts, null for a template's schedule. */
+  workflow_id: z.number().int().nullable(),
   name: z.string(),
   cron_format: z.string(),
   repository_id: z.number().int().nullable(),
@@ -26,6 +30,7 @@ export const scheduleSchema = z.object({
   type: z.literal(''),
   /** Semaphore's flag for one-off schedules: always false here. */
   delete_after_run: z.literal(false),
+  /** The template's name, or the workflow's for a workflow's schedule. */
   tpl_name: z.string(),
   last_commit_hash: z.string().nullable(),
 });
@@ -50,12 +55,33 @@ export const scheduleInputSchema = z
       (v) => (v == null || (typeof v === 'string' && !v.trim()) ? undefined : v),
       requiredName('Name').optional(),
     ),
-    template_id: z.coerce.number(requiredMessage('Template')).int().positive(requiredMessage('Template')),
+    // Either a template (Semaphore's clients send only this) or a workflow (Gantry's own): 0, '' and null are none.
+    template_id: optionalStartId('Template'),
+    workflow_id: optionalStartId('Workflow'),
     cron_format: requiredString('Cron', 100),
     repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),
     active: z.boolean().default(true),
   })
-  .transform(({ type: _cron, ...s }) => ({ ...s, name: s.name ?? s.cron_format }));
+  .superRefine((s, ctx) => {
+    const problem = startTargetIssue(s);
+    if (problem) ctx.addIssue({ code: 'custom', ...problem });
+    else if (s.workflow_id && s.repository_id) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['repository_id'],
+        ...codedIssue(
+          'Run on new commit starts a template only, not a workflow',
+          ErrorCodes.commitScheduleTemplateOnly,
+        ),
+      });
+    }
+  })
+  .transform(({ type: _cron, ...s }) => ({
+    ...s,
+    template_id: s.template_id ?? null,
+    workflow_id: s.workflow_id ?? null,
+    name: s.name ?? s.cron_format,
+  }));
 export type ScheduleInput = z.input<typeof scheduleInputSchema>;
 
 export const cronValidateSchema = z.object({ cron_format: z.string() });
@@ -63,19 +89,18 @@ export const cronValidateSchema = z.object({ cron_format: z.string() });
 /** How many next due times `POST /project/{id}/schedules/next_runs` returns at most; the console asks for 3. */
 export const NEXT_RUNS_MAX = 10;
 
-const countRange = coded(`Count must be a number from 1 to ${NEXT_RUNS_MAX}`, ErrorCodes.outOfRange, { label_key: 'count', min: 1, max: NEXT_RUNS_MAX });
+const countRange = coded(`Count must be a number from 1 to ${NEXT_RUNS_MAX}`, ErrorCodes.outOfRange, {
+  label_key: 'count',
+  min: 1,
+  max: NEXT_RUNS_MAX,
+});
 
 /** Gantry's own `POST /project/{id}/schedules/next_runs` body: an expression and how many due times to list. */
 export const scheduleNextRunsSchema = z.object({
   cron_format: z
     .string(requiredMessage('Cron'))
     .max(100, coded('Cron must be at most 100 characters', ErrorCodes.tooLong, { label_key: 'cron', max: 100 })),
-  count: z.coerce
-    .number(countRange)
-    .int(countRange)
-    .min(1, countRange)
-    .max(NEXT_RUNS_MAX, countRange)
-    .default(3),
+  count: z.coerce.number(countRange).int(countRange).min(1, countRange).max(NEXT_RUNS_MAX, countRange).default(3),
 });
 export type ScheduleNextRunsInput = z.input<typeof scheduleNextRunsSchema>;
 
@@ -138,7 +163,8 @@ export function parseCron(expr: string, base: CronBuild): CronBuild | null {
     if (d === '*' && mo === '*' && wd === '*') build = { ...base, timing: 'daily', minute, hour };
     else if (d === '*' && mo === '*' && weekday !== null) build = { ...base, timing: 'weekly', minute, hour, weekday };
     else if (day !== null && mo === '*' && wd === '*') build = { ...base, timing: 'monthly', minute, hour, day };
-    else if (day !== null && month !== null && wd === '*') build = { ...base, timing: 'yearly', minute, hour, day, month };
+    else if (day !== null && month !== null && wd === '*')
+      build = { ...base, timing: 'yearly', minute, hour, day, month };
   }
   return build && buildCron(build) === fields.join(' ') ? build : null;
 }

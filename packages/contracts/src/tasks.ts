@@ -10,6 +10,8 @@ export const TASK_STATUSES = [
   'waiting_confirmation',
   'confirmed',
   'rejected',
+  // Held until its template's approval policy is satisfied; holds no run slot (not in ACTIVE_STATUSES).
+  'waiting_approval',
   'running',
   'success',
   'error',
@@ -26,13 +28,20 @@ export const STOPPABLE_STATUSES: readonly TaskStatus[] = [
   'running',
   'stopping',
   'waiting',
+  'waiting_approval',
   'starting',
   'waiting_confirmation',
   'confirmed',
   'rejected',
 ];
 /** Statuses that hold a run slot. */
-export const ACTIVE_STATUSES: readonly TaskStatus[] = ['starting', 'running', 'stopping', 'waiting_confirmation', 'confirmed'];
+export const ACTIVE_STATUSES: readonly TaskStatus[] = [
+  'starting',
+  'running',
+  'stopping',
+  'waiting_confirmation',
+  'confirmed',
+];
 
 export function isFinished(status: string): boolean {
   return FINISHED_STATUSES.includes(status);
@@ -118,7 +127,9 @@ export const taskCreateSchema = z.object({
   dry_run: z.boolean().optional(),
   diff: z.boolean().optional(),
   /** Comma-separated host patterns, as Semaphore's `limit`. */
-  limit: z.string(coded('Limit must be a comma-separated string', ErrorCodes.mustBeString, { label_key: 'limit' })).optional(),
+  limit: z
+    .string(coded('Limit must be a comma-separated string', ErrorCodes.mustBeString, { label_key: 'limit' }))
+    .optional(),
   /** Semaphore's playbook override: only the template's own playbook (or empty) is accepted. */
   playbook: z.string(coded('Playbook must be a string', ErrorCodes.mustBeString, { label_key: 'playbook' })).optional(),
   arguments: z.string().nullish(),
@@ -129,8 +140,24 @@ export const taskCreateSchema = z.object({
 });
 export type TaskCreate = z.input<typeof taskCreateSchema>;
 
-export const taskOutputSchema = z.object({ task_id: z.number().int(), seq: z.number().int(), time: z.string(), output: z.string() });
+export const taskOutputSchema = z.object({
+  task_id: z.number().int(),
+  seq: z.number().int(),
+  time: z.string(),
+  output: z.string(),
+});
 export type TaskOutput = z.infer<typeof taskOutputSchema>;
+
+/**
+ * GET /project/{id}/tasks/{tid}/result: the JSON object the task left in the file named by
+ * GANTRY_OUTPUT (null when none), and the outputs of earlier workflow nodes it was given as
+ * `{nodeId: output}` (null when none).
+ */
+export const taskResultSchema = z.object({
+  output: z.record(z.string(), z.unknown()).nullable(),
+  inputs: z.record(z.string(), z.unknown()).nullable(),
+});
+export type TaskResult = z.infer<typeof taskResultSchema>;
 
 export const taskStopSchema = z.object({ force: z.boolean().default(false) }).default({ force: false });
 

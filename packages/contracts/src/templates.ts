@@ -16,6 +16,7 @@ import {
 } from './fields.js';
 import { taskVariableIssue } from './variables.js';
 import { taskSchema } from './tasks.js';
+import { approvalPolicySchema } from './approvals.js';
 
 export const TEMPLATE_TYPES = ['', 'build', 'deploy'] as const;
 export const templateTypeSchema = z.enum(TEMPLATE_TYPES);
@@ -158,6 +159,8 @@ export const templateInputSchema = z
     survey_vars: z.array(surveyVarSchema).default([]),
     vaults: z.array(vaultSchema).default([]),
     task_params: templateTaskParamsSchema,
+    /** Tasks of this template wait in `waiting_approval` until approved; null: they start at once. */
+    approval_policy: approvalPolicySchema.nullish(),
   })
   .superRefine(
     (t, ctx) => {
@@ -230,15 +233,29 @@ export const templateSchema = z.object({
   allow_extra_vars_in_task: z.boolean(),
   suppress_success_alerts: z.boolean(),
   survey_vars: z.array(surveyVarSchema),
-  vaults: z.array(z.object({ id: z.number().int(), name: z.string().nullable(), type: z.enum(['password', 'script']), vault_key_id: z.number().int().nullable(), script: z.string().nullable() })),
+  vaults: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string().nullable(),
+      type: z.enum(['password', 'script']),
+      vault_key_id: z.number().int().nullable(),
+      script: z.string().nullable(),
+    }),
+  ),
   task_params: templateTaskParamsSchema,
+  approval_policy: approvalPolicySchema.nullish(),
   last_task_id: z.number().int().nullable(),
   /** The template's newest task, shaped as a row of the task lists (Semaphore's `last_task`). */
   last_task: taskSchema.nullable(),
 });
 export type Template = z.infer<typeof templateSchema>;
 
-export const viewSchema = z.object({ id: z.number().int(), project_id: z.number().int(), title: z.string(), position: z.number().int() });
+export const viewSchema = z.object({
+  id: z.number().int(),
+  project_id: z.number().int(),
+  title: z.string(),
+  position: z.number().int(),
+});
 export type View = z.infer<typeof viewSchema>;
 export const viewInputSchema = z.object({ title: requiredName('Title'), position: z.number().int().default(0) });
 export const viewPositionsSchema = z.record(z.string(), z.number().int());

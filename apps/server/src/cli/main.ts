@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { userCreateFormSchema } from '@gantry/contracts';
+import { userCreateFormSchema, WORKFLOW_RUN_FINISHED } from '@gantry/contracts';
 import { createServices } from '../app.js';
 import { loadConfig } from '../config/config.js';
 import {
@@ -41,6 +41,10 @@ const USAGE = `Usage: gantry <command>
                                            base64 or a passphrase; a file keeps it out of the shell history
   audit verify                             check the audit trail's hash chain: exits 0 when intact (printing
                                            how many entries), 1 naming the first changed, removed or added entry
+  workflow run --project N --workflow W [--as LOGIN] [--wait]
+                                           start a run of workflow W of project N (as user LOGIN: its author,
+                                           who may then not approve it); a running server drives it. --wait
+                                           waits for its end: exit 0 success, 1 failed, 2 stopped
   runner start                             run tasks for a server (GANTRY_RUNNER_SERVER_URL, GANTRY_RUNNER_TOKEN,
                                            GANTRY_RUNNER_PRIVATE_KEY_FILE, GANTRY_RUNNER_WORK_DIR)
   version
@@ -53,11 +57,13 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'server') return await startServer();
     if (command === 'version') return void process.stdout.write(`${VERSION}\n`);
     if (command === 'help' || command === '--help' || command === '-h') return void process.stdout.write(USAGE);
-    if (command === 'migrate') return await withServices(async (_s, applied) => {
-      process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date\n');
-    });
+    if (command === 'migrate')
+      return await withServices(async (_s, applied) => {
+        process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date\n');
+      });
     if (command === 'user' && sub) return await userCommand(sub, rest);
     if (command === 'project' && sub) return await projectCommand(sub, rest);
+    if (command === 'workflow' && sub === 'run') return await workflowRunCommand(rest);
     if (command === 'runner' && sub === 'start') return await startRunner();
     if (command === 'rekey') return await rekeyCommand(argv.slice(1));
     if (command === 'audit') {
@@ -67,7 +73,13 @@ export async function main(argv: string[]): Promise<void> {
     }
     fail(`Unknown command: ${argv.join(' ')}\n\n${USAGE}`);
   } catch (err) {
-    fail(err instanceof ZodError ? (err.issues[0]?.message ?? 'Invalid input') : err instanceof Error ? err.message : String(err));
+    fail(
+      err instanceof ZodError
+        ? (err.issues[0]?.message ?? 'Invalid input')
+        : err instanceof Error
+          ? err.message
+          : String(err),
+    );
   }
 }
 
@@ -126,7 +138,16 @@ async function userCommand(sub: string, args: string[]): Promise<void> {
 }
 
 async function projectCommand(sub: string, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { id: { type: 'string' }, out: { type: 'string' }, file: { type: 'string' }, owner: { type: 'string' }, format: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      id: { type: 'string' },
+      out: { type: 'string' },
+      file: { type: 'string' },
+      owner: { type: 'string' },
+      format: { type: 'string' },
+    },
+  });
   await withServices(async ({ backup, users }) => {
     switch (sub) {
       case 'export': {
@@ -153,7 +174,9 @@ async function projectCommand(sub: string, args: string[]): Promise<void> {
         // The operator of the server decides here: the project-creation setting does not apply.
         const { doc, unmapped } = await parseRestoreBody(raw);
         const result = await backup.restore({ id: owner!.id, admin: true }, doc, unmapped);
-        process.stdout.write(`Project ${result.projectName} restored (id ${result.id}, owner ${owner!.username}, ${result.emptyKeys} empty keys)\n`);
+        process.stdout.write(
+          `Project ${result.projectName} restored (id ${result.id}, owner ${owner!.username}, ${result.emptyKeys} empty keys)\n`,
+        );
         // What the file held that Gantry could not carry over (the importer's and the restore's).
         for (const item of result.unmapped ?? []) process.stdout.write(`  not restored: ${item}\n`);
         return;
@@ -162,6 +185,47 @@ async function projectCommand(sub: string, args: string[]): Promise<void> {
         fail(`Unknown project command: ${sub}\n\n${USAGE}`);
     }
   });
+}
+
+/**
+ * `gantry workflow run`: the run is a row like any other start's; whichever server node is up
+ * drives it (runs are driven through the database), so this command only starts it and, with
+ * --wait, reads its status until it ends.
+ */
+async function workflowRunCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      project: { type: 'string' },
+      workflow: { type: 'string' },
+      as: { type: 'string' },
+      wait: { type: 'boolean', default: false },
+    },
+  });
+  const projectId = Number(values.project);
+  const workflowId = Number(values.workflow);
+  if (!Number.isInteger(projectId) || projectId <= 0 || !Number.isInteger(workflowId) || workflowId <= 0)
+    fail('--project and --workflow are required (ids)');
+  let code = 0;
+  await withServices(async ({ workflowRuns, users }) => {
+    const user = values.as === undefined ? null : await users.findByLogin(values.as);
+    if (values.as !== undefined && !user) fail(`No user with login ${values.as}`);
+    const actor = user ? { id: user.id, admin: user.admin === 1 } : null;
+    let run = await workflowRuns.start(actor, projectId, workflowId);
+    process.stdout.write(`Run #${run.id} of ${run.workflow_name} started\n`);
+    if (!values.wait) return;
+    while (!WORKFLOW_RUN_FINISHED.includes(run.status)) {
+      await new Promise((r) => setTimeout(r, 1000));
+      run = await workflowRuns.get(projectId, workflowId, run.id);
+    }
+    process.stdout.write(`Run #${run.id} ended: ${run.status}\n`);
+    for (const n of run.nodes)
+      process.stdout.write(
+        `  ${n.id}\t${n.status}\t${n.attempts} tries${n.task_ids.length ? `\ttasks ${n.task_ids.join(', ')}` : ''}${n.error ? `\t${n.error}` : ''}\n`,
+      );
+    code = run.status === 'success' ? 0 : run.status === 'failed' ? 1 : 2;
+  });
+  if (code !== 0) process.exit(code);
 }
 
 async function withServices(fn: (s: ReturnType<typeof createServices>, applied: string[]) => Promise<void>) {
@@ -192,9 +256,13 @@ async function withServices(fn: (s: ReturnType<typeof createServices>, applied: 
  * run that stopped after its commit left behind, and this run refuses to start.
  */
 async function rekeyCommand(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { 'new-key': { type: 'string' }, 'new-key-file': { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: { 'new-key': { type: 'string' }, 'new-key-file': { type: 'string' } },
+  });
   const given = values['new-key'] ?? values['new-key-file'];
-  if (!given || (values['new-key'] !== undefined && values['new-key-file'] !== undefined)) fail('Give the new key with --new-key KEY or --new-key-file FILE (one of them)');
+  if (!given || (values['new-key'] !== undefined && values['new-key-file'] !== undefined))
+    fail('Give the new key with --new-key KEY or --new-key-file FILE (one of them)');
   let text = values['new-key'] ?? '';
   if (values['new-key-file'] !== undefined) {
     try {
@@ -207,7 +275,8 @@ async function rekeyCommand(args: string[]): Promise<void> {
   if (!text) fail('The new key is empty');
   const config = loadConfig(process.env, VERSION);
   const source = secretKeySource(config.secretKey, config.dataDir);
-  if (source.kind === 'file' && !source.exists) fail(`No current master key: GANTRY_SECRET_KEY is not set and ${source.file} does not exist`);
+  if (source.kind === 'file' && !source.exists)
+    fail(`No current master key: GANTRY_SECRET_KEY is not set and ${source.file} does not exist`);
   const current = resolveSecretKey(config.secretKey, config.dataDir);
   const next = parseSecretKey(text);
   if (next.equals(current)) fail('The new key is the same as the current one');

@@ -72,14 +72,25 @@ describe.each(engines)('Semaphore clients: schedules ($name)', (engine) => {
     expect((await api.send('GET', `/api/project/${p}/schedules`)).json()).toEqual([]);
     // Semaphore's cron type ("", or null), as its answers carry it, is taken.
     for (const type of ['', null]) {
-      const ok = await api.send('POST', `/api/project/${p}/schedules`, { template_id: templateId, cron_format: '0 3 * * *', type });
+      const ok = await api.send('POST', `/api/project/${p}/schedules`, {
+        template_id: templateId,
+        cron_format: '0 3 * * *',
+        type,
+      });
       expect(ok.statusCode, ok.body).toBe(201);
       const id = ok.json().id as number;
       const read = (await api.send('GET', `/api/project/${p}/schedules/${id}`)).json();
       // Sent back as read (a rename), and switched to run_at: refused, nothing changed.
-      expect((await api.send('PUT', `/api/project/${p}/schedules/${id}`, { ...read, name: 'renamed' })).statusCode).toBe(204);
-      expect((await api.send('PUT', `/api/project/${p}/schedules/${id}`, { ...read, type: 'run_at' })).statusCode).toBe(400);
-      expect((await api.send('GET', `/api/project/${p}/schedules/${id}`)).json()).toMatchObject({ name: 'renamed', type: '' });
+      expect(
+        (await api.send('PUT', `/api/project/${p}/schedules/${id}`, { ...read, name: 'renamed' })).statusCode,
+      ).toBe(204);
+      expect((await api.send('PUT', `/api/project/${p}/schedules/${id}`, { ...read, type: 'run_at' })).statusCode).toBe(
+        400,
+      );
+      expect((await api.send('GET', `/api/project/${p}/schedules/${id}`)).json()).toMatchObject({
+        name: 'renamed',
+        type: '',
+      });
     }
   });
 
@@ -95,6 +106,8 @@ describe.each(engines)('Semaphore clients: schedules ($name)', (engine) => {
       id,
       project_id: p,
       template_id: templateId,
+      // Gantry's own: the workflow a schedule starts instead of a template.
+      workflow_id: null,
       name: 'nightly',
       cron_format: '0 3 * * *',
       repository_id: null,

@@ -27,6 +27,11 @@ import * as m025 from './migrations/025-audit.js';
 import * as m024 from './migrations/024-passkeys.js';
 import * as m026 from './migrations/026-audit-export.js';
 import * as m027 from './migrations/027-workflows.js';
+import * as m028 from './migrations/028-workflow-runs.js';
+import * as m029 from './migrations/029-task-outputs.js';
+import * as m030 from './migrations/030-approvals.js';
+import * as m031 from './migrations/031-workflow-starts.js';
+import * as m032 from './migrations/032-task-variable-group.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -60,6 +65,11 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '024-passkeys': m024,
   '026-audit-export': m026,
   '027-workflows': m027,
+  '028-workflow-runs': m028,
+  '029-task-outputs': m029,
+  '030-approvals': m030,
+  '031-workflow-starts': m031,
+  '032-task-variable-group': m032,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */
@@ -76,10 +86,23 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/** Applies the migrations up to and including `name` (tests of a migration start from the schema before it). */
+export async function migrateUpTo({ db, engine }: Db, name: string): Promise<void> {
+  const migrator = new Migrator({
+    db: engine === 'mysql' ? db.withPlugin(new MysqlSchemaPlugin()) : db,
+    provider: new StaticProvider(engine),
+  });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 /** Brings the schema up to date; returns the names of the migrations it applied. */
 export async function migrateToLatest({ db, engine }: Db): Promise<string[]> {
   // On MySQL/MariaDB the migrations' DDL is adapted on its way (see mysql-schema.ts).
-  const migrator = new Migrator({ db: engine === 'mysql' ? db.withPlugin(new MysqlSchemaPlugin()) : db, provider: new StaticProvider(engine) });
+  const migrator = new Migrator({
+    db: engine === 'mysql' ? db.withPlugin(new MysqlSchemaPlugin()) : db,
+    provider: new StaticProvider(engine),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

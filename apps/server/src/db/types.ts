@@ -1,5 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { WorkflowTable } from './tables/workflow.js';
+import type { ApprovalLinkUseTable, ApprovalTable, ApprovalVoteTable } from './tables/approval.js';
+import type { WorkflowRunNodeTable, WorkflowRunTable } from './tables/workflow-run.js';
 
 /**
  * Table shapes. Booleans are stored as integers (0/1) and times as ISO-8601 UTC text on both
@@ -205,6 +207,8 @@ export interface TemplateTable {
   /** JSON object of template task params. */
   task_params: string;
   created: string;
+  /** JSON ApprovalPolicy: its tasks wait in `waiting_approval` until approved (migration 030); null for none. */
+  approval_policy: string | null;
 }
 
 export interface TemplateVaultTable {
@@ -247,6 +251,16 @@ export interface TaskTable {
   stop_force: Generated<number>;
   /** 1 once the runner that ran the task reported its final status (later reports are refused). */
   runner_reported: Generated<number>;
+  /** The workflow run, node and try this task is (migration 028; unique together: a try runs once). */
+  workflow_run_id: ColumnType<number | null, number | null | undefined, number | null>;
+  workflow_node: ColumnType<string | null, string | null | undefined, string | null>;
+  workflow_attempt: ColumnType<number | null, number | null | undefined, number | null>;
+  /** JSON object the task left in the file named by GANTRY_OUTPUT (migration 029); null when none. */
+  output: Generated<string | null>;
+  /** JSON object `{nodeId: output}` the task was given as data (workflow nodes before it); null when none. */
+  inputs: Generated<string | null>;
+  /** The variable group of the run when not the template's (a workflow node's override); migration 032. */
+  environment_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** No id column on PostgreSQL (migration 015): a line is its task and seq. */
@@ -268,7 +282,9 @@ export interface NodeTable {
 export interface ScheduleTable {
   id: Generated<number>;
   project_id: number;
-  template_id: number;
+  /** Null for a workflow's schedule (migration 031): exactly one of template_id and workflow_id. */
+  template_id: number | null;
+  workflow_id: number | null;
   name: string;
   cron_format: string;
   repository_id: number | null;
@@ -283,7 +299,9 @@ export interface IntegrationTable {
   id: Generated<number>;
   project_id: number;
   name: string;
-  template_id: number;
+  /** Null for an integration that starts a workflow (migration 031): exactly one of template_id and workflow_id. */
+  template_id: number | null;
+  workflow_id: number | null;
   auth_method: string;
   auth_header: string | null;
   /** A login_password key whose password (or login and password, for basic) is the secret. */
@@ -400,6 +418,11 @@ export interface Database {
   audit_chain: AuditChainTable;
   audit_export_cursor: AuditExportCursorTable;
   workflow: WorkflowTable;
+  approval: ApprovalTable;
+  approval_vote: ApprovalVoteTable;
+  approval_link_use: ApprovalLinkUseTable;
+  workflow_run: WorkflowRunTable;
+  workflow_run_node: WorkflowRunNodeTable;
 }
 
 /** A user's passkey (WebAuthn credential), migration 024. */

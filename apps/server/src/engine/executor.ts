@@ -1,6 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEBUG_LEVEL_DEFAULT, type App } from '@gantry/contracts';
+import {
+  DEBUG_LEVEL_DEFAULT,
+  TASK_OUTPUT_ENV,
+  WORKFLOW_INPUTS_ENV,
+  WORKFLOW_INPUTS_VAR,
+  type App,
+} from '@gantry/contracts';
 import { ansibleArgv } from './apps/ansible.js';
 import { scriptArgv } from './apps/scripts.js';
 import { BACKEND_OVERRIDE, BACKEND_OVERRIDE_FILE, terraformSteps } from './apps/terraform.js';
@@ -17,6 +23,7 @@ import { isDir } from './sandbox-paths.js';
 import { prepareSsh, type SshAccess } from './ssh.js';
 import { semaphoreVars, taskDetailsEnv } from './task-details.js';
 import { checkUntrustedVars, scalarEnv, userEnvironment } from './task-env.js';
+import { INPUTS_ENV_MAX_BYTES, INPUTS_FILE_ENV, OUTPUT_FILE, readTaskOutput, TaskOutputError } from './task-outputs.js';
 import type { TaskIdentity } from './task-user.js';
 import type { WorkspaceState } from './terraform-state.js';
 import { Workspace } from './workspace.js';
@@ -87,6 +94,10 @@ export class TaskExecutor {
   private ws: Workspace | null = null;
   /** The task's own relay to its Terraform HTTP backend (its own network cannot reach the server). */
   private forward: { socket: string; port: number } | undefined;
+  /** The workspace's real path, resolved before any task process ran: where its output file is read. */
+  private outputRoot: string | null = null;
+  /** The JSON object the task left in the file named by GANTRY_OUTPUT (read once its processes ended); null when none. */
+  output: Record<string, unknown> | null = null;
 
   constructor(
     private readonly d: ExecutorDeps,
@@ -151,11 +162,22 @@ export class TaskExecutor {
     const knownHosts = ws.writeSecretFile('known_hosts', readKnownHosts(projectKnownHosts));
     this.cleanups.push(() => void mergeKnownHosts(ws.dir, knownHosts, projectKnownHosts));
     this.writable = [ws.dir];
+    this.outputRoot = realDirInside(ws.dir, '.');
 
     const repoDir = ws.path('repository');
-    const commit = await this.checkout(ws, ctx.repository, repoDir, ctx.branch, ctx.task.commit_hash, knownHosts, 'repository');
+    const commit = await this.checkout(
+      ws,
+      ctx.repository,
+      repoDir,
+      ctx.branch,
+      ctx.task.commit_hash,
+      knownHosts,
+      'repository',
+    );
     await this.host.commit(commit.hash, commit.message.slice(0, 200));
-    this.host.log(`Checked out ${ctx.repository.row.git_url}${ctx.branch ? ` (${ctx.branch})` : ''} at ${commit.hash.slice(0, 10)}`);
+    this.host.log(
+      `Checked out ${ctx.repository.row.git_url}${ctx.branch ? ` (${ctx.branch})` : ''} at ${commit.hash.slice(0, 10)}`,
+    );
 
     // The engine's own variables come last: user names were checked, and these win regardless.
     const env: Record<string, string> = {
@@ -167,7 +189,59 @@ export class TaskExecutor {
       GANTRY_TASK_ID: String(ctx.task.id),
       GANTRY_PROJECT_ID: String(ctx.task.project_id),
       GANTRY_TEMPLATE_ID: String(ctx.task.template_id),
+      // Where the task may leave its output object (its own workspace, the one place it may write).
+      [TASK_OUTPUT_ENV]: path.join(ws.dir, OUTPUT_FILE),
     };
+    let ran = false;
+    try {
+      await this.runApp(ctx, app, ws, repoDir, env, knownHosts);
+      ran = true;
+    } finally {
+      this.collectOutput(ran);
+    }
+  }
+
+  /**
+   * Reads the task's output once its processes have ended, whatever their outcome. A run that
+   * succeeded fails when the file is unusable; a failed run keeps its own error (the problem is noted).
+   */
+  private collectOutput(succeeded: boolean): void {
+    if (!this.outputRoot) return;
+    try {
+      this.output = readTaskOutput(this.outputRoot);
+      if (this.output) this.note(`Output: ${Object.keys(this.output).length} key(s) kept from the output file`);
+    } catch (e) {
+      const message =
+        e instanceof TaskOutputError ? e.message : `The output file could not be read: ${(e as Error).message}`;
+      if (succeeded) throw new Error(message);
+      this.note(message);
+    }
+  }
+
+  /**
+   * Earlier workflow nodes' outputs for scripts and Terraform: always in a file (GANTRY_OUTPUTS_FILE),
+   * and as JSON in `name` when small enough for an environment variable.
+   */
+  private inputsEnv(ctx: RunContext, ws: Workspace, name: string): Record<string, string> {
+    if (!ctx.inputs) return {};
+    const json = JSON.stringify(ctx.inputs);
+    const out: Record<string, string> = { [INPUTS_FILE_ENV]: ws.writeSecretFile('gantry-outputs.json', json) };
+    if (Buffer.byteLength(json) <= INPUTS_ENV_MAX_BYTES) out[name] = json;
+    else
+      this.note(
+        `The outputs of earlier nodes are too large for ${name}: read them from the file named by ${INPUTS_FILE_ENV}`,
+      );
+    return out;
+  }
+
+  private async runApp(
+    ctx: RunContext,
+    app: ExecutableApp,
+    ws: Workspace,
+    repoDir: string,
+    env: Record<string, string>,
+    knownHosts: string,
+  ): Promise<void> {
     const id = app.id;
     switch (id) {
       case 'ansible':
@@ -179,29 +253,64 @@ export class TaskExecutor {
         // Built-in script apps and custom apps: the app's own arguments, then the script and its arguments.
         const vars = { ...ctx.trustedVars, ...ctx.untrustedVars };
         // Variables as environment variables keep to the same name rules, so none replaces PATH, HOME or GANTRY_*.
-        const scriptEnv = { ...env, ...scalarEnv(ctx.trustedVars, ctx.untrustedVars), GANTRY_EXTRA_VARS: JSON.stringify(vars) };
+        const scriptEnv = {
+          ...env,
+          ...scalarEnv(ctx.trustedVars, ctx.untrustedVars),
+          GANTRY_EXTRA_VARS: JSON.stringify(vars),
+          ...this.inputsEnv(ctx, ws, WORKFLOW_INPUTS_ENV),
+        };
         const cwd = id === 'pulumi' ? inside(repoDir, ctx.template.playbook || '.') : repoDir;
         const script = id === 'pulumi' ? '' : inside(repoDir, ctx.template.playbook);
-        const argv = id === 'bash' || id === 'python' || id === 'powershell' || id === 'pulumi' ? scriptArgv(id, script, ctx.args) : [script, ...ctx.args];
+        const argv =
+          id === 'bash' || id === 'python' || id === 'powershell' || id === 'pulumi'
+            ? scriptArgv(id, script, ctx.args)
+            : [script, ...ctx.args];
         return this.exec(app.path, [...app.args, ...argv], cwd, scriptEnv);
       }
     }
   }
 
-  private async checkout(ws: Workspace, repo: RepoWithKey, dir: string, branch: string | null, commitHash: string | null, knownHosts: string, name: string) {
+  private async checkout(
+    ws: Workspace,
+    repo: RepoWithKey,
+    dir: string,
+    branch: string | null,
+    commitHash: string | null,
+    knownHosts: string,
+    name: string,
+  ) {
     const access = await gitEnvironment(ws, name, repo.key, knownHosts, this.d.launcher, this.d.systemPath);
     this.cleanups.push(() => access.stop());
     const git = new Git(this.d.launcher, (l) => this.host.log(l));
-    return git.checkout({ url: repo.row.git_url, branch: repo.row.git_url.startsWith('/') ? null : branch, commitHash, dir, cwd: ws.dir, env: access.env });
+    return git.checkout({
+      url: repo.row.git_url,
+      branch: repo.row.git_url.startsWith('/') ? null : branch,
+      commitHash,
+      dir,
+      cwd: ws.dir,
+      env: access.env,
+    });
   }
 
-  private async ssh(ws: Workspace, name: string, key: Extract<RunContext['inventoryKey'], { type: 'ssh' }>, knownHosts: string): Promise<SshAccess> {
+  private async ssh(
+    ws: Workspace,
+    name: string,
+    key: Extract<RunContext['inventoryKey'], { type: 'ssh' }>,
+    knownHosts: string,
+  ): Promise<SshAccess> {
     const access = await prepareSsh(ws, name, key, knownHosts, this.d.launcher, this.d.systemPath);
     this.cleanups.push(() => access.stop());
     return access;
   }
 
-  private async runAnsible(ctx: RunContext, ws: Workspace, repoDir: string, env: Record<string, string>, knownHosts: string, exe: string): Promise<void> {
+  private async runAnsible(
+    ctx: RunContext,
+    ws: Workspace,
+    repoDir: string,
+    env: Record<string, string>,
+    knownHosts: string,
+    exe: string,
+  ): Promise<void> {
     const inv = ctx.inventory;
     let inventoryFile: string | null = null;
     if (inv?.type === 'static') inventoryFile = ws.writeSecretFile('inventory.ini', inv.inventory + '\n');
@@ -210,7 +319,15 @@ export class TaskExecutor {
       let base = repoDir;
       if (ctx.inventoryRepository) {
         base = ws.path('inventory-repository');
-        await this.checkout(ws, ctx.inventoryRepository, base, ctx.inventoryRepository.row.git_branch || null, null, knownHosts, 'inventory');
+        await this.checkout(
+          ws,
+          ctx.inventoryRepository,
+          base,
+          ctx.inventoryRepository.row.git_branch || null,
+          null,
+          knownHosts,
+          'inventory',
+        );
       }
       // An absolute path was checked against GANTRY_ALLOWED_LOCAL_PATHS when the run was loaded.
       inventoryFile = path.isAbsolute(inv.inventory) ? inv.inventory : inside(base, inv.inventory);
@@ -237,7 +354,10 @@ export class TaskExecutor {
     }
     const vaults = ctx.vaults.map((v, i) => ({
       name: v.name,
-      source: v.type === 'password' ? ws.writeSecretFile(`vault-${i}.pass`, (v.password ?? '') + '\n') : inside(repoDir, v.script ?? ''),
+      source:
+        v.type === 'password'
+          ? ws.writeSecretFile(`vault-${i}.pass`, (v.password ?? '') + '\n')
+          : inside(repoDir, v.script ?? ''),
     }));
     const tp = ctx.templateParams;
     const p = ctx.params;
@@ -256,18 +376,42 @@ export class TaskExecutor {
       tags: p.tags?.length ? p.tags : tp.tags,
       skipTags: p.skip_tags?.length ? p.skip_tags : tp.skip_tags,
       extraVarsFile: Object.keys(extra).length ? ws.writeSecretFile('extra-vars.json', JSON.stringify(extra)) : null,
-      untrustedVarsFile: ws.writeSecretFile('task-vars.yml', unsafeExtraVarsYaml({ ...ctx.untrustedVars, ...semaphoreVars(ctx.taskDetails) })),
+      // Earlier nodes' outputs are task data too (every string `!unsafe`), under a name of the engine's own.
+      untrustedVarsFile: ws.writeSecretFile(
+        'task-vars.yml',
+        unsafeExtraVarsYaml({
+          ...ctx.untrustedVars,
+          ...semaphoreVars(ctx.taskDetails),
+          ...(ctx.inputs ? { [WORKFLOW_INPUTS_VAR]: ctx.inputs } : {}),
+        }),
+      ),
       sshCommonArgs,
       templateArgs: [],
       taskArgs: ctx.args,
     });
     // Unsandboxed, a root server's task user has no home of its own (nobody's is /nonexistent),
     // where a local connection puts its temp files: a /tmp path instead, as Ansible advises.
-    const homeless: Record<string, string> = this.d.sandbox.taskOwner && this.d.sandbox.active === false ? { ANSIBLE_REMOTE_TMP: '/tmp/.ansible-gantry-${USER}' } : {};
-    await this.exec(exe, argv, repoDir, { ...env, ...homeless, ANSIBLE_FORCE_COLOR: '1', ANSIBLE_NOCOLOR: '0', PYTHONUNBUFFERED: '1', ANSIBLE_LOCAL_TEMP: ws.path('home', '.ansible-tmp') });
+    const homeless: Record<string, string> =
+      this.d.sandbox.taskOwner && this.d.sandbox.active === false
+        ? { ANSIBLE_REMOTE_TMP: '/tmp/.ansible-gantry-${USER}' }
+        : {};
+    await this.exec(exe, argv, repoDir, {
+      ...env,
+      ...homeless,
+      ANSIBLE_FORCE_COLOR: '1',
+      ANSIBLE_NOCOLOR: '0',
+      PYTHONUNBUFFERED: '1',
+      ANSIBLE_LOCAL_TEMP: ws.path('home', '.ansible-tmp'),
+    });
   }
 
-  private async runTerraform(ctx: RunContext, ws: Workspace, repoDir: string, env: Record<string, string>, exe: string): Promise<void> {
+  private async runTerraform(
+    ctx: RunContext,
+    ws: Workspace,
+    repoDir: string,
+    env: Record<string, string>,
+    exe: string,
+  ): Promise<void> {
     // The server writes and reads files here: a real folder of the checkout, resolved before any
     // task process ran; safe-fs checks it still is one at every later access.
     const cwd = realDirInside(repoDir, ctx.template.playbook || '.');
@@ -275,7 +419,13 @@ export class TaskExecutor {
       ...env,
       TF_IN_AUTOMATION: '1',
       TF_INPUT: '0',
-      ...Object.fromEntries(Object.entries({ ...ctx.trustedVars, ...ctx.untrustedVars }).map(([k, v]) => [`TF_VAR_${k}`, typeof v === 'string' ? v : JSON.stringify(v)])),
+      ...Object.fromEntries(
+        Object.entries({ ...ctx.trustedVars, ...ctx.untrustedVars }).map(([k, v]) => [
+          `TF_VAR_${k}`,
+          typeof v === 'string' ? v : JSON.stringify(v),
+        ]),
+      ),
+      ...this.inputsEnv(ctx, ws, `TF_VAR_${WORKFLOW_INPUTS_VAR}`),
     };
     const p = ctx.params;
     // The workspace keeps its state in Gantry: an override file points any backend at it, the
@@ -284,12 +434,18 @@ export class TaskExecutor {
     let backendAddress: string | null = null;
     if (backend) {
       const server = this.d.serverUrl?.();
-      if (!server) throw new Error("The workspace keeps its state in Gantry, but this run does not know the server's address");
+      if (!server)
+        throw new Error("The workspace keeps its state in Gantry, but this run does not know the server's address");
       backendAddress = `${server.replace(/\/+$/, '')}${backend.path}`;
       if (this.d.sandbox.isolatesNetwork) {
         // The task's own network reaches no port of this host: its backend comes through a
         // socket only its sandbox shows, on 127.0.0.1 of its own network.
-        const relay = await startBackendRelay(path.join(this.d.workRoot, '.relay'), `task_${ctx.task.id}`, server, backend.path);
+        const relay = await startBackendRelay(
+          path.join(this.d.workRoot, '.relay'),
+          `task_${ctx.task.id}`,
+          server,
+          backend.path,
+        );
         this.cleanups.push(() => void relay.close());
         this.forward = { socket: relay.socket, port: RELAY_PORT };
         backendAddress = `http://127.0.0.1:${RELAY_PORT}${backend.path}`;
@@ -362,7 +518,11 @@ export class TaskExecutor {
     // Every app process runs sandboxed; git and ssh-agent (run by the server itself) do not.
     // Checkouts and earlier steps made files the task user must own; no link is followed.
     this.ws?.handOver();
-    this.current = this.d.launcher.start({ command, args, cwd, env, sandbox: { writable: this.writable, readable: this.readable, forward: this.forward } }, (l) => this.host.log(l), this.host.flow);
+    this.current = this.d.launcher.start(
+      { command, args, cwd, env, sandbox: { writable: this.writable, readable: this.readable, forward: this.forward } },
+      (l) => this.host.log(l),
+      this.host.flow,
+    );
     if (this.stopRequested) this.current.kill(this.killRequested ? 'SIGKILL' : 'SIGTERM');
     const r = await this.current.done;
     this.current = null;
@@ -399,4 +559,3 @@ function workspaceStateFile(workspace: string | null): string {
   if (!workspace || workspace === 'default') return 'terraform.tfstate';
   return path.join('terraform.tfstate.d', workspace, 'terraform.tfstate');
 }
-

@@ -1,6 +1,14 @@
 import type { ProjectRole, TaskParams, TemplateTaskParams } from '@gantry/contracts';
 import type { Selectable } from 'kysely';
-import type { EnvironmentTable, InventoryTable, RepositoryTable, ScheduleTable, TaskTable, TemplateTable, TemplateVaultTable } from '../db/types.js';
+import type {
+  EnvironmentTable,
+  InventoryTable,
+  RepositoryTable,
+  ScheduleTable,
+  TaskTable,
+  TemplateTable,
+  TemplateVaultTable,
+} from '../db/types.js';
 import type { SecretBox } from '../platform/crypto.js';
 import type { LocalPathCheck } from '../platform/local-paths.js';
 
@@ -44,7 +52,13 @@ export interface TaskStore extends LogStore {
   /** waiting -> starting for this node, exactly once across nodes. */
   claim(id: number, nodeId: string, start: string): Promise<boolean>;
   /** One of `from` -> `to`; with `ownerNode`, only while that node owns the task. */
-  transition(id: number, from: readonly string[], to: string, patch?: Partial<TaskRecord>, ownerNode?: string): Promise<boolean>;
+  transition(
+    id: number,
+    from: readonly string[],
+    to: string,
+    patch?: Partial<TaskRecord>,
+    ownerNode?: string,
+  ): Promise<boolean>;
   setEndIfMissing(id: number, end: string): Promise<void>;
   update(id: number, patch: Partial<TaskRecord>): Promise<void>;
 }
@@ -63,10 +77,22 @@ export interface SecretSource {
 
 export type TemplateSource = Pick<
   Selectable<TemplateTable>,
-  'id' | 'type' | 'app' | 'playbook' | 'repository_id' | 'inventory_id' | 'environment_id' | 'task_params' | 'arguments' | 'git_branch'
+  | 'id'
+  | 'type'
+  | 'app'
+  | 'playbook'
+  | 'repository_id'
+  | 'inventory_id'
+  | 'environment_id'
+  | 'task_params'
+  | 'arguments'
+  | 'git_branch'
 > & { vaults: Array<Pick<Selectable<TemplateVaultTable>, 'name' | 'type' | 'vault_key_id' | 'script'>> };
 export type RepositorySource = Pick<Selectable<RepositoryTable>, 'id' | 'git_url' | 'git_branch' | 'ssh_key_id'>;
-export type InventorySource = Pick<Selectable<InventoryTable>, 'id' | 'type' | 'inventory' | 'repository_id' | 'ssh_key_id' | 'become_key_id'>;
+export type InventorySource = Pick<
+  Selectable<InventoryTable>,
+  'id' | 'type' | 'inventory' | 'repository_id' | 'ssh_key_id' | 'become_key_id'
+>;
 export type EnvironmentSource = Pick<Selectable<EnvironmentTable>, 'id' | 'name' | 'json' | 'env'>;
 
 /** A run's way into Gantry's Terraform HTTP state backend: the address path and one-time credentials. */
@@ -150,6 +176,12 @@ export interface RunContext {
   taskDetails?: TaskDetails;
   /** Gantry's own lines for the top of the run's log (why an option asked for was not applied). */
   notices?: string[];
+  /**
+   * Outputs of earlier workflow nodes, `{nodeId: output}` (task.inputs): data only, given to
+   * Ansible as the `!unsafe` extra variable gantry_outputs, to scripts as GANTRY_OUTPUTS (JSON).
+   * Absent in a job from an older server, null for a task given none.
+   */
+  inputs?: Record<string, unknown> | null;
 }
 
 /**

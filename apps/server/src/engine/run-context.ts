@@ -1,6 +1,16 @@
-import { Permission, can, parseArgumentList, permissionsFor, taskParamsSchema, templateTaskParamsSchema, type TaskParams, type TemplateTaskParams } from '@gantry/contracts';
+import {
+  Permission,
+  can,
+  parseArgumentList,
+  permissionsFor,
+  taskParamsSchema,
+  templateTaskParamsSchema,
+  type TaskParams,
+  type TemplateTaskParams,
+} from '@gantry/contracts';
 import type { KeySecret, RepoWithKey, RunContext, RunSources, TaskAuthor, TaskRecord } from './ports.js';
 import { taskDetails } from './task-details.js';
+import { parseStoredObject } from './task-outputs.js';
 
 export type { RepoWithKey, RunContext };
 
@@ -28,9 +38,14 @@ export const DEBUG_REFUSED = 'Debug was not enabled: the template does not allow
  * project's templates (managers, owners, admins); otherwise the task runs without it and its log
  * says why. Decided here, for every run, whatever the stored row asks.
  */
-function applyDebug(params: TaskParams, tp: TemplateTaskParams, author: TaskAuthor | null): { params: TaskParams; notices: string[] } {
+function applyDebug(
+  params: TaskParams,
+  tp: TemplateTaskParams,
+  author: TaskAuthor | null,
+): { params: TaskParams; notices: string[] } {
   if (!params.debug || tp.allow_debug) return { params, notices: [] };
-  if (author && can(permissionsFor(author.role, author.admin), Permission.manageProjectResources)) return { params, notices: [] };
+  if (author && can(permissionsFor(author.role, author.admin), Permission.manageProjectResources))
+    return { params, notices: [] };
   return { params: { ...params, debug: false }, notices: [DEBUG_REFUSED] };
 }
 
@@ -50,55 +65,87 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
   const secrets: string[] = [];
   // Secrets a restore left empty: the run goes on (the step that needs one fails), and says why first.
   const emptyNotices: string[] = [];
-  const keyOf = async (id: number | null): Promise<KeySecret | null> => {
+  // Keys are read in parallel (below) and taken in a fixed order, so notices keep their order.
+  const readKey = async (id: number | null) => {
     if (!id) return null;
     const k = await d.keys.secretOf(p, id);
-    const empty = k ? null : await d.keys.emptyKeyName?.(p, id);
+    return { k, empty: k ? null : await d.keys.emptyKeyName?.(p, id) };
+  };
+  const takeKey = (read: Awaited<ReturnType<typeof readKey>>): KeySecret | null => {
+    if (!read) return null;
+    const { k, empty } = read;
     if (empty && !emptyNotices.some((n) => n.includes(`"${empty}"`))) emptyNotices.push(emptyKeyNotice(empty));
-    if (k?.type === 'ssh') secrets.push(k.passphrase, ...k.private_key.split('\n').filter((l) => l.length >= 16 && !l.startsWith('-----')));
+    if (k?.type === 'ssh')
+      secrets.push(k.passphrase, ...k.private_key.split('\n').filter((l) => l.length >= 16 && !l.startsWith('-----')));
     if (k?.type === 'login_password') secrets.push(k.password);
-    return k;
+    return k ?? null;
   };
   const repoRow = await d.repositories.get(p, template.repository_id);
   // Before any checkout, here or on a runner: a row saved before the rule, or before an admin
   // narrowed GANTRY_ALLOWED_LOCAL_PATHS, fails its task with the reason.
   refuseLocalPath(d.localPaths.repositoryProblem(repoRow.git_url));
-  const repository = { row: { git_url: repoRow.git_url, git_branch: repoRow.git_branch }, key: await keyOf(repoRow.ssh_key_id) };
-
   const inventoryId = task.inventory_id ?? template.inventory_id;
   const inventory = inventoryId ? await d.inventories.get(p, inventoryId) : null;
   if (inventory?.type === 'file') refuseLocalPath(d.localPaths.inventoryProblem(inventory.inventory));
-  let inventoryRepository: RepoWithKey | null = null;
-  if (inventory?.type === 'file' && inventory.repository_id && inventory.repository_id !== repoRow.id) {
-    const r = await d.repositories.get(p, inventory.repository_id);
-    refuseLocalPath(d.localPaths.repositoryProblem(r.git_url));
-    inventoryRepository = { row: { git_url: r.git_url, git_branch: r.git_branch }, key: await keyOf(r.ssh_key_id) };
-  }
+  const inventoryRepoRow =
+    inventory?.type === 'file' && inventory.repository_id && inventory.repository_id !== repoRow.id
+      ? await d.repositories.get(p, inventory.repository_id)
+      : null;
+  if (inventoryRepoRow) refuseLocalPath(d.localPaths.repositoryProblem(inventoryRepoRow.git_url));
 
-  const vaults = [];
-  for (const v of template.vaults) {
-    const key = v.type === 'password' ? await keyOf(v.vault_key_id) : null;
-    vaults.push({ name: v.name, type: v.type === 'script' ? ('script' as const) : ('password' as const), password: key?.type === 'login_password' ? key.password : null, script: v.script });
-  }
-
-  const environment = await d.environments.get(p, template.environment_id);
-  const groupSecrets = await d.environments.secretValues(p, environment.id);
+  // What is left depends only on the rows above: one round trip's wait instead of one per read.
+  const [repoKey, inventoryRepoKey, vaultKeys, environment, author, inventoryKeyRead, becomeKeyRead] =
+    await Promise.all([
+      readKey(repoRow.ssh_key_id),
+      readKey(inventoryRepoRow?.ssh_key_id ?? null),
+      Promise.all(template.vaults.map((v) => (v.type === 'password' ? readKey(v.vault_key_id) : null))),
+      d.environments
+        .get(p, task.environment_id ?? template.environment_id)
+        .then(async (row) => ({ row, secrets: await d.environments.secretValues(p, row.id) })),
+      task.user_id && d.authors ? d.authors.get(p, task.user_id) : null,
+      readKey(inventory?.ssh_key_id ?? null),
+      readKey(inventory?.become_key_id ?? null),
+    ]);
+  const repository = { row: { git_url: repoRow.git_url, git_branch: repoRow.git_branch }, key: takeKey(repoKey) };
+  const inventoryRepository: RepoWithKey | null = inventoryRepoRow
+    ? {
+        row: { git_url: inventoryRepoRow.git_url, git_branch: inventoryRepoRow.git_branch },
+        key: takeKey(inventoryRepoKey),
+      }
+    : null;
+  const vaults = template.vaults.map((v, i) => {
+    const key = takeKey(vaultKeys[i] ?? null);
+    return {
+      name: v.name,
+      type: v.type === 'script' ? ('script' as const) : ('password' as const),
+      password: key?.type === 'login_password' ? key.password : null,
+      script: v.script,
+    };
+  });
+  const groupSecrets = environment.secrets;
   const taskSecrets = task.secret ? parseObject(d.box.open(task.secret)) : {};
   for (const s of groupSecrets) secrets.push(s.value);
-  for (const s of groupSecrets) if (s.value === '') emptyNotices.push(emptySecretNotice(environment.name, s.name));
+  for (const s of groupSecrets) if (s.value === '') emptyNotices.push(emptySecretNotice(environment.row.name, s.name));
   for (const v of Object.values(taskSecrets)) if (typeof v === 'string') secrets.push(v);
 
   // Who set a value decides how it is used: managers' values may be templates, task input never.
   const trustedVars: Record<string, unknown> = {
-    ...parseObject(environment.json),
+    ...parseObject(environment.row.json),
     ...Object.fromEntries(groupSecrets.filter((s) => s.type === 'var').map((s) => [s.name, s.value])),
   };
   const untrustedVars: Record<string, unknown> = { ...parseObject(task.environment), ...taskSecrets };
   const groupEnv: Record<string, string> = {
-    ...Object.fromEntries(Object.entries(parseObject(environment.env)).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+    ...Object.fromEntries(
+      Object.entries(parseObject(environment.row.env)).map(([k, v]) => [
+        k,
+        typeof v === 'string' ? v : JSON.stringify(v),
+      ]),
+    ),
     ...Object.fromEntries(groupSecrets.filter((s) => s.type === 'env').map((s) => [s.name, s.value])),
   };
-  const taskEnv = Object.fromEntries(Object.entries(parseObject(task.env)).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  const taskEnv = Object.fromEntries(
+    Object.entries(parseObject(task.env)).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
 
   // A terraform/tofu run on a workspace whose backend is on keeps its state in Gantry (and holds its lock).
   const isWorkspace = inventory?.type === 'terraform-workspace' || inventory?.type === 'tofu-workspace';
@@ -108,7 +155,8 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
       : null;
   if (terraformBackend) secrets.push(terraformBackend.password);
 
-  const author = task.user_id && d.authors ? await d.authors.get(p, task.user_id) : null;
+  const inventoryKey = takeKey(inventoryKeyRead);
+  const becomeKey = takeKey(becomeKeyRead);
   const templateParams = templateTaskParamsSchema.parse(JSON.parse(template.task_params || '{}'));
   const debug = applyDebug(taskParamsSchema.parse(JSON.parse(task.params || '{}')), templateParams, author);
 
@@ -120,8 +168,8 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
     repository,
     inventory: inventory ? { id: inventory.id, type: inventory.type, inventory: inventory.inventory } : null,
     inventoryRepository,
-    inventoryKey: await keyOf(inventory?.ssh_key_id ?? null),
-    becomeKey: await keyOf(inventory?.become_key_id ?? null),
+    inventoryKey,
+    becomeKey,
     vaults,
     trustedVars,
     untrustedVars,
@@ -134,5 +182,6 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
     taskDetails: taskDetails(task, template.type, author, d.webHost ?? ''),
     // A refused debug request first: its author is looking for the output it asked for.
     notices: [...debug.notices, ...emptyNotices],
+    inputs: parseStoredObject(task.inputs),
   };
 }

@@ -8,6 +8,7 @@ import { finalStatusTroubleLine, storageVerdict, untilStored, type FinalStatus }
 import type { LogRetryBuffer } from './log-retry-buffer.js';
 import { LogSink, type LogSeqReader } from './log-sink.js';
 import { loadRunContext, type RunContextDeps } from './run-context.js';
+import { storedJson } from './task-outputs.js';
 import type { LocalRuns } from './local-runs.js';
 
 export { inside } from './executor.js';
@@ -44,7 +45,10 @@ export class TaskRun {
 
   async run(): Promise<void> {
     const { d, task } = this;
-    const log = new LogSink(task.id, task.project_id, d.tasks, d.bus, d.clock, [], { maxLines: d.maxLogLines, retryBuffer: d.logRetryBuffer });
+    const log = new LogSink(task.id, task.project_id, d.tasks, d.bus, d.clock, [], {
+      maxLines: d.maxLogLines,
+      retryBuffer: d.logRetryBuffer,
+    });
     let workspaceId: number | null = null;
     // Set by the executor when an apply changed the workspace's state; stored once the final status is known.
     const tf: { state: string | null } = { state: null };
@@ -68,7 +72,10 @@ export class TaskRun {
     const unsubscribe = d.bus.onControl((c) => {
       if (c.taskId === task.id) executor.control(c.action);
     });
-    const detach = d.runs?.attach(task.id, { note: (line) => log.note(line), control: (action) => executor.control(action) });
+    const detach = d.runs?.attach(task.id, {
+      note: (line) => log.note(line),
+      control: (action) => executor.control(action),
+    });
     let status: FinalStatus = 'error';
     try {
       log.note(`Task #${task.id} started`);
@@ -98,10 +105,18 @@ export class TaskRun {
     }
     const end = d.clock.now().toISOString();
     const wanted = status;
+    // Stored with the final status, so whoever sees the task ended (a workflow run) sees its output too.
+    const output = storedJson(executor.output);
     // Tried until it lands: a final write lost to an outage would leave the task `running` for good.
     const write = await untilStored(async (diskFull) => {
       status = diskFull && wanted === 'success' ? 'error' : wanted;
-      const moved = await d.tasks.transition(task.id, ['starting', 'running', 'stopping', 'confirmed', 'waiting_confirmation'], status, { end }, d.nodeId);
+      const moved = await d.tasks.transition(
+        task.id,
+        ['starting', 'running', 'stopping', 'confirmed', 'waiting_confirmation'],
+        status,
+        output === null ? { end } : { end, output },
+        d.nodeId,
+      );
       // Already final (rejected, or failed by another node when this one stopped answering): the
       // end time is filled in only if nobody set it.
       if (!moved) await d.tasks.setEndIfMissing(task.id, end);

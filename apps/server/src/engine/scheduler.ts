@@ -24,6 +24,8 @@ export interface SchedulerDeps {
   localPaths: LocalPathCheck;
   /** Starts the schedule's template (commitHash for "run on new commit"). */
   fire(schedule: ScheduleRecord, commitHash: string | null): Promise<void>;
+  /** Starts a run of the schedule's workflow (a schedule with a workflow_id). */
+  fireWorkflow(schedule: ScheduleRecord & { workflow_id: number }): Promise<void>;
   onError(schedule: ScheduleRecord, err: unknown): void;
 }
 
@@ -32,7 +34,8 @@ export interface SchedulerDeps {
  * forward atomically), so it fires exactly once however many servers share the database and
  * however often they restart. A schedule with a repository is a "run on new commit" check: at
  * each due time it reads the branch head with `git ls-remote` and starts the template only when
- * the commit changed since the last check.
+ * the commit changed since the last check. A workflow's schedule starts a run of the workflow,
+ * claimed the same way, so a due time starts one run across the cluster.
  */
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -58,7 +61,10 @@ export class Scheduler {
         const since = new Date(Math.max(Date.parse(s.active_since), s.last_fired ? Date.parse(s.last_fired) : 0));
         const due = latestDue(s.cron_format, since, now);
         if (!due || !(await this.d.schedules.claim(s.id, due.toISOString()))) continue;
-        if (s.repository_id) {
+        if (s.workflow_id !== null) {
+          // Workflows have no "run on new commit" (the API refuses a repository with one).
+          await this.d.fireWorkflow({ ...s, workflow_id: s.workflow_id });
+        } else if (s.repository_id) {
           const head = await this.head(s.project_id, s.repository_id);
           if (!head || head === s.last_commit_hash) continue;
           if (!(await this.d.schedules.setCommit(s.id, s.last_commit_hash, head))) continue;
@@ -92,10 +98,26 @@ export class Scheduler {
     const problem = this.d.localPaths.repositoryProblem(repo.git_url);
     if (problem) throw new Error(problem);
     const key = await this.d.keys.secretOf(projectId, repo.ssh_key_id);
-    const ws = new Workspace(this.d.workRoot, `ls-remote-${repositoryId}-${Date.now()}-${Math.random().toString(36).slice(2)}`, this.d.taskOwner ?? null);
-    const access = await gitEnvironment(ws, 'check', key, path.join(this.d.knownHostsDir, `project_${projectId}`), this.d.launcher, this.d.systemPath);
+    const ws = new Workspace(
+      this.d.workRoot,
+      `ls-remote-${repositoryId}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+      this.d.taskOwner ?? null,
+    );
+    const access = await gitEnvironment(
+      ws,
+      'check',
+      key,
+      path.join(this.d.knownHostsDir, `project_${projectId}`),
+      this.d.launcher,
+      this.d.systemPath,
+    );
     try {
-      return await new Git(this.d.launcher, () => undefined).remoteHead(repo.git_url, repo.git_url.startsWith('/') ? null : repo.git_branch || null, ws.dir, access.env);
+      return await new Git(this.d.launcher, () => undefined).remoteHead(
+        repo.git_url,
+        repo.git_url.startsWith('/') ? null : repo.git_branch || null,
+        ws.dir,
+        access.env,
+      );
     } finally {
       access.stop();
       ws.dispose();

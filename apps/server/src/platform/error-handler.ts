@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { dbFailureOf, describeDbError } from '../db/db-errors.js';
 import { AppError, TooManyRequestsError } from './errors.js';
+import type { ConsolePages } from './route-preloads.js';
 import { isClientRoute } from './static-assets.js';
 
 /** Seconds a client is told to wait before retrying while the database cannot be reached. */
@@ -19,22 +20,35 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | Error, request, reply) => {
     if (err instanceof AppError) {
-      if (err instanceof TooManyRequestsError && err.retryAfterSeconds) reply.header('retry-after', String(err.retryAfterSeconds));
+      if (err instanceof TooManyRequestsError && err.retryAfterSeconds)
+        reply.header('retry-after', String(err.retryAfterSeconds));
       return reply.status(err.statusCode).send({ ...err.details, error: err.message });
     }
     if (isConstraintViolation(err)) {
       // A race the services' own checks could not see (e.g. a reference added meanwhile).
-      return reply.status(409).send({ error: 'The change conflicts with other data; reload and try again', code: ErrorCodes.conflict });
+      return reply
+        .status(409)
+        .send({ error: 'The change conflicts with other data; reload and try again', code: ErrorCodes.conflict });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
       const path = first?.instancePath.split('/').filter(Boolean) ?? [];
-      return reply.status(400).send({ error: namingField(first?.message, path), ...codeOf({ message: first?.message, params: first?.params.params }, path) });
+      return reply
+        .status(400)
+        .send({
+          error: namingField(first?.message, path),
+          ...codeOf({ message: first?.message, params: first?.params.params }, path),
+        });
     }
     if (err instanceof ZodError) {
       const first = err.issues[0];
       const params = first && 'params' in first ? first.params : undefined;
-      return reply.status(400).send({ error: namingField(first?.message, first?.path ?? []), ...codeOf({ message: first?.message, params }, first?.path ?? []) });
+      return reply
+        .status(400)
+        .send({
+          error: namingField(first?.message, first?.path ?? []),
+          ...codeOf({ message: first?.message, params }, first?.path ?? []),
+        });
     }
     const failure = dbFailureOf(err);
     if (failure === 'unavailable') {
@@ -50,7 +64,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = (err as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       // Fastify's own client errors (bad JSON, body too large, unsupported media type).
-      return reply.status(status).send({ error: clientErrorText(err as FastifyError), code: clientErrorCode(err as FastifyError, status) });
+      return reply
+        .status(status)
+        .send({ error: clientErrorText(err as FastifyError), code: clientErrorCode(err as FastifyError, status) });
     }
     request.log.error({ err }, 'request failed');
     return reply.status(500).send({ error: 'Internal server error', code: ErrorCodes.internalError });
@@ -61,13 +77,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
  * Unknown routes: a JSON 404 under /api and /assets; with the console built, every other GET gets
  * its index.html so client-side routes load on a refresh.
  */
-export function registerNotFound(app: FastifyInstance, serveConsole: boolean): void {
+export function registerNotFound(app: FastifyInstance, consolePages: ConsolePages | null): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (serveConsole && request.method === 'GET' && isClientRoute(url)) {
+    if (consolePages && request.method === 'GET' && isClientRoute(url)) {
+      if (consolePages.send(url, request.headers['accept-encoding'], reply)) return reply;
       return reply.type('text/html').sendFile('index.html');
     }
-    return reply.status(404).send({ error: `Route ${request.method} ${url} not found`, code: ErrorCodes.routeNotFound });
+    return reply
+      .status(404)
+      .send({ error: `Route ${request.method} ${url} not found`, code: ErrorCodes.routeNotFound });
   });
 }
 
@@ -75,7 +94,10 @@ export function registerNotFound(app: FastifyInstance, serveConsole: boolean): v
  * `{ code, field }` of a validation issue, with the params that word it (`label_key`, `max`...):
  * its contracts rule's code (issueCode), or `invalid_value` for zod's own texts.
  */
-function codeOf(issue: { message?: string | undefined; params?: unknown }, path: ReadonlyArray<PropertyKey>): Record<string, string | number> {
+function codeOf(
+  issue: { message?: string | undefined; params?: unknown },
+  path: ReadonlyArray<PropertyKey>,
+): Record<string, string | number> {
   const field: Record<string, string> = path.length ? { field: path.map(String).join('.') } : {};
   return { ...(issueCode(issue) ?? { code: ErrorCodes.invalidValue }), ...field };
 }
@@ -93,11 +115,20 @@ function namingField(message: string | undefined, path: ReadonlyArray<PropertyKe
 }
 
 /** MySQL/MariaDB's unique and foreign-key violations (PostgreSQL's are 23505 and 23503). */
-const MYSQL_CONSTRAINT_CODES = new Set(['ER_DUP_ENTRY', 'ER_NO_REFERENCED_ROW', 'ER_NO_REFERENCED_ROW_2', 'ER_ROW_IS_REFERENCED', 'ER_ROW_IS_REFERENCED_2']);
+const MYSQL_CONSTRAINT_CODES = new Set([
+  'ER_DUP_ENTRY',
+  'ER_NO_REFERENCED_ROW',
+  'ER_NO_REFERENCED_ROW_2',
+  'ER_ROW_IS_REFERENCED',
+  'ER_ROW_IS_REFERENCED_2',
+]);
 
 function isConstraintViolation(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_CONSTRAINT') || code === '23503' || code === '23505' || MYSQL_CONSTRAINT_CODES.has(code));
+  return (
+    typeof code === 'string' &&
+    (code.startsWith('SQLITE_CONSTRAINT') || code === '23503' || code === '23505' || MYSQL_CONSTRAINT_CODES.has(code))
+  );
 }
 
 /** Fastify's own client errors by their meaning; other statuses by the status. */

@@ -69,7 +69,9 @@ export class RemoteTaskRun {
       await this.log.sync();
     }
     // Until it lands: the run stays in the runner's list meanwhile, so the server never takes it for lost.
-    await this.report({ status }, true).catch(() => undefined);
+    // The task's output goes with its final status, as a local run stores it.
+    const output = this.executor.output ? JSON.stringify(this.executor.output) : undefined;
+    await this.report(output === undefined ? { status } : { status, output }, true).catch(() => undefined);
   }
 
   /** `untilTaken`: retried (with backoff) as long as the server may still take it. */

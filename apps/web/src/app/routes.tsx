@@ -22,6 +22,10 @@ const InventoriesPage = lazyPage(resources, 'InventoriesPage');
 const EnvironmentsPage = lazyPage(resources, 'EnvironmentsPage');
 const TeamPage = lazyPage(() => import('../features/team/team-page'), 'TeamPage');
 const SchedulesPage = lazyPage(() => import('../features/schedules/schedules-page'), 'SchedulesPage');
+const WorkflowsPage = lazyPage(() => import('../features/workflows/workflows-page'), 'WorkflowsPage');
+// The editor and the run view share the graph library (@xyflow/react and its CSS), loaded with them only.
+const WorkflowEditorPage = lazyPage(() => import('../features/workflows/workflow-editor-page'), 'WorkflowEditorPage');
+const WorkflowRunPage = lazyPage(() => import('../features/workflows/workflow-run-page'), 'WorkflowRunPage');
 const integrations = () => import('./screens/integrations');
 const IntegrationsPage = lazyPage(integrations, 'IntegrationsPage');
 const IntegrationPage = lazyPage(integrations, 'IntegrationPage');
@@ -29,6 +33,11 @@ const templates = () => import('./screens/templates');
 const TemplatesPage = lazyPage(templates, 'TemplatesPage');
 const TemplatePage = lazyPage(templates, 'TemplatePage');
 const ActiveTasksPage = lazyPage(() => import('../features/tasks/active-tasks-page'), 'ActiveTasksPage');
+const approvals = () => import('../features/approvals/approvals-screens');
+const ApprovalsInboxPage = lazyPage(approvals, 'ApprovalsInboxPage');
+const ApprovalLinkPage = lazyPage(approvals, 'ApprovalLinkPage');
+const ProjectApprovalsPage = lazyPage(approvals, 'ProjectApprovalsPage');
+const ApprovalPage = lazyPage(approvals, 'ApprovalPage');
 const admin = () => import('./screens/admin');
 const UsersPage = lazyPage(admin, 'UsersPage');
 const TokensPage = lazyPage(admin, 'TokensPage');
@@ -64,6 +73,11 @@ export function AppRoutes() {
               <Route path="team" element={<TeamPage />} />
               <Route path="schedules/:id?" element={<SchedulesPage />} />
               <Route path="schedule" element={<SchedulesPage />} />
+              <Route path="workflows" element={<WorkflowsPage />} />
+              <Route path="workflows/:id" element={<WorkflowEditorPage />} />
+              <Route path="workflows/:id/runs/:runId" element={<WorkflowRunPage />} />
+              <Route path="approvals" element={<ProjectApprovalsPage />} />
+              <Route path="approvals/:id" element={<ApprovalPage />} />
               <Route path="integrations" element={<IntegrationsPage />} />
               <Route path="integrations/:integrationId" element={<IntegrationPage />} />
               <Route path="templates" element={<TemplatesPage />} />
@@ -76,6 +90,8 @@ export function AppRoutes() {
               <Route path="views/:viewId/templates/:templateId/*" element={<ViewTemplateRedirect />} />
             </Route>
             <Route path="tokens" element={<TokensPage />} />
+            <Route path="approvals" element={<ApprovalsInboxPage />} />
+            <Route path="approvals/:id" element={<ApprovalLinkPage />} />
             <Route element={<AdminRoute />}>
               <Route path="users" element={<UsersPage />} />
               <Route path="tasks" element={<ActiveTasksPage />} />

@@ -11,6 +11,11 @@ export const paths = {
   projectSection: (id: number | string, section: string) => `/project/${id}/${section}`,
   integrations: (id: number | string) => `/project/${id}/integrations`,
   integration: (id: number | string, integrationId: number | string) => `/project/${id}/integrations/${integrationId}`,
+  workflows: (id: number | string) => `/project/${id}/workflows`,
+  /** A workflow's editor; `new` for one not saved yet. */
+  workflow: (id: number | string, workflowId: number | string) => `/project/${id}/workflows/${workflowId}`,
+  workflowRun: (id: number | string, workflowId: number | string, runId: number | string) =>
+    `/project/${id}/workflows/${workflowId}/runs/${runId}`,
   users: '/users',
   tokens: '/tokens',
   tasks: '/tasks',

@@ -63,6 +63,8 @@ export function presentBackup(src: BackupSource): ProjectBackup {
   const views = new Renumber();
   const tpls = new Renumber();
   const wfs = new Renumber();
+  // Numbered first: schedules and integrations, written before them, may name a workflow.
+  numberWorkflows(src.workflows, wfs);
   const p = src.project;
   return {
     meta: {
@@ -118,14 +120,18 @@ export function presentBackup(src: BackupSource): ProjectBackup {
     })),
     schedules: src.schedules.map((s) => ({
       name: s.name,
-      template_id: tpls.ref(s.template_id) ?? 0,
+      ...(s.workflow_id !== null
+        ? { workflow_id: wfs.ref(s.workflow_id) ?? 0 }
+        : { template_id: tpls.ref(s.template_id) ?? 0 }),
       cron_format: s.cron_format,
       repository_id: repos.ref(s.repository_id),
       active: s.active,
     })),
     integrations: src.integrations.map((i) => ({
       name: i.name,
-      template_id: tpls.ref(i.template_id) ?? 0,
+      ...(i.workflow_id !== null
+        ? { workflow_id: wfs.ref(i.workflow_id) ?? 0 }
+        : { template_id: tpls.ref(i.template_id) ?? 0 }),
       // Gantry's format names none as Gantry does (answers say "", Semaphore's value).
       auth_method: authMethodOf(i.auth_method),
       auth_header: i.auth_header,
@@ -149,11 +155,18 @@ export function presentBackup(src: BackupSource): ProjectBackup {
         variable: v.variable,
       })),
     })),
-    workflows: numberWorkflows(src.workflows, wfs).map((w) => ({
+    workflows: src.workflows.map((w) => ({
       id: wfs.ref(w.id)!,
       name: w.name,
       description: w.description,
-      nodes: w.nodes.map((n) => backupNode(n, { template: (id) => tpls.ref(id), workflow: (id) => wfs.ref(id), inventory: (id) => invs.ref(id), environment: (id) => envs.ref(id) })),
+      nodes: w.nodes.map((n) =>
+        backupNode(n, {
+          template: (id) => tpls.ref(id),
+          workflow: (id) => wfs.ref(id),
+          inventory: (id) => invs.ref(id),
+          environment: (id) => envs.ref(id),
+        }),
+      ),
       edges: w.edges,
       joins: w.joins,
     })),
@@ -179,7 +192,11 @@ export function backupNode(n: WorkflowNode, refs: Refs): WorkflowNode {
     template_id: map(n.template_id, refs.template),
     workflow_id: map(n.workflow_id, refs.workflow),
     params: n.params
-      ? { ...n.params, inventory_id: map(n.params.inventory_id, refs.inventory), environment_id: map(n.params.environment_id, refs.environment) }
+      ? {
+          ...n.params,
+          inventory_id: map(n.params.inventory_id, refs.inventory),
+          environment_id: map(n.params.environment_id, refs.environment),
+        }
       : n.params,
     approvers: n.approvers ? { ...n.approvers, users: [] } : n.approvers,
   };

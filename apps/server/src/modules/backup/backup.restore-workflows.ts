@@ -27,11 +27,12 @@ export async function restoreWorkflows(
   k: WorkflowRefs,
   notes: RestoreNotes,
   pacer: Pacer,
-): Promise<void> {
+): Promise<Restored> {
   const wfs = new Restored(doc.workflows);
   const waiting = new Map(doc.workflows.map((w) => [w.id, w]));
-  const runs = (w: BackupWorkflow) => w.nodes.flatMap((n) => (n.type === 'workflow' && n.workflow_id ? [n.workflow_id] : []));
-  for (let progress = true; progress && waiting.size > 0; ) {
+  const runs = (w: BackupWorkflow) =>
+    w.nodes.flatMap((n) => (n.type === 'workflow' && n.workflow_id ? [n.workflow_id] : []));
+  for (let progress = true; progress && waiting.size > 0;) {
     progress = false;
     for (const w of [...waiting.values()]) {
       // Those it runs first; a chain that comes back to itself never gets ready (noted below).
@@ -43,17 +44,49 @@ export async function restoreWorkflows(
       const nodes = mapNodes(w, what, { ...k, wfs }, notes);
       if (!nodes) continue;
       await notes.attempt(what, async () => {
-        const input = workflowInputSchema.parse({ name: w.name, description: w.description, nodes, edges: w.edges, joins: w.joins });
+        const input = workflowInputSchema.parse({
+          name: w.name,
+          description: w.description,
+          nodes,
+          edges: w.edges,
+          joins: w.joins,
+        });
         wfs.set(w.id, (await s.workflows.create(actor, projectId, input)).id);
       });
     }
   }
   // What is left runs itself through others: never ready.
-  for (const w of waiting.values()) notes.required(`Workflow "${w.name}"`, 'workflow it runs that does not run it back', wfs, null);
+  for (const w of waiting.values())
+    notes.required(`Workflow "${w.name}"`, 'workflow it runs that does not run it back', wfs, null);
+  return wfs;
+}
+
+/**
+ * What a schedule or an integration of the backup starts, with new ids: its workflow when it names
+ * one, else its template; null (noted: not restored) when that was not restored.
+ */
+export function restoredTarget(
+  what: string,
+  o: { template_id?: number | null; workflow_id?: number | null },
+  tpls: Restored,
+  wfs: Restored,
+  notes: RestoreNotes,
+): { template_id: number; workflow_id: null } | { template_id: null; workflow_id: number } | null {
+  if (o.workflow_id) {
+    const workflowId = notes.required(what, 'workflow', wfs, o.workflow_id);
+    return workflowId === null ? null : { template_id: null, workflow_id: workflowId };
+  }
+  const templateId = notes.required(what, 'template', tpls, o.template_id ?? null);
+  return templateId === null ? null : { template_id: templateId, workflow_id: null };
 }
 
 /** The nodes with new ids, or null (noted) when one cannot do without a reference that names nothing restored. */
-function mapNodes(w: BackupWorkflow, what: string, k: WorkflowRefs & { wfs: Restored }, notes: RestoreNotes): WorkflowNode[] | null {
+function mapNodes(
+  w: BackupWorkflow,
+  what: string,
+  k: WorkflowRefs & { wfs: Restored },
+  notes: RestoreNotes,
+): WorkflowNode[] | null {
   const out: WorkflowNode[] = [];
   for (const n of w.nodes) {
     const at = `node "${n.id}": `;
@@ -74,7 +107,13 @@ function mapNodes(w: BackupWorkflow, what: string, k: WorkflowRefs & { wfs: Rest
           environment_id: notes.optional(what, `${at}variable group`, k.envs, n.params.environment_id ?? null),
         }
       : n.params;
-    out.push({ ...n, template_id: templateId, workflow_id: workflowId, params, approvers: n.approvers ? { ...n.approvers, users: [] } : n.approvers });
+    out.push({
+      ...n,
+      template_id: templateId,
+      workflow_id: workflowId,
+      params,
+      approvers: n.approvers ? { ...n.approvers, users: [] } : n.approvers,
+    });
   }
   return out;
 }

@@ -17,7 +17,7 @@ import { ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import { Pacer } from './backup.limits.js';
 import { loginKey, Restored, RestoreNotes } from './backup.restore-refs.js';
-import { restoreWorkflows } from './backup.restore-workflows.js';
+import { restoredTarget, restoreWorkflows } from './backup.restore-workflows.js';
 import { templateFields } from './backup.template-fields.js';
 import type { RestoreServices } from './backup.transaction.js';
 
@@ -161,20 +161,31 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     const what = `Template "${t.name}"`;
     const input = await templateInput(t, what, k, notes, envOrEmpty);
     if (!input) continue;
+    // An approval policy's named users are kept when they belong to the new project; roles and groups always.
+    if (input.approval_policy?.approvers.users.length) {
+      const users: number[] = [];
+      for (const u of input.approval_policy.approvers.users)
+        if ((await s.projects.membership(p, u)).role) users.push(u);
+      if (users.length < input.approval_policy.approvers.users.length)
+        notes.later(what, 'approvers who are not members of the project left out');
+      input.approval_policy = { ...input.approval_policy, approvers: { ...input.approval_policy.approvers, users } };
+    }
     await notes.attempt(what, async () => {
       k.tpls.set(t.id, (await s.templates.create(actor, p, templateInputSchema.parse(input))).id);
     });
   }
+  // Before schedules and integrations, which may start a workflow.
+  const wfs = await restoreWorkflows(s, actor, p, doc, k, notes, pacer);
   for (const sc of doc.schedules) {
     await pacer.tick();
     const what = `Schedule "${sc.name}"`;
-    const templateId = notes.required(what, 'template', k.tpls, sc.template_id);
-    if (templateId === null) continue;
+    const target = restoredTarget(what, sc, k.tpls, wfs, notes);
+    if (target === null) continue;
     const repositoryId = notes.optional(what, 'repository', k.repos, sc.repository_id);
     await notes.attempt(what, async () => {
       const input = scheduleInputSchema.parse({
         name: sc.name,
-        template_id: templateId,
+        ...target,
         cron_format: sc.cron_format,
         repository_id: repositoryId,
         active: false,
@@ -185,8 +196,8 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
   for (const ig of doc.integrations) {
     await pacer.tick();
     const what = `Integration "${ig.name}"`;
-    const templateId = notes.required(what, 'template', k.tpls, ig.template_id);
-    if (templateId === null) continue;
+    const target = restoredTarget(what, ig, k.tpls, wfs, notes);
+    if (target === null) continue;
     // Without an authentication method the secret means nothing (the service drops it too).
     const secretId =
       ig.auth_method === 'none' ? null : notes.required(what, 'secret', k.keys, ig.auth_secret_id, loginKey('secret'));
@@ -194,7 +205,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
     const integrationId = await notes.attempt(what, async () => {
       const input = integrationInputSchema.parse({
         name: ig.name,
-        template_id: templateId,
+        ...target,
         auth_method: ig.auth_method,
         auth_header: ig.auth_header,
         auth_secret_id: secretId,
@@ -217,8 +228,6 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
       });
     }
   }
-
-  await restoreWorkflows(s, actor, p, doc, k, notes, pacer);
 
   await s.events.record({
     projectId: p,

@@ -17,7 +17,10 @@ export interface TemplateRefs {
  * writes and a restore reads back, so the two cannot drift apart. Each field is named, so nothing
  * reaches a backup by accident.
  */
-export function templateFields(t: Omit<BackupTemplate, 'id'>, refs: TemplateRefs): Omit<BackupTemplate, 'id'> {
+export function templateFields(
+  t: Omit<BackupTemplate, 'id' | 'approval_policy'> & { approval_policy?: BackupTemplate['approval_policy'] },
+  refs: TemplateRefs,
+): Omit<BackupTemplate, 'id'> {
   return {
     name: t.name,
     description: t.description,
@@ -39,7 +42,14 @@ export function templateFields(t: Omit<BackupTemplate, 'id'>, refs: TemplateRefs
     allow_extra_vars_in_task: t.allow_extra_vars_in_task,
     suppress_success_alerts: t.suppress_success_alerts,
     survey_vars: t.survey_vars,
-    vaults: t.vaults.map((v) => ({ name: v.name, type: v.type, vault_key_id: refs.key(v.vault_key_id), script: v.script })),
+    vaults: t.vaults.map((v) => ({
+      name: v.name,
+      type: v.type,
+      vault_key_id: refs.key(v.vault_key_id),
+      script: v.script,
+    })),
     task_params: t.task_params,
+    // Approvers are instance users and project roles: carried as they are (a restore keeps only members).
+    approval_policy: t.approval_policy ?? null,
   };
 }

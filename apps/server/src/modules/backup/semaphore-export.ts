@@ -103,25 +103,30 @@ export function toSemaphore(b: ProjectBackup) {
     views: viewList,
     inventories,
     environments,
-    schedules: b.schedules.map((s) => ({
-      name: s.name,
-      cron_format: s.cron_format,
-      active: s.active,
-      template: tpls.ref(s.template_id),
-      checkable_repository: repos.ref(s.repository_id),
-    })),
-    integrations: b.integrations.map((i) => ({
-      name: i.name,
-      template: tpls.ref(i.template_id),
-      auth_method: i.auth_method === 'none' ? '' : i.auth_method,
-      auth_header: i.auth_header ?? '',
-      auth_secret: keys.ref(i.auth_secret_id),
-      searchable: i.searchable,
-      task_params: i.task_params,
-      matchers: i.matchers.map((m) => ({ ...m, body_data_type: m.body_data_type ?? '' })),
-      extract_values: i.extract_values.map((v) => ({ ...v, body_data_type: v.body_data_type ?? '' })),
-      aliases: [],
-    })),
+    // Semaphore has no workflows: a workflow's schedules and integrations are left out (the Gantry format keeps them).
+    schedules: b.schedules
+      .filter((s) => !s.workflow_id)
+      .map((s) => ({
+        name: s.name,
+        cron_format: s.cron_format,
+        active: s.active,
+        template: tpls.ref(s.template_id ?? null),
+        checkable_repository: repos.ref(s.repository_id),
+      })),
+    integrations: b.integrations
+      .filter((i) => !i.workflow_id)
+      .map((i) => ({
+        name: i.name,
+        template: tpls.ref(i.template_id ?? null),
+        auth_method: i.auth_method === 'none' ? '' : i.auth_method,
+        auth_header: i.auth_header ?? '',
+        auth_secret: keys.ref(i.auth_secret_id),
+        searchable: i.searchable,
+        task_params: i.task_params,
+        matchers: i.matchers.map((m) => ({ ...m, body_data_type: m.body_data_type ?? '' })),
+        extract_values: i.extract_values.map((v) => ({ ...v, body_data_type: v.body_data_type ?? '' })),
+        aliases: [],
+      })),
     integration_aliases: [],
   };
 }

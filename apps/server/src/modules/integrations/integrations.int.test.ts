@@ -35,7 +35,10 @@ describe.each(engines)('integrations ($name)', (engine) => {
     await bad({ auth_secret_id: noneKey }, 'The secret must be a login with password key');
     await bad({ auth_method: 'hmac', auth_header: 'Bad Header' }, 'Auth header must be a valid header name');
     await bad({ task_params: { environment: '[1]' } }, 'Extra variables must be a JSON object');
-    await bad({ task_params: { environment: '{"ansible_python_interpreter": "/bin/sh"}' } }, 'Variable ansible_python_interpreter is reserved');
+    await bad(
+      { task_params: { environment: '{"ansible_python_interpreter": "/bin/sh"}' } },
+      'Variable ansible_python_interpreter is reserved',
+    );
     await bad({ task_params: { environment: '{"LD_PRELOAD": "/x.so"}' } }, 'Variable LD_PRELOAD is reserved');
     await bad({ task_params: { environment: '{oops' } }, 'Extra variables must be a JSON object');
     expect((await admin.get(url)).json()).toEqual([]);
@@ -53,6 +56,7 @@ describe.each(engines)('integrations ($name)', (engine) => {
       project_id: p,
       name: 'push',
       template_id: tpl,
+      workflow_id: null,
       tpl_name: 'deploy',
       auth_method: 'github',
       auth_header: null,

@@ -25,7 +25,9 @@ export function presentIntegration(r: IntegrationWithTemplate): Integration {
     id: r.id,
     project_id: r.project_id,
     name: r.name,
-    template_id: r.template_id,
+    // 0, not null, for a workflow's integration: Semaphore's clients read a number (docs/semaphore-compatibility.md).
+    template_id: r.template_id ?? 0,
+    workflow_id: r.workflow_id,
     tpl_name: r.tpl_name,
     // Semaphore's value for none: its console then shows None and no secret field.
     auth_method: r.auth_method === 'none' ? '' : (r.auth_method as IntegrationAuthMethodAnswer),

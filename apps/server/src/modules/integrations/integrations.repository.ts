@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { insertReturningAll } from '../../db/portable.js';
 import type {
   Database,
@@ -29,18 +29,22 @@ export class IntegrationsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   private base() {
-    return this.db
-      .selectFrom('integration')
-      .innerJoin('template', 'template.id', 'integration.template_id')
-      .selectAll('integration')
-      .select('template.name as tpl_name');
+    return (
+      this.db
+        .selectFrom('integration')
+        .leftJoin('template', 'template.id', 'integration.template_id')
+        .leftJoin('workflow', 'workflow.id', 'integration.workflow_id')
+        .selectAll('integration')
+        // The template's name, or the workflow's for an integration that starts a workflow.
+        .select(sql<string>`coalesce(${sql.ref('template.name')}, ${sql.ref('workflow.name')}, '')`.as('tpl_name'))
+    );
   }
 
   list(projectId: number): Promise<IntegrationWithTemplate[]> {
     return this.base()
       .where('integration.project_id', '=', projectId)
       .orderBy('integration.name')
-      .orderBy('template.name')
+      .orderBy('tpl_name')
       .orderBy('integration.id')
       .execute();
   }
@@ -96,7 +100,12 @@ export class IntegrationsRepository {
   }
 
   insertAlias(projectId: number, integrationId: number | null, alias: string, now: string): Promise<AliasRow> {
-    return insertReturningAll(this.db, 'integration_alias', { project_id: projectId, integration_id: integrationId, alias, created: now });
+    return insertReturningAll(this.db, 'integration_alias', {
+      project_id: projectId,
+      integration_id: integrationId,
+      alias,
+      created: now,
+    });
   }
 
   async deleteAlias(projectId: number, id: number): Promise<void> {
@@ -144,11 +153,19 @@ export class IntegrationsRepository {
   }
 
   insertMatcher(projectId: number, integrationId: number, v: MatcherValues): Promise<MatcherRow> {
-    return insertReturningAll(this.db, 'integration_matcher', { ...v, project_id: projectId, integration_id: integrationId });
+    return insertReturningAll(this.db, 'integration_matcher', {
+      ...v,
+      project_id: projectId,
+      integration_id: integrationId,
+    });
   }
 
   insertValue(projectId: number, integrationId: number, v: ExtractValueValues): Promise<ExtractValueRow> {
-    return insertReturningAll(this.db, 'integration_extract_value', { ...v, project_id: projectId, integration_id: integrationId });
+    return insertReturningAll(this.db, 'integration_extract_value', {
+      ...v,
+      project_id: projectId,
+      integration_id: integrationId,
+    });
   }
 
   async updateMatcher(projectId: number, integrationId: number, id: number, v: MatcherValues): Promise<void> {

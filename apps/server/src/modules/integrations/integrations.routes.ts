@@ -10,6 +10,7 @@ import {
   matcherSchema,
 } from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { START_TARGET_BOUND_FIELDS } from '../schedules/workflow-starter.port.js';
 import { z, type ZodType } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
@@ -57,7 +58,7 @@ export function integrationsRoutes(o: IntegrationsRoutesOptions): FastifyPluginA
         createSchema: integrationInputSchema,
         updateSchema: integrationInputSchema,
         // A new auth method brings its own default header (Authorization, X-Hub-Signature-256).
-        boundFields: { auth_header: 'auth_method' },
+        boundFields: { auth_header: 'auth_method', ...START_TARGET_BOUND_FIELDS },
         changePermission: Permission.updateProject,
       }),
     );

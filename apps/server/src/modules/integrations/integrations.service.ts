@@ -16,6 +16,7 @@ import type { AliasRow, IntegrationsRepository, IntegrationWithTemplate } from '
 import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import { secretsIn } from '../audit/audit-fields.js';
 import { presentIntegration } from './integrations.presenter.js';
+import type { WorkflowLookup } from '../schedules/workflow-starter.port.js';
 
 export type IntegrationInput = z.output<typeof integrationInputSchema>;
 
@@ -37,6 +38,7 @@ export class IntegrationsService implements ProjectResourceService<
     private readonly clock: Clock,
     /** Random alias text (URL-safe); an adapter so tests can pin it. */
     private readonly newAlias: () => string,
+    private readonly workflows: WorkflowLookup,
   ) {}
 
   list(projectId: number): Promise<IntegrationWithTemplate[]> {
@@ -57,7 +59,14 @@ export class IntegrationsService implements ProjectResourceService<
     const row = await this.repo.insert(projectId, values, this.clock.now().toISOString());
     await this.log(actor, projectId, row.id, `Integration ${row.name} created`);
     const created = await this.get(projectId, row.id);
-    await this.audit.record({ action: 'create', objectType: 'integration', objectId: row.id, projectId, after: presentIntegration(created), secretsChanged: secretsIn(input) });
+    await this.audit.record({
+      action: 'create',
+      objectType: 'integration',
+      objectId: row.id,
+      projectId,
+      after: presentIntegration(created),
+      secretsChanged: secretsIn(input),
+    });
     return created;
   }
 
@@ -66,7 +75,15 @@ export class IntegrationsService implements ProjectResourceService<
     await this.repo.update(projectId, id, await this.values(projectId, input));
     await this.log(actor, projectId, id, `Integration ${input.name} updated`);
     const after = await this.get(projectId, id);
-    await this.audit.record({ action: 'update', objectType: 'integration', objectId: id, projectId, before: presentIntegration(before), after: presentIntegration(after), secretsChanged: secretsIn(input) });
+    await this.audit.record({
+      action: 'update',
+      objectType: 'integration',
+      objectId: id,
+      projectId,
+      before: presentIntegration(before),
+      after: presentIntegration(after),
+      secretsChanged: secretsIn(input),
+    });
   }
 
   /** Its aliases, matchers and extracted values go with it; tasks it started stay. */
@@ -74,7 +91,13 @@ export class IntegrationsService implements ProjectResourceService<
     const row = await this.get(projectId, id);
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Integration ${row.name} deleted`);
-    await this.audit.record({ action: 'delete', objectType: 'integration', objectId: id, projectId, before: presentIntegration(row) });
+    await this.audit.record({
+      action: 'delete',
+      objectType: 'integration',
+      objectId: id,
+      projectId,
+      before: presentIntegration(row),
+    });
   }
 
   /** Nothing points at an integration. */
@@ -98,7 +121,14 @@ export class IntegrationsService implements ProjectResourceService<
       integrationId,
       owner ? `Alias created for integration ${owner.name}` : 'Project integration alias created',
     );
-    await this.audit.record({ action: 'create', objectType: 'integration_alias', objectId: row.id, projectId, after: auditedAlias(row), secretsChanged: ['alias'] });
+    await this.audit.record({
+      action: 'create',
+      objectType: 'integration_alias',
+      objectId: row.id,
+      projectId,
+      after: auditedAlias(row),
+      secretsChanged: ['alias'],
+    });
     return row;
   }
 
@@ -113,21 +143,49 @@ export class IntegrationsService implements ProjectResourceService<
       integrationId,
       owner ? `Alias deleted from integration ${owner.name}` : 'Project integration alias deleted',
     );
-    await this.audit.record({ action: 'delete', objectType: 'integration_alias', objectId: aliasId, projectId, before: auditedAlias(alias) });
+    await this.audit.record({
+      action: 'delete',
+      objectType: 'integration_alias',
+      objectId: aliasId,
+      projectId,
+      before: auditedAlias(alias),
+    });
   }
 
   private async values(projectId: number, input: IntegrationInput) {
-    await this.templates.get(projectId, input.template_id).catch(() => {
-      throw new ValidationError('Template not found in this project', { code: ErrorCodes.notInProject, label_key: 'template', field: 'template_id' });
-    });
+    // The contract lets exactly one of the two through.
+    if (input.template_id !== null) {
+      await this.templates.get(projectId, input.template_id).catch(() => {
+        throw new ValidationError('Template not found in this project', {
+          code: ErrorCodes.notInProject,
+          label_key: 'template',
+          field: 'template_id',
+        });
+      });
+    }
+    if (input.workflow_id !== null) {
+      await this.workflows.get(projectId, input.workflow_id).catch(() => {
+        throw new ValidationError('Workflow not found in this project', {
+          code: ErrorCodes.notInProject,
+          label_key: 'workflow',
+          field: 'workflow_id',
+        });
+      });
+    }
     const secretId = input.auth_method === 'none' ? null : (input.auth_secret_id ?? null);
     if (secretId !== null) {
       const type = await this.keys.typeInProject(projectId, secretId, 'Secret', 'auth_secret_id');
-      if (type !== 'login_password') throw new ValidationError('The secret must be a login with password key', { code: ErrorCodes.keyMustBeLoginPassword, label_key: 'secret', field: 'auth_secret_id' });
+      if (type !== 'login_password')
+        throw new ValidationError('The secret must be a login with password key', {
+          code: ErrorCodes.keyMustBeLoginPassword,
+          label_key: 'secret',
+          field: 'auth_secret_id',
+        });
     }
     return {
       name: input.name,
       template_id: input.template_id,
+      workflow_id: input.workflow_id,
       auth_method: input.auth_method,
       auth_header: AUTH_METHODS_WITH_HEADER.includes(input.auth_method) ? (input.auth_header ?? null) : null,
       auth_secret_id: secretId,

@@ -18,6 +18,7 @@ import {
   type ValueSource,
 } from './webhook-read.js';
 import { bodyHashOf, DELIVERY_REPLAY_WINDOW_MS, deliveryIdOf, type DeliveryId } from './webhook-replay.js';
+import type { WorkflowStarter } from '../schedules/workflow-starter.port.js';
 
 /**
  * What a delivery did; the receiver answers 404 unless some integration authenticated it.
@@ -26,7 +27,10 @@ import { bodyHashOf, DELIVERY_REPLAY_WINDOW_MS, deliveryIdOf, type DeliveryId } 
  */
 export interface DeliveryResult {
   authenticated: boolean;
+  /** Tasks started (template integrations). */
   started: number[];
+  /** Workflow runs started (workflow integrations). */
+  runs: number[];
   repeated: boolean;
 }
 
@@ -51,13 +55,16 @@ export class WebhookService {
     private readonly clock: Clock,
   ) {}
 
+  /** Starts a workflow integration's run (the composition root wires the workflow-run engine in). */
+  workflows: WorkflowStarter | null = null;
+
   /** `logError` takes unexpected failures (for the request log); their text never reaches the sender. */
   async receive(
     alias: string,
     d: Delivery,
     logError: (err: unknown) => void = () => undefined,
   ): Promise<DeliveryResult> {
-    const result: DeliveryResult = { authenticated: false, started: [], repeated: false };
+    const result: DeliveryResult = { authenticated: false, started: [], runs: [], repeated: false };
     if (!INTEGRATION_ALIAS_PATTERN.test(alias)) return result;
     const row = await this.repo.aliasByValue(alias);
     if (!row) return result;
@@ -86,11 +93,12 @@ export class WebhookService {
         continue;
       }
       // An unexpected failure (the sender gets a 500 and retries) must not leave the delivery spent.
-      const taskId = await this.deliver(i, d, logError).catch(async (err: unknown) => {
+      const started = await this.deliver(i, d, logError).catch(async (err: unknown) => {
         if (remembered) await this.deliveries.release(i.id, keys).catch(() => undefined);
         throw err;
       });
-      if (taskId !== null) result.started.push(taskId);
+      if (started?.kind === 'task') result.started.push(started.id);
+      else if (started?.kind === 'run') result.runs.push(started.id);
     }
     result.repeated = repeats === accepted.length;
     return result;
@@ -113,7 +121,7 @@ export class WebhookService {
     i: IntegrationWithTemplate,
     d: Delivery,
     logError: (err: unknown) => void,
-  ): Promise<number | null> {
+  ): Promise<{ kind: 'task' | 'run'; id: number } | null> {
     const matchers = await this.repo.matchers(i.project_id, i.id);
     const matched = matchers.every((m) =>
       matches(
@@ -123,6 +131,8 @@ export class WebhookService {
       ),
     );
     if (!matched) return null;
+    // A workflow's run takes no values yet: the delivery starts it, as the integration's tasks would be started.
+    if (i.workflow_id !== null) return this.startRun(i, i.workflow_id, logError);
     const { vars, env } = extract(await this.repo.values(i.project_id, i.id), d);
     const tp = integrationTaskParams(i.task_params);
     try {
@@ -130,7 +140,7 @@ export class WebhookService {
         null,
         i.project_id,
         {
-          template_id: i.template_id,
+          template_id: i.template_id!,
           message: tp.message || `Integration ${i.name}`,
           environment: JSON.stringify({ ...jsonObject(tp.environment), ...vars }),
           secret: '{}',
@@ -139,12 +149,33 @@ export class WebhookService {
         { integrationId: i.id, env },
       );
       await this.record(i, `Integration ${i.name} started task #${task.id}`);
-      return task.id;
+      return { kind: 'task', id: task.id };
     } catch (err) {
       if (!(err instanceof AppError)) logError(err);
       await this.record(
         i,
         `Integration ${i.name} could not start a task: ${err instanceof AppError ? err.message : 'internal error'}`,
+      );
+      return null;
+    }
+  }
+
+  /** Like a task's start: a refusal (the workflow gone meanwhile) is an event, not an error for the sender. */
+  private async startRun(
+    i: IntegrationWithTemplate,
+    workflowId: number,
+    logError: (err: unknown) => void,
+  ): Promise<{ kind: 'run'; id: number } | null> {
+    try {
+      if (!this.workflows) throw new Error('workflow runs are not wired in');
+      const run = await this.workflows.start(null, i.project_id, workflowId, { integrationId: i.id });
+      await this.record(i, `Integration ${i.name} started workflow run #${run.id}`);
+      return { kind: 'run', id: run.id };
+    } catch (err) {
+      if (!(err instanceof AppError)) logError(err);
+      await this.record(
+        i,
+        `Integration ${i.name} could not start a workflow run: ${err instanceof AppError ? err.message : 'internal error'}`,
       );
       return null;
     }

@@ -1,5 +1,5 @@
 /** Why a notification is sent: a task reached a final status, or it waits for someone to confirm it. */
-export type NotificationEvent = 'task_finished' | 'task_waiting_confirmation';
+export type NotificationEvent = 'task_finished' | 'task_waiting_confirmation' | 'approval_requested';
 
 /** Final statuses that notify; `rejected` does not, as the person who rejected the task already knows. */
 export const NOTIFYING_FINAL_STATUSES: readonly string[] = ['success', 'error', 'stopped'];
@@ -41,6 +41,51 @@ export interface NotificationMessage {
   text: string;
   /** Hex colour without `#` for cards (green success, red error, amber waiting, grey otherwise). */
   color: string;
+  /** For `approval_requested`: the approval waiting for a decision. */
+  approvalId?: number;
+}
+
+export interface ApprovalMessageInput {
+  projectId: number;
+  projectName: string;
+  approvalId: number;
+  /** What waits ("Task #12 of Deploy", "Release / approve-prod"). */
+  approvalTitle: string;
+  templateId: number | null;
+  templateName: string | null;
+  taskId: number | null;
+  requester: string | null;
+  requiredApprovals: number;
+  deadline: string | null;
+  /** The link to open the approval: a personal signed one-time link, or the plain console page. */
+  url: string;
+}
+
+/** Builds the words of an "approval requested" notification; pure. */
+export function buildApprovalMessage(i: ApprovalMessageInput): NotificationMessage {
+  const title = `[${i.projectName}] Approval needed: ${i.approvalTitle}`;
+  const lines = [title, `Project: ${i.projectName}`];
+  if (i.templateName) lines.push(`Template: ${i.templateName}`);
+  if (i.taskId !== null) lines.push(`Task: #${i.taskId}`);
+  if (i.requester) lines.push(`Requested by: ${i.requester}`);
+  lines.push(`Approvals needed: ${i.requiredApprovals}`);
+  if (i.deadline) lines.push(`Decide before: ${i.deadline}`);
+  lines.push('Approve or reject it in Gantry:', i.url);
+  return {
+    event: 'approval_requested',
+    projectId: i.projectId,
+    projectName: i.projectName,
+    templateId: i.templateId ?? 0,
+    templateName: i.templateName ?? '',
+    taskId: i.taskId ?? 0,
+    status: 'pending',
+    author: i.requester,
+    url: i.url,
+    title,
+    text: lines.join('\n'),
+    color: 'F0AD4E',
+    approvalId: i.approvalId,
+  };
 }
 
 const HEADLINES: Record<string, string> = {

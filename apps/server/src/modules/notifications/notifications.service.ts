@@ -1,6 +1,11 @@
 import type { EventsService } from '../events/events.service.js';
 import type { Audience, ChannelName, NotificationChannel } from './channels/channel.js';
-import { buildMessage, notificationEventFor, type NotificationEvent } from './notification-message.js';
+import {
+  buildMessage,
+  notificationEventFor,
+  type NotificationEvent,
+  type NotificationMessage,
+} from './notification-message.js';
 import type { NotificationsRepository, TaskNotificationContext } from './notifications.repository.js';
 
 /** The facts of a task a notification needs; `status` is the one to notify about. */
@@ -98,6 +103,47 @@ export class NotificationsService {
       }),
     );
     return outcome;
+  }
+
+  /**
+   * Tells approvers an approval waits for them: each one's email carries their own signed one-time
+   * link; chat and webhooks get one message with the plain link to the console (a shared channel
+   * is no place for personal links), and only when the project takes alerts. Failures become
+   * activity events as task notifications do; nothing is thrown.
+   */
+  async approvalRequested(a: {
+    projectAlert: boolean;
+    alertChat: string | null;
+    shared: NotificationMessage;
+    personal: Array<{ email: string; message: NotificationMessage }>;
+  }): Promise<Partial<Record<ChannelName, DeliveryResult>>> {
+    const results: Partial<Record<ChannelName, DeliveryResult>> = {};
+    const fail = async (c: NotificationChannel, e: unknown) => {
+      results[c.name] = 'failed';
+      await this.events
+        .record({
+          projectId: a.shared.projectId,
+          userId: null,
+          objectType: 'approval',
+          objectId: a.shared.approvalId ?? null,
+          description: `Notification via ${c.name} failed: ${this.mask(String((e as Error)?.message ?? e))}`,
+        })
+        .catch(() => undefined);
+    };
+    for (const c of this.channels) {
+      try {
+        if (c.name === 'email') {
+          let sent = false;
+          for (const p of a.personal) sent = (await c.send(p.message, { emails: [p.email], chat: null })) || sent;
+          results.email = sent ? 'sent' : 'skipped';
+        } else if (a.projectAlert) {
+          results[c.name] = (await c.send(a.shared, { emails: [], chat: a.alertChat })) ? 'sent' : 'skipped';
+        } else results[c.name] = 'skipped';
+      } catch (e) {
+        await fail(c, e);
+      }
+    }
+    return results;
   }
 
   private mask(text: string): string {

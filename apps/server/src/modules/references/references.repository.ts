@@ -72,6 +72,21 @@ export class ReferencesRepository {
     };
   }
 
+  /** The schedules and integrations that start this workflow. */
+  async forWorkflow(projectId: number, workflowId: number): Promise<References> {
+    return {
+      ...none(),
+      schedules: await this.db
+        .selectFrom('schedule')
+        .select(['id', 'name'])
+        .where('project_id', '=', projectId)
+        .where('workflow_id', '=', workflowId)
+        .orderBy('name')
+        .execute(),
+      integrations: await this.integrationsWhere(projectId, 'workflow_id', workflowId),
+    };
+  }
+
   /** Templates of every project that run this app; named with their project, as they span projects. */
   async forApp(appId: string): Promise<References> {
     const rows = await this.db
@@ -85,7 +100,7 @@ export class ReferencesRepository {
     return { ...none(), templates: rows.map((r) => ({ id: r.id, name: `${r.project} / ${r.name}` })) };
   }
 
-  private integrationsWhere(projectId: number, column: 'template_id' | 'auth_secret_id', id: number) {
+  private integrationsWhere(projectId: number, column: 'template_id' | 'workflow_id' | 'auth_secret_id', id: number) {
     return this.db.selectFrom('integration').select(['id', 'name']).where('project_id', '=', projectId).where(column, '=', id).orderBy('name').orderBy('id').execute();
   }
 

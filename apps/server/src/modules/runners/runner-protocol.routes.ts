@@ -1,4 +1,11 @@
-import { idParamSchema, runnerLogSchema, runnerPollRequestSchema, runnerPollResponseSchema, runnerStatusSchema, ErrorCodes } from '@gantry/contracts';
+import {
+  idParamSchema,
+  runnerLogSchema,
+  runnerPollRequestSchema,
+  runnerPollResponseSchema,
+  runnerStatusSchema,
+  ErrorCodes,
+} from '@gantry/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -35,19 +42,32 @@ export function runnerProtocolRoutes(runners: RunnersService, protocol: RunnerPr
     const opts = { config: { runner: true }, preValidation: authenticate } as const;
     const tags = ['runner protocol'];
 
-    app.post('/internal/runners/poll', { ...opts, schema: { tags, body: runnerPollRequestSchema.optional(), response: { 200: runnerPollResponseSchema } } }, async (request) =>
-      protocol.poll(runnerOf(request), request.body?.running ?? []),
+    app.post(
+      '/internal/runners/poll',
+      {
+        ...opts,
+        schema: { tags, body: runnerPollRequestSchema.optional(), response: { 200: runnerPollResponseSchema } },
+      },
+      async (request) => protocol.poll(runnerOf(request), request.body?.running ?? []),
     );
 
-    app.post('/internal/runners/tasks/:taskId/log', { ...opts, bodyLimit: 8 * 1024 * 1024, schema: { tags, params: taskParams, body: runnerLogSchema } }, async (request, reply) => {
-      await protocol.log(runnerOf(request), request.params.taskId, request.body);
-      return reply.status(204).send();
-    });
+    app.post(
+      '/internal/runners/tasks/:taskId/log',
+      { ...opts, bodyLimit: 8 * 1024 * 1024, schema: { tags, params: taskParams, body: runnerLogSchema } },
+      async (request, reply) => {
+        await protocol.log(runnerOf(request), request.params.taskId, request.body);
+        return reply.status(204).send();
+      },
+    );
 
-    app.post('/internal/runners/tasks/:taskId/status', { ...opts, schema: { tags, params: taskParams, body: runnerStatusSchema } }, async (request, reply) => {
-      await protocol.status(runnerOf(request), request.params.taskId, request.body);
-      return reply.status(204).send();
-    });
+    // A final status carries the task's output (up to 1 MiB as JSON text, escaped once more in the body).
+    app.post(
+      '/internal/runners/tasks/:taskId/status',
+      { ...opts, bodyLimit: 8 * 1024 * 1024, schema: { tags, params: taskParams, body: runnerStatusSchema } },
+      async (request, reply) => {
+        await protocol.status(runnerOf(request), request.params.taskId, request.body);
+        return reply.status(204).send();
+      },
+    );
   };
 }
-

@@ -1,10 +1,20 @@
-import { FINISHED_STATUSES, isFinished, type RunnerControl, type RunnerJob, type RunnerLogBody, type RunnerPollResponse, type RunnerStatusBody, ErrorCodes } from '@gantry/contracts';
+import {
+  FINISHED_STATUSES,
+  TASK_OUTPUT_MAX_BYTES,
+  isFinished,
+  type RunnerControl,
+  type RunnerJob,
+  type RunnerLogBody,
+  type RunnerPollResponse,
+  type RunnerStatusBody,
+  ErrorCodes,
+} from '@gantry/contracts';
 import type { App } from '@gantry/contracts';
 import { maskSecrets } from '../../platform/mask-secrets.js';
 import type { RunContext } from '../../engine/ports.js';
 import type { Clock } from '../../platform/clock.js';
 import { sealTo } from '../../platform/envelope.js';
-import { ConflictError, NotFoundError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { EventBus } from '../../realtime/bus.js';
 import type { EventsService } from '../events/events.service.js';
 import { taskUpdateFrame } from '../../realtime/task-frames.js';
@@ -44,7 +54,8 @@ export const NOT_HELD_FAILED = 'The runner no longer runs this task (it restarte
 /** The same for a task being stopped: the stop is done. */
 export const NOT_HELD_STOPPED = 'The runner no longer runs this task (it restarted?); the task was stopped.';
 /** A force stop does not wait for the runner, which may never call again. */
-export const FORCE_STOPPED = 'Force stopped: the task was ended without waiting for its runner (the runner kills it if it still runs it).';
+export const FORCE_STOPPED =
+  'Force stopped: the task was ended without waiting for its runner (the runner kills it if it still runs it).';
 /** A stop of a task whose runner was deleted: no runner will ever report on it. */
 export const RUNNER_DELETED = 'The runner of this task was deleted; the task was stopped.';
 
@@ -88,7 +99,11 @@ export class RunnerProtocolService {
     const task = await this.openTask(runner, taskId);
     const secrets = await this.secretsOf(task);
     const now = this.d.clock.now().toISOString();
-    const lines = body.lines.map((l) => ({ seq: l.seq, time: validTime(l.time) ?? now, output: maskSecrets(l.output, secrets) }));
+    const lines = body.lines.map((l) => ({
+      seq: l.seq,
+      time: validTime(l.time) ?? now,
+      output: maskSecrets(l.output, secrets),
+    }));
     const stored = await this.d.runners.log.append(runner.id, taskId, lines);
     // Ended since the check above (the timeout, a force stop): nothing was stored.
     if (!stored) throw new ConflictError(TASK_FINISHED, { code: ErrorCodes.taskFinished });
@@ -101,10 +116,15 @@ export class RunnerProtocolService {
    */
   async status(runner: RunnerRow, taskId: number, body: RunnerStatusBody): Promise<void> {
     const task = await this.openTask(runner, taskId);
-    if (body.commit_hash) await this.d.tasks.update(taskId, { commit_hash: body.commit_hash, commit_message: (body.commit_message ?? '').slice(0, 200) });
+    if (body.commit_hash)
+      await this.d.tasks.update(taskId, {
+        commit_hash: body.commit_hash,
+        commit_message: (body.commit_message ?? '').slice(0, 200),
+      });
     switch (body.status) {
       case 'running':
-        if (await this.d.tasks.transition(taskId, ['starting', 'confirmed', 'waiting_confirmation'], 'running')) this.publish(task, 'running');
+        if (await this.d.tasks.transition(taskId, ['starting', 'confirmed', 'waiting_confirmation'], 'running'))
+          this.publish(task, 'running');
         return;
       case 'waiting_confirmation':
         if (await this.d.tasks.transition(taskId, ['running'], 'waiting_confirmation')) {
@@ -117,7 +137,8 @@ export class RunnerProtocolService {
       case 'stopped':
       case 'rejected':
         // Lost to a concurrent end (the timeout, a repeated report): nothing was stored.
-        if (!(await this.finish(task, body.status))) throw new ConflictError(TASK_FINISHED, { code: ErrorCodes.taskFinished });
+        if (!(await this.finish(task, body.status, outputOf(body.output))))
+          throw new ConflictError(TASK_FINISHED, { code: ErrorCodes.taskFinished });
     }
   }
 
@@ -175,7 +196,11 @@ export class RunnerProtocolService {
    * Ends a runner's task from the server, with a line saying why after the last stored one. The
    * conditional update is the claim: with several server nodes only one ends it.
    */
-  private async endWithLine(t: { id: number; project_id: number; status: string }, to: 'error' | 'stopped', output: string): Promise<boolean> {
+  private async endWithLine(
+    t: { id: number; project_id: number; status: string },
+    to: 'error' | 'stopped',
+    output: string,
+  ): Promise<boolean> {
     const line = await this.d.runners.log.end(t.id, t.status, to, this.d.clock.now().toISOString(), output);
     if (!line) return false;
     this.d.bus.publishLines({ project_id: t.project_id, task_id: t.id, lines: [line] });
@@ -195,7 +220,8 @@ export class RunnerProtocolService {
   /** `reported`: how many runs the runner says it has (some may be ended here already and still winding down there). */
   private async claim(runner: RunnerRow, now: string, reported: number): Promise<TaskRow[]> {
     const running = Math.max(await this.d.runners.countRunning(runner.id), reported);
-    const slots = runner.max_parallel_tasks > 0 ? Math.min(runner.max_parallel_tasks - running, CLAIM_BATCH) : CLAIM_BATCH;
+    const slots =
+      runner.max_parallel_tasks > 0 ? Math.min(runner.max_parallel_tasks - running, CLAIM_BATCH) : CLAIM_BATCH;
     if (slots <= 0) return [];
     const claimed: TaskRow[] = [];
     const busyProjects = new Set<number>();
@@ -206,7 +232,14 @@ export class RunnerProtocolService {
         busyProjects.add(c.project_id);
         continue;
       }
-      if (!(await this.d.tasks.transition(c.id, ['waiting'], 'starting', { runner_id: runner.id, node_id: null, start: now }))) continue;
+      if (
+        !(await this.d.tasks.transition(c.id, ['waiting'], 'starting', {
+          runner_id: runner.id,
+          node_id: null,
+          start: now,
+        }))
+      )
+        continue;
       const task = (await this.d.tasks.findById(c.id))!;
       this.publish(task, 'starting');
       claimed.push(task);
@@ -231,7 +264,9 @@ export class RunnerProtocolService {
       };
     } catch (e) {
       const now = this.d.clock.now().toISOString();
-      await this.d.tasks.appendOutput([{ task_id: task.id, seq: 1, time: now, output: `Error: ${(e as Error).message}` }]);
+      await this.d.tasks.appendOutput([
+        { task_id: task.id, seq: 1, time: now, output: `Error: ${(e as Error).message}` },
+      ]);
       await this.finish(task, 'error');
       return null;
     }
@@ -244,7 +279,8 @@ export class RunnerProtocolService {
     for (const id of running) {
       const t = known.find((k) => k.id === id);
       // Not this runner's (any more), or already finished (failed by the timeout, stopped while waiting): stop it.
-      if (!t || FINISHED_STATUSES.includes(t.status)) out.push({ task_id: id, action: t?.status === 'rejected' ? 'reject' : t?.stop_force === 1 ? 'kill' : 'stop' });
+      if (!t || FINISHED_STATUSES.includes(t.status))
+        out.push({ task_id: id, action: t?.status === 'rejected' ? 'reject' : t?.stop_force === 1 ? 'kill' : 'stop' });
       else if (t.status === 'stopping') out.push({ task_id: id, action: t.stop_force === 1 ? 'kill' : 'stop' });
       else if (t.status === 'confirmed') out.push({ task_id: id, action: 'confirm' });
     }
@@ -252,9 +288,19 @@ export class RunnerProtocolService {
   }
 
   /** Stores the final status; false when the task had ended already (nothing is stored then). */
-  private async finish(task: TaskRow, status: 'success' | 'error' | 'stopped' | 'rejected'): Promise<boolean> {
+  private async finish(
+    task: TaskRow,
+    status: 'success' | 'error' | 'stopped' | 'rejected',
+    output: string | null = null,
+  ): Promise<boolean> {
     const end = this.d.clock.now().toISOString();
-    const moved = await this.d.tasks.transition(task.id, REMOTE_ACTIVE, status, { end, runner_reported: 1 });
+    // The output is stored with the final status, as a local run's is.
+    const moved = await this.d.tasks.transition(
+      task.id,
+      REMOTE_ACTIVE,
+      status,
+      output === null ? { end, runner_reported: 1 } : { end, runner_reported: 1, output },
+    );
     // A rejection is stored by the console; the runner's report then ends the run, once.
     const ended = moved || (await this.d.runners.closeRejected(task.id));
     this.secrets.delete(task.id);
@@ -267,7 +313,8 @@ export class RunnerProtocolService {
 
   private async ownTask(runner: RunnerRow, taskId: number): Promise<TaskRow> {
     const task = await this.d.tasks.findById(taskId);
-    if (!task || task.runner_id !== runner.id) throw new NotFoundError('Task not found', { code: ErrorCodes.taskNotFound });
+    if (!task || task.runner_id !== runner.id)
+      throw new NotFoundError('Task not found', { code: ErrorCodes.taskNotFound });
     return task;
   }
 
@@ -278,14 +325,16 @@ export class RunnerProtocolService {
   private async openTask(runner: RunnerRow, taskId: number): Promise<TaskRow> {
     const task = await this.ownTask(runner, taskId);
     const awaitingRunner = task.status === 'rejected' && task.runner_reported === 0;
-    if (isFinished(task.status) && !awaitingRunner) throw new ConflictError(TASK_FINISHED, { code: ErrorCodes.taskFinished });
+    if (isFinished(task.status) && !awaitingRunner)
+      throw new ConflictError(TASK_FINISHED, { code: ErrorCodes.taskFinished });
     return task;
   }
 
   private async secretsOf(task: TaskRow): Promise<string[]> {
     let s = this.secrets.get(task.id);
     if (!s) {
-      s = await this.d.loadContext(task)
+      s = await this.d
+        .loadContext(task)
         .then((c) => ordered(c.secrets))
         .catch(() => []);
       if (!FINISHED_STATUSES.includes(task.status)) this.secrets.set(task.id, s);
@@ -296,6 +345,26 @@ export class RunnerProtocolService {
   private publish(task: TaskRow, status: string): void {
     this.d.bus.publish(taskUpdateFrame({ ...task, status }));
   }
+}
+
+/**
+ * A runner's output text, checked again as the runner did (a JSON object within the size the
+ * schema allows): anything else is refused (400), never stored.
+ */
+function outputOf(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    v = null;
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v) || Buffer.byteLength(text) > TASK_OUTPUT_MAX_BYTES)
+    throw new ValidationError('The output must be a JSON object of at most 1 MiB', {
+      code: ErrorCodes.invalidValue,
+      field: 'output',
+    });
+  return JSON.stringify(v);
 }
 
 /** Longest first, so a secret that contains another is masked whole. */

@@ -5,7 +5,9 @@ export function presentSchedule(r: ScheduleWithTemplate): Schedule {
   return {
     id: r.id,
     project_id: r.project_id,
-    template_id: r.template_id,
+    // 0, not null, for a workflow's schedule: Semaphore's clients read a number (docs/semaphore-compatibility.md).
+    template_id: r.template_id ?? 0,
+    workflow_id: r.workflow_id,
     name: r.name,
     cron_format: r.cron_format,
     repository_id: r.repository_id,

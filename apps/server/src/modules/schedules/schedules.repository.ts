@@ -1,16 +1,22 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, ScheduleTable } from '../../db/types.js';
 import { insertReturningAll } from '../../db/portable.js';
 
 export type ScheduleRow = Selectable<ScheduleTable>;
+/** `tpl_name`: the template's name, or the workflow's for a workflow's schedule. */
 export type ScheduleWithTemplate = ScheduleRow & { tpl_name: string };
-type Values = Pick<ScheduleRow, 'name' | 'template_id' | 'cron_format' | 'repository_id' | 'active'>;
+type Values = Pick<ScheduleRow, 'name' | 'template_id' | 'workflow_id' | 'cron_format' | 'repository_id' | 'active'>;
 
 export class SchedulesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   private base() {
-    return this.db.selectFrom('schedule').innerJoin('template', 'template.id', 'schedule.template_id').selectAll('schedule').select('template.name as tpl_name');
+    return this.db
+      .selectFrom('schedule')
+      .leftJoin('template', 'template.id', 'schedule.template_id')
+      .leftJoin('workflow', 'workflow.id', 'schedule.workflow_id')
+      .selectAll('schedule')
+      .select(sql<string>`coalesce(${sql.ref('template.name')}, ${sql.ref('workflow.name')}, '')`.as('tpl_name'));
   }
 
   list(projectId: number, templateId?: number): Promise<ScheduleWithTemplate[]> {
@@ -28,7 +34,14 @@ export class SchedulesRepository {
   }
 
   insert(projectId: number, v: Values, now: string): Promise<ScheduleRow> {
-    return insertReturningAll(this.db, 'schedule', { ...v, project_id: projectId, active_since: now, created: now, last_fired: null, last_commit_hash: null });
+    return insertReturningAll(this.db, 'schedule', {
+      ...v,
+      project_id: projectId,
+      active_since: now,
+      created: now,
+      last_fired: null,
+      last_commit_hash: null,
+    });
   }
 
   async update(projectId: number, id: number, patch: Partial<ScheduleRow>): Promise<void> {

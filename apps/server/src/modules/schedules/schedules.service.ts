@@ -10,6 +10,7 @@ import type { RepositoriesService } from '../repositories/repositories.service.j
 import type { TemplatesService } from '../templates/templates.service.js';
 import { cronErrorCode, cronProblem, cronReason, nextDue } from '../../platform/cron.js';
 import type { SchedulesRepository, ScheduleWithTemplate } from './schedules.repository.js';
+import type { WorkflowLookup } from './workflow-starter.port.js';
 
 type Input = z.output<typeof scheduleInputSchema>;
 
@@ -20,6 +21,7 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
     private readonly repositories: RepositoriesService,
     private readonly events: EventsService,
     private readonly clock: Clock,
+    private readonly workflows: WorkflowLookup,
   ) {}
 
   list(projectId: number, query: Record<string, string | undefined> = {}): Promise<ScheduleWithTemplate[]> {
@@ -57,9 +59,20 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
 
   async setActive(actor: Actor, projectId: number, id: number, active: boolean): Promise<void> {
     const row = await this.get(projectId, id);
-    await this.repo.update(projectId, id, { active: +active, ...(active && !row.active ? { active_since: this.clock.now().toISOString(), last_fired: null } : {}) });
+    await this.repo.update(projectId, id, {
+      active: +active,
+      ...(active && !row.active ? { active_since: this.clock.now().toISOString(), last_fired: null } : {}),
+    });
     await this.log(actor, projectId, id, `Schedule ${row.name} ${active ? 'activated' : 'deactivated'}`);
-    if (Boolean(row.active) !== active) await this.audit.record({ action: 'update', objectType: 'schedule', objectId: id, projectId, before: { active: Boolean(row.active) }, after: { active } });
+    if (Boolean(row.active) !== active)
+      await this.audit.record({
+        action: 'update',
+        objectType: 'schedule',
+        objectId: id,
+        projectId,
+        before: { active: Boolean(row.active) },
+        after: { active },
+      });
   }
 
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
@@ -74,7 +87,8 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
    */
   nextRuns(cronFormat: string, count: number): string[] {
     const reason = cronReason(cronFormat);
-    if (reason !== null) throw new ValidationError(`Cron: ${reason}`, { code: cronErrorCode(reason), field: 'cron_format' });
+    if (reason !== null)
+      throw new ValidationError(`Cron: ${reason}`, { code: cronErrorCode(reason), field: 'cron_format' });
     const runs: string[] = [];
     let cursor: Date | null = this.clock.now();
     while (runs.length < count && (cursor = nextDue(cronFormat.trim(), cursor))) runs.push(cursor.toISOString());
@@ -89,14 +103,37 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
   private async check(projectId: number, input: Input): Promise<void> {
     const problem = cronProblem(input.cron_format);
     if (problem) throw new ValidationError(problem, { code: cronErrorCode(problem), field: 'cron_format' });
-    await this.templates.get(projectId, input.template_id).catch(() => {
-      throw new ValidationError('Template not found in this project', { code: ErrorCodes.notInProject, label_key: 'template', field: 'template_id' });
-    });
+    // The contract lets exactly one of the two through (and no repository with a workflow).
+    if (input.template_id !== null) {
+      await this.templates.get(projectId, input.template_id).catch(() => {
+        throw new ValidationError('Template not found in this project', {
+          code: ErrorCodes.notInProject,
+          label_key: 'template',
+          field: 'template_id',
+        });
+      });
+    }
+    if (input.workflow_id !== null) {
+      await this.workflows.get(projectId, input.workflow_id).catch(() => {
+        throw new ValidationError('Workflow not found in this project', {
+          code: ErrorCodes.notInProject,
+          label_key: 'workflow',
+          field: 'workflow_id',
+        });
+      });
+    }
     if (input.repository_id) await this.repositories.assertInProject(projectId, input.repository_id, 'repository_id');
   }
 
   private values(i: Input) {
-    return { name: i.name, template_id: i.template_id, cron_format: i.cron_format.trim(), repository_id: i.repository_id ?? null, active: +i.active };
+    return {
+      name: i.name,
+      template_id: i.template_id,
+      workflow_id: i.workflow_id,
+      cron_format: i.cron_format.trim(),
+      repository_id: i.repository_id ?? null,
+      active: +i.active,
+    };
   }
 
   private log(actor: Actor, projectId: number, id: number, description: string): Promise<void> {

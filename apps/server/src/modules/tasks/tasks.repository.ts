@@ -17,18 +17,65 @@ export type TaskWithNames = TaskRow & {
   build_task: TaskRow | null;
 };
 
+/** Every column of a task but its output and inputs (a new column must be added here: the list rows' type says so). */
+const TASK_LIST_COLUMNS = [
+  'task.id',
+  'task.project_id',
+  'task.template_id',
+  'task.status',
+  'task.message',
+  'task.commit_hash',
+  'task.commit_message',
+  'task.version',
+  'task.build_task_id',
+  'task.user_id',
+  'task.integration_id',
+  'task.schedule_id',
+  'task.environment',
+  'task.secret',
+  'task.params',
+  'task.git_branch',
+  'task.inventory_id',
+  'task.arguments',
+  'task.created',
+  'task.start',
+  'task.end',
+  'task.runner_id',
+  'task.node_id',
+  'task.env',
+  'task.stop_force',
+  'task.runner_reported',
+  'task.workflow_run_id',
+  'task.workflow_node',
+  'task.workflow_attempt',
+  'task.environment_id',
+] as const;
+
 /** Tasks with their user's and template's names: the rows of the task lists (templates' `last_task` too). */
 export function selectTasksWithNames(db: Kysely<Database>) {
-  return db
-    .selectFrom('task')
-    .leftJoin('user', 'user.id', 'task.user_id')
-    .innerJoin('template', 'template.id', 'task.template_id')
-    .selectAll('task')
-    .select(['user.name as user_name', 'template.name as tpl_name', 'template.type as tpl_type', 'template.app as tpl_app', 'template.playbook as tpl_playbook']);
+  return (
+    db
+      .selectFrom('task')
+      .leftJoin('user', 'user.id', 'task.user_id')
+      .innerJoin('template', 'template.id', 'task.template_id')
+      .select(TASK_LIST_COLUMNS)
+      // Up to 1 MiB each, never shown in a list: read one task's with GET .../tasks/{id}/result.
+      .select([sql<string | null>`null`.as('output'), sql<string | null>`null`.as('inputs')])
+      .select([
+        'user.name as user_name',
+        'template.name as tpl_name',
+        'template.type as tpl_type',
+        'template.app as tpl_app',
+        'template.playbook as tpl_playbook',
+      ])
+  );
 }
 
 /** Adds each row's build task with one query for the whole list (lists run to 1000 rows). */
-export async function withBuildTasks<T extends TaskRow>(db: Kysely<Database>, rows: T[]): Promise<Array<T & { build_task: TaskRow | null }>> {
+export async function withBuildTasks<T extends TaskRow>(
+  db: Kysely<Database>,
+  rows: T[],
+): Promise<Array<T & { build_task: TaskRow | null }>> {
   const ids = [...new Set(rows.map((r) => r.build_task_id).filter((id): id is number => id !== null))];
   const builds = ids.length ? await db.selectFrom('task').selectAll().where('id', 'in', ids).execute() : [];
   const byId = new Map(builds.map((b) => [b.id, b]));
@@ -60,13 +107,22 @@ export function waitingInTurn(db: Kysely<Database>, limit: number, scope: Waitin
     if (scope.projectId != null) q = q.where('task.project_id', '=', scope.projectId);
     if (scope.runnerTag !== undefined) {
       const tag = scope.runnerTag;
-      q = q.where('task.template_id', 'in', (eb) => eb.selectFrom('template').select('template.id').where(sql<string>`coalesce(${sql.ref('template.runner_tag')}, '')`, '=', tag));
+      q = q.where('task.template_id', 'in', (eb) =>
+        eb
+          .selectFrom('template')
+          .select('template.id')
+          .where(sql<string>`coalesce(${sql.ref('template.runner_tag')}, '')`, '=', tag),
+      );
     }
     return q;
   };
   const turns = waiting()
     .select(['task.id', 'task.project_id', 'task.template_id', 'task.version'])
-    .select(sql<number>`row_number() over (partition by ${sql.ref('task.project_id')} order by ${sql.ref('task.id')})`.as('turn'));
+    .select(
+      sql<number>`row_number() over (partition by ${sql.ref('task.project_id')} order by ${sql.ref('task.id')})`.as(
+        'turn',
+      ),
+    );
   const projects = waiting().select('task.project_id').groupBy('task.project_id');
   const served = db
     .selectFrom(projects.as('wp'))
@@ -100,7 +156,29 @@ export function waitingInTurn(db: Kysely<Database>, limit: number, scope: Waitin
   );
 }
 
-export type NewTask = Omit<TaskRow, 'id' | 'start' | 'end' | 'runner_id' | 'node_id' | 'env' | 'stop_force' | 'runner_reported'> & { env?: string | null };
+export type NewTask = Omit<
+  TaskRow,
+  | 'id'
+  | 'start'
+  | 'end'
+  | 'runner_id'
+  | 'node_id'
+  | 'env'
+  | 'stop_force'
+  | 'runner_reported'
+  | 'workflow_run_id'
+  | 'workflow_node'
+  | 'workflow_attempt'
+  | 'output'
+  | 'inputs'
+> & {
+  env?: string | null;
+  /** JSON `{nodeId: output}` of earlier workflow nodes, given to the task as data. */
+  inputs?: string | null;
+  workflow_run_id?: number | null;
+  workflow_node?: string | null;
+  workflow_attempt?: number | null;
+};
 
 /** Tasks, their queue and their log lines; every read by id is scoped by project. */
 export class TasksRepository implements TaskStore {
@@ -120,7 +198,10 @@ export class TasksRepository implements TaskStore {
   }
 
   async find(projectId: number, id: number): Promise<TaskWithNames | undefined> {
-    const row = await this.withNames().where('task.project_id', '=', projectId).where('task.id', '=', id).executeTakeFirst();
+    const row = await this.withNames()
+      .where('task.project_id', '=', projectId)
+      .where('task.id', '=', id)
+      .executeTakeFirst();
     return row ? (await withBuildTasks(this.db, [row]))[0] : undefined;
   }
 
@@ -128,6 +209,16 @@ export class TasksRepository implements TaskStore {
   async findAnyWithNames(id: number): Promise<TaskWithNames | undefined> {
     const row = await this.withNames().where('task.id', '=', id).executeTakeFirst();
     return row ? (await withBuildTasks(this.db, [row]))[0] : undefined;
+  }
+
+  /** A task's output and inputs (JSON text), by id within its project. */
+  result(projectId: number, id: number): Promise<Pick<TaskRow, 'output' | 'inputs'> | undefined> {
+    return this.db
+      .selectFrom('task')
+      .select(['output', 'inputs'])
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** Unscoped: for the engine, which works by task id only. */
@@ -143,6 +234,24 @@ export class TasksRepository implements TaskStore {
   }
 
   /** Newest task of a template that carries a version (for build numbering). */
+  /**
+   * The build a workflow's deploy node deploys: the newest successful build of `buildTemplateId`
+   * made by the same run, else the newest successful one of the project.
+   */
+  async buildForRun(projectId: number, buildTemplateId: number, runId: number): Promise<number | null> {
+    const newest = (inRun: boolean) => {
+      let q = this.db
+        .selectFrom('task')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('template_id', '=', buildTemplateId)
+        .where('status', '=', 'success');
+      if (inRun) q = q.where('workflow_run_id', '=', runId);
+      return q.orderBy('id', 'desc').executeTakeFirst();
+    };
+    return ((await newest(true)) ?? (await newest(false)))?.id ?? null;
+  }
+
   lastVersioned(projectId: number, templateId: number) {
     return this.db
       .selectFrom('task')
@@ -160,7 +269,10 @@ export class TasksRepository implements TaskStore {
   }
 
   async countActive(projectId?: number): Promise<number> {
-    let q = this.db.selectFrom('task').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ACTIVE_STATUSES);
+    let q = this.db
+      .selectFrom('task')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'in', ACTIVE_STATUSES);
     if (projectId !== undefined) q = q.where('project_id', '=', projectId);
     const r = await q.executeTakeFirst();
     return Number(r?.n ?? 0);
@@ -175,14 +287,22 @@ export class TasksRepository implements TaskStore {
   async claim(id: number, nodeId: string, start: string): Promise<boolean> {
     if (this.engine === 'postgres') {
       const r = await sql`UPDATE task SET status = 'starting', node_id = ${nodeId}, start = ${start}
-        WHERE id = (SELECT id FROM task WHERE id = ${id} AND status = 'waiting' FOR UPDATE SKIP LOCKED)`.execute(this.db);
+        WHERE id = (SELECT id FROM task WHERE id = ${id} AND status = 'waiting' FOR UPDATE SKIP LOCKED)`.execute(
+        this.db,
+      );
       return Number(r.numAffectedRows ?? 0) === 1;
     }
     return this.transition(id, ['waiting'], 'starting', { node_id: nodeId, start });
   }
 
   /** Moves a task from one of `from` to `to`; with `ownerNode`, only while that node owns it. */
-  async transition(id: number, from: readonly string[], to: string, patch: Partial<TaskRow> = {}, ownerNode?: string): Promise<boolean> {
+  async transition(
+    id: number,
+    from: readonly string[],
+    to: string,
+    patch: Partial<TaskRow> = {},
+    ownerNode?: string,
+  ): Promise<boolean> {
     let q = this.db
       .updateTable('task')
       .set({ ...patch, status: to })
@@ -196,7 +316,12 @@ export class TasksRepository implements TaskStore {
   /** Deletes a task of the project and its log when its status is one of `statuses`; answers whether it did. */
   async deleteIn(projectId: number, id: number, statuses: readonly string[]): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const r = await trx.deleteFrom('task').where('project_id', '=', projectId).where('id', '=', id).where('status', 'in', statuses).executeTakeFirst();
+      const r = await trx
+        .deleteFrom('task')
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .where('status', 'in', statuses)
+        .executeTakeFirst();
       if (Number(r.numDeletedRows) !== 1) return false;
       // The foreign key cascades too; said here so the log goes whatever the engine's settings.
       await trx.deleteFrom('task_output').where('task_id', '=', id).execute();
@@ -223,7 +348,12 @@ export class TasksRepository implements TaskStore {
 
   /** Tasks this node left running when it stopped. */
   orphans(nodeId: string, statuses: readonly string[]) {
-    return this.db.selectFrom('task').select(['id', 'project_id', 'template_id', 'status']).where('node_id', '=', nodeId).where('status', 'in', statuses).execute();
+    return this.db
+      .selectFrom('task')
+      .select(['id', 'project_id', 'template_id', 'status'])
+      .where('node_id', '=', nodeId)
+      .where('status', 'in', statuses)
+      .execute();
   }
 
   /** The ids of a template's waiting and running tasks (to stop them all). */
@@ -233,7 +363,7 @@ export class TasksRepository implements TaskStore {
       .select('id')
       .where('project_id', '=', projectId)
       .where('template_id', '=', templateId)
-      .where('status', 'in', ['waiting', ...ACTIVE_STATUSES])
+      .where('status', 'in', ['waiting', 'waiting_approval', ...ACTIVE_STATUSES])
       .orderBy('id')
       .execute();
     return rows.map((r) => r.id);
@@ -245,7 +375,16 @@ export class TasksRepository implements TaskStore {
       .selectFrom('task')
       .leftJoin('user', 'user.id', 'task.user_id')
       .leftJoin('runner', 'runner.id', 'task.runner_id')
-      .select(['task.id', 'task.project_id', 'task.template_id', 'task.status', 'task.runner_id', 'task.node_id', 'user.username', 'runner.name as runner_name'])
+      .select([
+        'task.id',
+        'task.project_id',
+        'task.template_id',
+        'task.status',
+        'task.runner_id',
+        'task.node_id',
+        'user.username',
+        'runner.name as runner_name',
+      ])
       .where('task.status', 'in', ['waiting', ...ACTIVE_STATUSES])
       .orderBy('task.id')
       .execute();

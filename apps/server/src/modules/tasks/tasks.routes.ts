@@ -7,6 +7,7 @@ import {
   taskOutputQuerySchema,
   taskOutputSchema,
   taskRawOutputQuerySchema,
+  taskResultSchema,
   taskSchema,
   taskStopSchema,
 } from '@gantry/contracts';
@@ -23,9 +24,16 @@ const params = z.object({ projectId: idParamSchema });
 const taskParams = z.object({ projectId: idParamSchema, id: idParamSchema });
 const adminTaskParams = z.object({ id: idParamSchema });
 const OUTPUT_DOC = `Without parameters: the whole log, an array of ${JSON.stringify(Object.keys(taskOutputSchema.shape))} records. With any of from_seq, to_seq, limit, tail or q: one page, {lines, last_seq} (${Object.keys(taskOutputPageSchema.shape).join(', ')}).`;
-const lastQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(200), status: z.string().optional() });
+const lastQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+  status: z.string().optional(),
+});
 
-export function tasksRoutes(tasks: TasksService, output: TaskOutputService, members: ProjectMembership): FastifyPluginAsyncZod {
+export function tasksRoutes(
+  tasks: TasksService,
+  output: TaskOutputService,
+  members: ProjectMembership,
+): FastifyPluginAsyncZod {
   return async (app) => {
     const read = projectGuard(members, 0);
     const run = projectGuard(members, Permission.runProjectTasks);
@@ -33,26 +41,55 @@ export function tasksRoutes(tasks: TasksService, output: TaskOutputService, memb
     const tags = ['tasks'];
 
     for (const url of ['/project/:projectId/tasks', '/project/:projectId/tasks/last']) {
-      app.get(url, { preValidation: read, schema: { tags, params, querystring: lastQuery, response: { 200: z.array(taskSchema) } } }, async (request) =>
-        (await tasks.last(request.params.projectId, request.query.limit, undefined, request.query.status)).map(presentTask),
+      app.get(
+        url,
+        {
+          preValidation: read,
+          schema: { tags, params, querystring: lastQuery, response: { 200: z.array(taskSchema) } },
+        },
+        async (request) =>
+          (await tasks.last(request.params.projectId, request.query.limit, undefined, request.query.status)).map(
+            presentTask,
+          ),
       );
     }
 
     for (const url of ['/project/:projectId/templates/:id/tasks', '/project/:projectId/templates/:id/tasks/last']) {
-      app.get(url, { preValidation: read, schema: { tags, params: taskParams, querystring: lastQuery, response: { 200: z.array(taskSchema) } } }, async (request) =>
-        (await tasks.last(request.params.projectId, request.query.limit, request.params.id, request.query.status)).map(presentTask),
+      app.get(
+        url,
+        {
+          preValidation: read,
+          schema: { tags, params: taskParams, querystring: lastQuery, response: { 200: z.array(taskSchema) } },
+        },
+        async (request) =>
+          (
+            await tasks.last(request.params.projectId, request.query.limit, request.params.id, request.query.status)
+          ).map(presentTask),
       );
     }
 
-    app.post('/project/:projectId/tasks', { preValidation: run, schema: { tags, params, body: taskCreateSchema, response: { 201: taskSchema } } }, async (request, reply) => {
-      const u = requireUser(request);
-      const actor = { id: u.id, admin: u.admin === 1, role: projectOf(request).role };
-      const row = await tasks.create(actor, request.params.projectId, request.body);
-      return reply.status(201).send(presentTask(row));
-    });
+    app.post(
+      '/project/:projectId/tasks',
+      { preValidation: run, schema: { tags, params, body: taskCreateSchema, response: { 201: taskSchema } } },
+      async (request, reply) => {
+        const u = requireUser(request);
+        const actor = { id: u.id, admin: u.admin === 1, role: projectOf(request).role };
+        const row = await tasks.create(actor, request.params.projectId, request.body);
+        return reply.status(201).send(presentTask(row));
+      },
+    );
 
-    app.get('/project/:projectId/tasks/:id', { preValidation: read, schema: { tags, params: taskParams, response: { 200: taskSchema } } }, async (request) =>
-      presentTask(await tasks.get(request.params.projectId, request.params.id)),
+    app.get(
+      '/project/:projectId/tasks/:id',
+      { preValidation: read, schema: { tags, params: taskParams, response: { 200: taskSchema } } },
+      async (request) => presentTask(await tasks.get(request.params.projectId, request.params.id)),
+    );
+
+    // What the task left for later workflow nodes and what it was given: readable as its log is.
+    app.get(
+      '/project/:projectId/tasks/:id/result',
+      { preValidation: read, schema: { tags, params: taskParams, response: { 200: taskResultSchema } } },
+      async (request) => tasks.result(request.params.projectId, request.params.id),
     );
 
     // Without a parameter: the whole log as one array (Semaphore's answer), streamed page by page.
@@ -73,52 +110,83 @@ export function tasksRoutes(tasks: TasksService, output: TaskOutputService, memb
     );
 
     // Plain text, streamed: shown by the browser (inline), or saved with `?download=1`.
-    app.get('/project/:projectId/tasks/:id/raw_output', { preValidation: read, schema: { tags, params: taskParams, querystring: taskRawOutputQuerySchema } }, async (request, reply) => {
-      const { projectId, id } = request.params;
-      const pages = await output.allText(projectId, id);
-      return reply
-        .type('text/plain; charset=utf-8')
-        .header('content-disposition', `${request.query.download ? 'attachment' : 'inline'}; filename="task-${id}.log"`)
-        .header('x-content-type-options', 'nosniff')
-        .send(Readable.from(textChunks(pages, request.query.ansi ?? false)));
-    });
+    app.get(
+      '/project/:projectId/tasks/:id/raw_output',
+      { preValidation: read, schema: { tags, params: taskParams, querystring: taskRawOutputQuerySchema } },
+      async (request, reply) => {
+        const { projectId, id } = request.params;
+        const pages = await output.allText(projectId, id);
+        return reply
+          .type('text/plain; charset=utf-8')
+          .header(
+            'content-disposition',
+            `${request.query.download ? 'attachment' : 'inline'}; filename="task-${id}.log"`,
+          )
+          .header('x-content-type-options', 'nosniff')
+          .send(Readable.from(textChunks(pages, request.query.ansi ?? false)));
+      },
+    );
 
-    app.delete('/project/:projectId/tasks/:id', { preValidation: manage, schema: { tags, params: taskParams } }, async (request, reply) => {
-      const u = requireUser(request);
-      await tasks.delete({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.params.id);
-      return reply.status(204).send();
-    });
+    app.delete(
+      '/project/:projectId/tasks/:id',
+      { preValidation: manage, schema: { tags, params: taskParams } },
+      async (request, reply) => {
+        const u = requireUser(request);
+        await tasks.delete({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.params.id);
+        return reply.status(204).send();
+      },
+    );
 
-    app.post('/project/:projectId/tasks/:id/stop', { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.nullish() } }, async (request, reply) => {
-      await tasks.stop(request.params.projectId, request.params.id, request.body?.force ?? false);
-      return reply.status(204).send();
-    });
+    app.post(
+      '/project/:projectId/tasks/:id/stop',
+      { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.nullish() } },
+      async (request, reply) => {
+        await tasks.stop(request.params.projectId, request.params.id, request.body?.force ?? false);
+        return reply.status(204).send();
+      },
+    );
 
     // Semaphore's: every waiting or running task of the template, with the permission to stop one.
-    app.post('/project/:projectId/templates/:id/stop_all_tasks', { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.nullish() } }, async (request, reply) => {
-      await tasks.stopAll(request.params.projectId, request.params.id, request.body?.force ?? false);
-      return reply.status(204).send();
-    });
+    app.post(
+      '/project/:projectId/templates/:id/stop_all_tasks',
+      { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.nullish() } },
+      async (request, reply) => {
+        await tasks.stopAll(request.params.projectId, request.params.id, request.body?.force ?? false);
+        return reply.status(204).send();
+      },
+    );
 
-    app.post('/project/:projectId/tasks/:id/confirm', { preValidation: run, schema: { tags, params: taskParams } }, async (request, reply) => {
-      await tasks.confirm(request.params.projectId, request.params.id);
-      return reply.status(204).send();
-    });
+    app.post(
+      '/project/:projectId/tasks/:id/confirm',
+      { preValidation: run, schema: { tags, params: taskParams } },
+      async (request, reply) => {
+        await tasks.confirm(request.params.projectId, request.params.id);
+        return reply.status(204).send();
+      },
+    );
 
-    app.post('/project/:projectId/tasks/:id/reject', { preValidation: run, schema: { tags, params: taskParams } }, async (request, reply) => {
-      await tasks.reject(request.params.projectId, request.params.id);
-      return reply.status(204).send();
-    });
+    app.post(
+      '/project/:projectId/tasks/:id/reject',
+      { preValidation: run, schema: { tags, params: taskParams } },
+      async (request, reply) => {
+        await tasks.reject(request.params.projectId, request.params.id);
+        return reply.status(204).send();
+      },
+    );
 
     app.get('/tasks', { schema: { tags, response: { 200: z.array(activeTaskSchema) } } }, async (request) => {
       requireAdmin(request);
       return tasks.active();
     });
 
-    app.get('/tasks/:id', { schema: { tags, params: adminTaskParams, response: { 200: taskSchema } } }, async (request) => {
-      requireAdmin(request);
-      return presentTask(await tasks.getAny(request.params.id));
-    });
+    app.get(
+      '/tasks/:id',
+      { schema: { tags, params: adminTaskParams, response: { 200: taskSchema } } },
+      async (request) => {
+        requireAdmin(request);
+        return presentTask(await tasks.getAny(request.params.id));
+      },
+    );
 
     app.delete('/tasks/:id', { schema: { tags, params: adminTaskParams } }, async (request, reply) => {
       requireAdmin(request);

@@ -6,6 +6,7 @@ import {
   taskParamsSchema,
   templateTaskParamsSchema,
   type ActiveTask,
+  type TaskResult,
   type ProjectRole,
   type taskCreateSchema,
   ErrorCodes,
@@ -17,6 +18,7 @@ import type { SecretBox } from '../../platform/crypto.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import type { EventBus } from '../../realtime/bus.js';
+import { noTaskApprovals, type TaskApprovals } from '../approvals/task-approvals.port.js';
 import type { EventsService } from '../events/events.service.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
@@ -46,8 +48,15 @@ export interface TaskActor extends Actor {
 export interface TaskOrigin {
   integrationId?: number;
   scheduleId?: number;
+  /** Another variable group of the project to run with than the template's (a workflow node's override). */
+  environmentId?: number;
   /** Environment variables for the run on top of the variable group's (an integration's extracted values). */
+
   env?: Record<string, string>;
+  /** The workflow run, node and try this task is (stored on the task; unique: a try's task is inserted once). */
+  workflow?: { runId: number; node: string; attempt: number };
+  /** Outputs of earlier workflow nodes, `{nodeId: output}`, given to the run as data (stored as task.inputs). */
+  inputs?: Record<string, unknown>;
 }
 
 /** What task creation needs to know of apps (the apps module). */
@@ -87,16 +96,29 @@ export class TasksService {
   /** Where task starts, stops, confirmations and rejections are recorded (the composition root wires the audit trail in). */
   audit: AuditRecorder = noAudit;
 
+  /** Opens and ends the approvals tasks of templates with an approval policy wait for (the approvals module). */
+  approvals: TaskApprovals = noTaskApprovals;
+
   /** Queues a task in `waiting`; the dispatcher starts it as soon as a slot is free. */
-  async create(actor: TaskActor | null, projectId: number, input: TaskInput, origin: TaskOrigin = {}): Promise<TaskWithNames> {
+  async create(
+    actor: TaskActor | null,
+    projectId: number,
+    input: TaskInput,
+    origin: TaskOrigin = {},
+  ): Promise<TaskWithNames> {
     const template = presentTemplate(
-      await this.templates.get(projectId, input.template_id).catch(() => {
-        throw new ValidationError('Template not found in this project', { code: ErrorCodes.notInProject, label_key: 'template', field: 'template_id' });
+      await this.templates.getForTask(projectId, input.template_id).catch(() => {
+        throw new ValidationError('Template not found in this project', {
+          code: ErrorCodes.notInProject,
+          label_key: 'template',
+          field: 'template_id',
+        });
       }),
     );
     const app = await this.apps.find(template.app);
     if (!app) throw new ValidationError('App not found', { code: ErrorCodes.appNotFound });
-    if (!app.active) throw new ValidationError(`App ${app.title} is not active`, { code: ErrorCodes.appInactive, app: app.title });
+    if (!app.active)
+      throw new ValidationError(`App ${app.title} is not active`, { code: ErrorCodes.appInactive, app: app.title });
     const answers = parseJsonObject(input.environment, 'Environment', 'environment');
     const secretAnswers = parseJsonObject(input.secret, 'Secret', 'secret');
     checkSurvey(template.survey_vars, answers, secretAnswers);
@@ -108,7 +130,16 @@ export class TasksService {
     const envNames = Object.keys(origin.env ?? {});
     checkTaskEnvNames(envNames);
     // Nor may it replace what the variable group sets (a proxy, an endpoint, a token...).
-    const groupEnv = new Set(await this.groups.envNames(projectId, template.environment_id));
+    const groupId = origin.environmentId ?? template.environment_id;
+    const groupEnv = new Set(
+      await this.groups.envNames(projectId, groupId).catch(() => {
+        throw new ValidationError('Variable group not found in this project', {
+          code: ErrorCodes.notInProject,
+          label_key: 'variable_group',
+          field: 'environment_id',
+        });
+      }),
+    );
     checkGroupEnvKept(Object.keys(answers), groupEnv, template.app, 'environment');
     checkGroupEnvKept(Object.keys(secretAnswers), groupEnv, template.app, 'secret');
     checkGroupEnvKept(envNames, groupEnv, template.app, 'env', true);
@@ -118,12 +149,28 @@ export class TasksService {
     let version: string | null = null;
     let buildTaskId: number | null = null;
     if (template.type === 'build') {
-      version = input.version || nextVersion((await this.repo.lastVersioned(projectId, template.id))?.version, template.start_version);
+      version =
+        input.version ||
+        nextVersion((await this.repo.lastVersioned(projectId, template.id))?.version, template.start_version);
     } else if (template.type === 'deploy') {
-      if (!input.build_task_id) throw new ValidationError('Build version is required', { code: ErrorCodes.fieldRequired, label_key: 'build_version', field: 'build_task_id' });
-      const build = await this.repo.find(projectId, input.build_task_id);
+      // A workflow's deploy node deploys the build its run made (else the newest good one).
+      const buildId =
+        input.build_task_id ||
+        (origin.workflow && template.build_template_id
+          ? await this.repo.buildForRun(projectId, template.build_template_id, origin.workflow.runId)
+          : null);
+      if (!buildId)
+        throw new ValidationError('Build version is required', {
+          code: ErrorCodes.fieldRequired,
+          label_key: 'build_version',
+          field: 'build_task_id',
+        });
+      const build = await this.repo.find(projectId, buildId);
       if (!build || build.template_id !== template.build_template_id || build.status !== 'success') {
-        throw new ValidationError('Build version must be a successful build of the build template', { code: ErrorCodes.buildVersionInvalid, field: 'build_task_id' });
+        throw new ValidationError('Build version must be a successful build of the build template', {
+          code: ErrorCodes.buildVersionInvalid,
+          field: 'build_task_id',
+        });
       }
       buildTaskId = build.id;
       version = build.version;
@@ -131,16 +178,25 @@ export class TasksService {
     let inventoryId: number | null = null;
     if (input.inventory_id && tp.allow_override_inventory) {
       await this.inventories.get(projectId, input.inventory_id).catch(() => {
-        throw new ValidationError('Inventory not found in this project', { code: ErrorCodes.notInProject, label_key: 'inventory', field: 'inventory_id' });
+        throw new ValidationError('Inventory not found in this project', {
+          code: ErrorCodes.notInProject,
+          label_key: 'inventory',
+          field: 'inventory_id',
+        });
       });
       inventoryId = input.inventory_id;
     }
-    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash)) throw new ValidationError('Commit hash must be hexadecimal', { code: ErrorCodes.commitHashInvalid, field: 'commit_hash' });
+    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash))
+      throw new ValidationError('Commit hash must be hexadecimal', {
+        code: ErrorCodes.commitHashInvalid,
+        field: 'commit_hash',
+      });
 
     const row = await this.repo.insert({
       project_id: projectId,
       template_id: template.id,
-      status: 'waiting',
+      // A template with an approval policy: the task waits, holding no queue slot, until approved.
+      status: template.approval_policy ? 'waiting_approval' : 'waiting',
       message: input.message,
       commit_hash: input.commit_hash || null,
       commit_message: '',
@@ -151,21 +207,56 @@ export class TasksService {
       schedule_id: origin.scheduleId ?? null,
       environment: JSON.stringify(answers),
       secret: Object.keys(secretAnswers).length ? this.box.seal(JSON.stringify(secretAnswers)) : null,
-      params: JSON.stringify(allowedParams(taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)), tp, limitField(input))),
+      params: JSON.stringify(
+        allowedParams(taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)), tp, limitField(input)),
+      ),
       git_branch: template.allow_override_branch_in_task ? checkBranch(input.git_branch) : null,
       inventory_id: inventoryId,
-      arguments: template.allow_override_args_in_task ? checkArguments(input.arguments, template.app, mayOverrideArgs) : null,
+      arguments: template.allow_override_args_in_task
+        ? checkArguments(input.arguments, template.app, mayOverrideArgs)
+        : null,
       created: this.clock.now().toISOString(),
       env: origin.env && Object.keys(origin.env).length ? JSON.stringify(origin.env) : null,
+      environment_id: origin.environmentId ?? null,
+      workflow_run_id: origin.workflow?.runId ?? null,
+      workflow_node: origin.workflow?.node ?? null,
+      workflow_attempt: origin.workflow?.attempt ?? null,
+      inputs: origin.inputs ? JSON.stringify(origin.inputs) : null,
     });
-    await this.events.record({ projectId, userId: actor?.id ?? null, objectType: 'task', objectId: row.id, description: `Task #${row.id} of ${template.name} queued` });
-    await this.audit.record({
-      action: 'task_start',
-      objectType: 'task',
-      objectId: row.id,
-      projectId,
-      after: { template_id: template.id, template: template.name, message: row.message, commit_hash: row.commit_hash, git_branch: row.git_branch, schedule_id: origin.scheduleId ?? null },
-    });
+    // The activity event and the audit entry do not depend on each other: on PostgreSQL they go
+    // out on two connections at once, one round trip and one commit less on the start's path.
+    await Promise.all([
+      this.events.record({
+        projectId,
+        userId: actor?.id ?? null,
+        objectType: 'task',
+        objectId: row.id,
+        description: `Task #${row.id} of ${template.name} queued`,
+      }),
+      this.audit.record({
+        action: 'task_start',
+        objectType: 'task',
+        objectId: row.id,
+        projectId,
+        after: {
+          template_id: template.id,
+          template: template.name,
+          message: row.message,
+          commit_hash: row.commit_hash,
+          git_branch: row.git_branch,
+          schedule_id: origin.scheduleId ?? null,
+        },
+      }),
+    ]);
+    if (row.status === 'waiting_approval') {
+      try {
+        await this.approvals.openForTask(row, template);
+      } catch (e) {
+        // A task no approval can release must not wait for ever.
+        await this.repo.transition(row.id, ['waiting_approval'], 'error', { end: this.clock.now().toISOString() });
+        throw e;
+      }
+    }
     this.bus.publish(taskUpdateFrame(row));
     this.bus.kick();
     return (await this.repo.find(projectId, row.id))!;
@@ -177,6 +268,13 @@ export class TasksService {
     return row;
   }
 
+  /** The object the task left (GANTRY_OUTPUT) and the outputs it was given; null for either it has none of. */
+  async result(projectId: number, id: number): Promise<TaskResult> {
+    const row = await this.repo.result(projectId, id);
+    if (!row) throw new NotFoundError('Task not found', { code: ErrorCodes.taskNotFound });
+    return { output: jsonObjectOrNull(row.output), inputs: jsonObjectOrNull(row.inputs) };
+  }
+
   last(projectId: number, limit: number, templateId?: number, status?: string): Promise<TaskWithNames[]> {
     return this.repo.last(projectId, Math.min(Math.max(limit, 1), 1000), templateId, status);
   }
@@ -184,9 +282,22 @@ export class TasksService {
   /** Deletes a finished task and its log (Semaphore's DELETE /project/{id}/tasks/{task_id}). */
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
     const task = await this.get(projectId, id);
-    if (!(await this.repo.deleteIn(projectId, id, FINISHED_STATUSES))) throw new ConflictError('Stop the task before deleting it', { code: ErrorCodes.taskNotFinished });
-    await this.events.record({ projectId, userId: actor.id, objectType: 'task', objectId: id, description: `Task #${id} of ${task.tpl_name ?? 'a deleted template'} deleted` });
-    await this.audit.record({ action: 'delete', objectType: 'task', objectId: id, projectId, before: { template_id: task.template_id, status: task.status } });
+    if (!(await this.repo.deleteIn(projectId, id, FINISHED_STATUSES)))
+      throw new ConflictError('Stop the task before deleting it', { code: ErrorCodes.taskNotFinished });
+    await this.events.record({
+      projectId,
+      userId: actor.id,
+      objectType: 'task',
+      objectId: id,
+      description: `Task #${id} of ${task.tpl_name ?? 'a deleted template'} deleted`,
+    });
+    await this.audit.record({
+      action: 'delete',
+      objectType: 'task',
+      objectId: id,
+      projectId,
+      before: { template_id: task.template_id, status: task.status },
+    });
   }
 
   /**
@@ -197,15 +308,31 @@ export class TasksService {
   async stop(projectId: number, id: number, force: boolean): Promise<void> {
     const task = await this.get(projectId, id);
     if (isFinished(task.status) || !STOPPABLE_STATUSES.includes(task.status as never)) return;
-    await this.audit.record({ action: 'task_stop', objectType: 'task', objectId: id, projectId, before: { status: task.status }, after: { force } });
+    await this.audit.record({
+      action: 'task_stop',
+      objectType: 'task',
+      objectId: id,
+      projectId,
+      before: { status: task.status },
+      after: { force },
+    });
     const now = this.clock.now().toISOString();
-    if (await this.repo.transition(id, ['waiting'], 'stopped', { end: now })) {
+    if (await this.repo.transition(id, ['waiting', 'waiting_approval'], 'stopped', { end: now })) {
       this.publish({ ...task, status: 'stopped', end: now });
-      await this.events.record({ projectId, userId: task.user_id, objectType: 'task', objectId: id, description: `Task #${id} stopped before it started` });
+      // Stopped while it waited for approval: the approval ends with it.
+      if (task.status === 'waiting_approval') await this.approvals.cancelForTask(id);
+      await this.events.record({
+        projectId,
+        userId: task.user_id,
+        objectType: 'task',
+        objectId: id,
+        description: `Task #${id} stopped before it started`,
+      });
       this.endedOutsideRun({ id, status: 'stopped' });
       return;
     }
-    if (await this.repo.transition(id, ['starting', 'running', 'confirmed', 'waiting_confirmation'], 'stopping')) this.publish({ ...task, status: 'stopping' });
+    if (await this.repo.transition(id, ['starting', 'running', 'confirmed', 'waiting_confirmation'], 'stopping'))
+      this.publish({ ...task, status: 'stopping' });
     // Stored before anyone is told: a remote runner reads it when it polls, another node when the bus wakes it.
     if (force) await this.repo.update(id, { stop_force: 1 });
     this.bus.control({ taskId: id, action: force ? 'kill' : 'stop' });
@@ -220,9 +347,17 @@ export class TasksService {
 
   async confirm(projectId: number, id: number): Promise<void> {
     const task = await this.get(projectId, id);
-    if (!(await this.repo.transition(id, ['waiting_confirmation'], 'confirmed'))) throw new ConflictError('The task is not waiting for confirmation', { code: ErrorCodes.taskNotWaiting });
+    if (!(await this.repo.transition(id, ['waiting_confirmation'], 'confirmed')))
+      throw new ConflictError('The task is not waiting for confirmation', { code: ErrorCodes.taskNotWaiting });
     this.publish({ ...task, status: 'confirmed' });
-    await this.audit.record({ action: 'task_confirm', objectType: 'task', objectId: id, projectId, before: { status: task.status }, after: { status: 'confirmed' } });
+    await this.audit.record({
+      action: 'task_confirm',
+      objectType: 'task',
+      objectId: id,
+      projectId,
+      before: { status: task.status },
+      after: { status: 'confirmed' },
+    });
     this.bus.control({ taskId: id, action: 'confirm' });
   }
 
@@ -233,7 +368,14 @@ export class TasksService {
       throw new ConflictError('The task is not waiting for confirmation', { code: ErrorCodes.taskNotWaiting });
     }
     this.publish({ ...task, status: 'rejected', end });
-    await this.audit.record({ action: 'task_reject', objectType: 'task', objectId: id, projectId, before: { status: task.status }, after: { status: 'rejected' } });
+    await this.audit.record({
+      action: 'task_reject',
+      objectType: 'task',
+      objectId: id,
+      projectId,
+      before: { status: task.status },
+      after: { status: 'rejected' },
+    });
     this.bus.control({ taskId: id, action: 'reject' });
   }
 
@@ -270,7 +412,11 @@ export class TasksService {
 
   /** At start-up: what this node was running when it stopped cannot go on. */
   async failOrphans(): Promise<number> {
-    return this.failNodeTasks(this.nodeId, 'The server restarted while this task was running; the task was failed.', (id) => `Task #${id} failed: the server restarted while it ran`);
+    return this.failNodeTasks(
+      this.nodeId,
+      'The server restarted while this task was running; the task was failed.',
+      (id) => `Task #${id} failed: the server restarted while it ran`,
+    );
   }
 
   /**
@@ -279,7 +425,11 @@ export class TasksService {
    * tasks final and changes nothing.
    */
   async failDeadNode(deadNodeId: string): Promise<number> {
-    return this.failNodeTasks(deadNodeId, `Node ${deadNodeId} stopped answering; the task was failed.`, (id) => `Task #${id} failed: node ${deadNodeId} stopped answering`);
+    return this.failNodeTasks(
+      deadNodeId,
+      `Node ${deadNodeId} stopped answering; the task was failed.`,
+      (id) => `Task #${id} failed: node ${deadNodeId} stopped answering`,
+    );
   }
 
   /** This node's tasks the database holds as active: the orphan sweep compares them with the live runs. */
@@ -306,16 +456,29 @@ export class TasksService {
     return this.failTasks(nodeId, await this.repo.orphans(nodeId, NODE_ACTIVE), line, description);
   }
 
-  private async failTasks(nodeId: string, orphans: Array<{ id: number; project_id: number; status: string }>, line: string, description: (id: number) => string): Promise<number> {
+  private async failTasks(
+    nodeId: string,
+    orphans: Array<{ id: number; project_id: number; status: string }>,
+    line: string,
+    description: (id: number) => string,
+  ): Promise<number> {
     const now = this.clock.now().toISOString();
     let failed = 0;
     for (const t of orphans) {
       if (await this.repo.transition(t.id, [t.status], 'error', { end: now }, nodeId)) {
         failed += 1;
-        await this.repo.appendOutput([{ task_id: t.id, seq: (await this.repo.lastSeq(t.id)) + 1, time: now, output: line }]);
+        await this.repo.appendOutput([
+          { task_id: t.id, seq: (await this.repo.lastSeq(t.id)) + 1, time: now, output: line },
+        ]);
         const row = await this.repo.findById(t.id);
         if (row) this.publish(row);
-        await this.events.record({ projectId: t.project_id, userId: null, objectType: 'task', objectId: t.id, description: description(t.id) });
+        await this.events.record({
+          projectId: t.project_id,
+          userId: null,
+          objectType: 'task',
+          objectId: t.id,
+          description: description(t.id),
+        });
         this.endedOutsideRun({ id: t.id, status: 'error' });
       }
     }
@@ -324,12 +487,51 @@ export class TasksService {
 
   /** After a run: log it, and start deploys that follow a successful build automatically. */
   async finished(task: TaskRow): Promise<void> {
-    await this.events.record({ projectId: task.project_id, userId: task.user_id, objectType: 'task', objectId: task.id, description: `Task #${task.id} finished: ${task.status}` });
+    await this.events.record({
+      projectId: task.project_id,
+      userId: task.user_id,
+      objectType: 'task',
+      objectId: task.id,
+      description: `Task #${task.id} finished: ${task.status}`,
+    });
     if (task.status !== 'success') return;
-    const deploys = (await this.templates.list(task.project_id, {})).filter((t) => t.type === 'deploy' && t.autorun === 1 && t.build_template_id === task.template_id);
+    const deploys = (await this.templates.list(task.project_id, {})).filter(
+      (t) => t.type === 'deploy' && t.autorun === 1 && t.build_template_id === task.template_id,
+    );
     for (const d of deploys) {
-      await this.create(null, task.project_id, { template_id: d.id, message: `Autorun after build #${task.id}`, build_task_id: task.id, environment: '{}', secret: '{}', params: {} }).catch(() => undefined);
+      await this.create(null, task.project_id, {
+        template_id: d.id,
+        message: `Autorun after build #${task.id}`,
+        build_task_id: task.id,
+        environment: '{}',
+        secret: '{}',
+        params: {},
+      }).catch(() => undefined);
     }
+  }
+
+  /** Its approval was granted: the task joins the queue (`waiting_approval` → `waiting`). */
+  async approvalGranted(id: number): Promise<void> {
+    if (!(await this.repo.transition(id, ['waiting_approval'], 'waiting'))) return;
+    const row = await this.repo.findById(id);
+    if (row) this.publish(row);
+    this.bus.kick();
+  }
+
+  /** Its approval was refused (a rejection, or a timeout that rejects): the task ends `rejected`. */
+  async approvalRefused(id: number, by: string): Promise<void> {
+    const end = this.clock.now().toISOString();
+    if (!(await this.repo.transition(id, ['waiting_approval'], 'rejected', { end }))) return;
+    const row = await this.repo.findById(id);
+    if (!row) return;
+    this.publish(row);
+    await this.events.record({
+      projectId: row.project_id,
+      userId: null,
+      objectType: 'task',
+      objectId: id,
+      description: `Task #${id} was not approved (${by}); it will not run`,
+    });
   }
 
   private publish(task: FrameSource): void {
@@ -340,4 +542,15 @@ export class TasksService {
 /** Where a task's limit came from, as `foldTopLevelOptions` picks it: `params.limit`, else Semaphore's top-level `limit`. */
 function limitField(input: TaskInput): string {
   return input.params.limit === undefined && input.limit?.trim() ? 'limit' : 'params.limit';
+}
+
+/** A stored JSON object (task.output, task.inputs); null when there is none (or it is not one). */
+function jsonObjectOrNull(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Template, TemplateType } from '@gantry/contracts';
-import { surveyVarSchema, templateTaskParamsSchema } from '@gantry/contracts';
+import { approvalPolicySchema, surveyVarSchema, templateTaskParamsSchema } from '@gantry/contracts';
 import { z } from 'zod';
 import { presentTask } from '../tasks/tasks.presenter.js';
 import type { TemplateWithExtras } from './templates.repository.js';
@@ -30,8 +30,15 @@ export function presentTemplate(row: TemplateWithExtras): Template {
     allow_extra_vars_in_task: row.allow_extra_vars_in_task === 1,
     suppress_success_alerts: row.suppress_success_alerts === 1,
     survey_vars: surveyList.parse(JSON.parse(row.survey_vars)),
-    vaults: row.vaults.map((v) => ({ id: v.id, name: v.name, type: v.type === 'script' ? 'script' : 'password', vault_key_id: v.vault_key_id, script: v.script })),
+    vaults: row.vaults.map((v) => ({
+      id: v.id,
+      name: v.name,
+      type: v.type === 'script' ? 'script' : 'password',
+      vault_key_id: v.vault_key_id,
+      script: v.script,
+    })),
     task_params: templateTaskParamsSchema.parse(JSON.parse(row.task_params)),
+    approval_policy: row.approval_policy ? approvalPolicySchema.parse(JSON.parse(row.approval_policy)) : null,
     last_task_id: row.last_task?.id ?? null,
     last_task: row.last_task ? presentTask(row.last_task) : null,
   };

@@ -23,20 +23,56 @@ export class TemplatesRepository {
   }
 
   async find(projectId: number, id: number): Promise<TemplateWithExtras | undefined> {
-    const row = await this.db.selectFrom('template').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('template')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? (await this.withExtras(projectId, [row]))[0] : undefined;
+  }
+
+  /** A template with its vaults, without its newest task: what starting a task needs (one query less on the hot path). */
+  async findForTask(projectId: number, id: number): Promise<TemplateWithExtras | undefined> {
+    const row = await this.db
+      .selectFrom('template')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const vaults = await this.db
+      .selectFrom('template_vault')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('template_id', '=', id)
+      .orderBy('id')
+      .execute();
+    return { ...row, vaults, last_task: null };
   }
 
   /** Vaults and the newest task of each template (with its build task), in three queries for the whole list. */
   private async withExtras(projectId: number, rows: TemplateRow[]): Promise<TemplateWithExtras[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const vaults = await this.db.selectFrom('template_vault').selectAll().where('project_id', '=', projectId).where('template_id', 'in', ids).orderBy('id').execute();
+    const vaults = await this.db
+      .selectFrom('template_vault')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('template_id', 'in', ids)
+      .orderBy('id')
+      .execute();
     const last = await withBuildTasks(
       this.db,
       await selectTasksWithNames(this.db)
         .where('task.project_id', '=', projectId)
-        .where('task.id', 'in', (eb) => eb.selectFrom('task').select((e) => e.fn.max('id').as('id')).where('template_id', 'in', ids).groupBy('template_id'))
+        .where('task.id', 'in', (eb) =>
+          eb
+            .selectFrom('task')
+            .select((e) => e.fn.max('id').as('id'))
+            .where('template_id', 'in', ids)
+            .groupBy('template_id'),
+        )
         .execute(),
     );
     return rows.map((r) => {
@@ -50,15 +86,28 @@ export class TemplatesRepository {
   }
 
   async update(projectId: number, id: number, values: Partial<TemplateValues>): Promise<void> {
-    await this.db.updateTable('template').set(values).where('project_id', '=', projectId).where('id', '=', id).execute();
+    await this.db
+      .updateTable('template')
+      .set(values)
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(projectId: number, id: number): Promise<void> {
     await this.db.deleteFrom('template').where('project_id', '=', projectId).where('id', '=', id).execute();
   }
 
-  async replaceVaults(projectId: number, templateId: number, vaults: Array<Omit<VaultRow, 'id' | 'project_id' | 'template_id'>>): Promise<void> {
-    await this.db.deleteFrom('template_vault').where('project_id', '=', projectId).where('template_id', '=', templateId).execute();
+  async replaceVaults(
+    projectId: number,
+    templateId: number,
+    vaults: Array<Omit<VaultRow, 'id' | 'project_id' | 'template_id'>>,
+  ): Promise<void> {
+    await this.db
+      .deleteFrom('template_vault')
+      .where('project_id', '=', projectId)
+      .where('template_id', '=', templateId)
+      .execute();
     if (vaults.length === 0) return;
     await this.db
       .insertInto('template_vault')

@@ -1,4 +1,10 @@
-import { cannotDeleteMessage, hasReferences, type References, type templateInputSchema, ErrorCodes } from '@gantry/contracts';
+import {
+  cannotDeleteMessage,
+  hasReferences,
+  type References,
+  type templateInputSchema,
+  ErrorCodes,
+} from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
@@ -23,6 +29,8 @@ export interface TemplateLinks {
   viewExists(projectId: number, viewId: number): Promise<boolean>;
   /** Apps live in their own module (built-in or custom); only existence is checked here. */
   appExists(appId: string): Promise<boolean>;
+  /** Whether a user belongs to the project: the users an approval policy names must. */
+  isMember?(projectId: number, userId: number): Promise<boolean>;
 }
 
 export class TemplatesService implements ProjectResourceService<TemplateWithExtras, TemplateInput, TemplateInput> {
@@ -41,6 +49,13 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
 
   async get(projectId: number, id: number): Promise<TemplateWithExtras> {
     const row = await this.repo.find(projectId, id);
+    if (!row) throw new NotFoundError('Template not found', { code: ErrorCodes.templateNotFound });
+    return row;
+  }
+
+  /** The template a task is started from: as get(), without its newest task. */
+  async getForTask(projectId: number, id: number): Promise<TemplateWithExtras> {
+    const row = await this.repo.findForTask(projectId, id);
     if (!row) throw new NotFoundError('Template not found', { code: ErrorCodes.templateNotFound });
     return row;
   }
@@ -64,18 +79,36 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
   /** Where the changes its own routes make are recorded (create, update and delete are recorded by resource-routes). */
   audit: AuditRecorder = noAudit;
 
+  /** The name of a workflow of the project with a node that runs the template, or null (the composition root wires the workflows in). */
+  usedByWorkflow: (projectId: number, templateId: number) => Promise<string | null> = async () => null;
+
   async setDescription(actor: Actor, projectId: number, id: number, description: string): Promise<void> {
     const row = await this.get(projectId, id);
     await this.repo.update(projectId, id, { description });
     await this.log(actor, projectId, id, `Template ${row.name} description changed`);
-    await this.audit.record({ action: 'update', objectType: 'template', objectId: id, projectId, before: { description: row.description }, after: { description } });
+    await this.audit.record({
+      action: 'update',
+      objectType: 'template',
+      objectId: id,
+      projectId,
+      before: { description: row.description },
+      after: { description },
+    });
   }
 
   async delete(actor: Actor, projectId: number, id: number): Promise<void> {
     const row = await this.get(projectId, id);
+    // A workflow node that names it would fail at every run: the workflow changes first.
+    const workflow = await this.usedByWorkflow(projectId, id);
+    if (workflow !== null)
+      throw new ConflictError(`Workflow ${workflow} runs this template: change it first`, {
+        code: ErrorCodes.templateInWorkflow,
+        name: workflow,
+      });
     const refs = await this.refs(projectId, id);
     // A template's own schedules go with it; deploys built on it and integrations keep it.
-    if (hasReferences({ ...refs, schedules: [] })) throw new ConflictError(cannotDeleteMessage('template'), { code: ErrorCodes.templateInUse, references: refs });
+    if (hasReferences({ ...refs, schedules: [] }))
+      throw new ConflictError(cannotDeleteMessage('template'), { code: ErrorCodes.templateInUse, references: refs });
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Template ${row.name} deleted`);
   }
@@ -85,7 +118,10 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     const template = await this.get(projectId, id);
     const inv = await this.workspaceFor(projectId, template.app, inventoryId);
     if (inv.template_id === id) return;
-    if (inv.template_id !== null) throw new ValidationError('The workspace belongs to another template', { code: ErrorCodes.workspaceOtherTemplate });
+    if (inv.template_id !== null)
+      throw new ValidationError('The workspace belongs to another template', {
+        code: ErrorCodes.workspaceOtherTemplate,
+      });
     const before = await this.workspaceIds(projectId, id);
     await this.links.inventories.setTemplate(projectId, inventoryId, id);
     await this.log(actor, projectId, id, `Workspace ${inv.name} attached to template ${template.name}`);
@@ -96,8 +132,14 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
   async detachWorkspace(actor: Actor, projectId: number, id: number, inventoryId: number): Promise<void> {
     const template = await this.get(projectId, id);
     const inv = await this.workspaceFor(projectId, template.app, inventoryId);
-    if (inv.template_id !== id) throw new ValidationError('The workspace is not attached to this template', { code: ErrorCodes.workspaceNotAttached });
-    if (template.inventory_id === inventoryId) throw new ValidationError('The default workspace cannot be detached', { code: ErrorCodes.defaultWorkspaceDetach });
+    if (inv.template_id !== id)
+      throw new ValidationError('The workspace is not attached to this template', {
+        code: ErrorCodes.workspaceNotAttached,
+      });
+    if (template.inventory_id === inventoryId)
+      throw new ValidationError('The default workspace cannot be detached', {
+        code: ErrorCodes.defaultWorkspaceDetach,
+      });
     const before = await this.workspaceIds(projectId, id);
     await this.links.inventories.setTemplate(projectId, inventoryId, null);
     await this.log(actor, projectId, id, `Workspace ${inv.name} detached from template ${template.name}`);
@@ -112,26 +154,46 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     await this.repo.update(projectId, id, { inventory_id: inventoryId });
     await this.log(actor, projectId, id, `Workspace ${inv.name} is now the default of template ${template.name}`);
     // The attach above recorded the list; this entry is the default alone (none when it was already).
-    await this.audit.record({ action: 'update', objectType: 'template', objectId: id, projectId, before: { inventory_id: template.inventory_id }, after: { inventory_id: inventoryId } });
+    await this.audit.record({
+      action: 'update',
+      objectType: 'template',
+      objectId: id,
+      projectId,
+      before: { inventory_id: template.inventory_id },
+      after: { inventory_id: inventoryId },
+    });
   }
 
   /** The ids of the workspaces attached to a template, in id order (what an audit entry compares). */
   private async workspaceIds(projectId: number, id: number): Promise<number[]> {
-    return (await this.links.inventories.list(projectId, { template_id: String(id) })).map((i) => i.id).sort((a, b) => a - b);
+    return (await this.links.inventories.list(projectId, { template_id: String(id) }))
+      .map((i) => i.id)
+      .sort((a, b) => a - b);
   }
 
   /** One entry for a change of a template's workspace list: the ids before and after. */
   private async recordWorkspaces(projectId: number, id: number, before: number[]): Promise<void> {
     const after = await this.workspaceIds(projectId, id);
-    await this.audit.record({ action: 'update', objectType: 'template', objectId: id, projectId, before: { inventory_ids: before }, after: { inventory_ids: after } });
+    await this.audit.record({
+      action: 'update',
+      objectType: 'template',
+      objectId: id,
+      projectId,
+      before: { inventory_ids: before },
+      after: { inventory_ids: after },
+    });
   }
 
   /** A workspace inventory of this project usable by `app`; anything else is a bad request. */
   private async workspaceFor(projectId: number, app: string, inventoryId: number) {
     const inv = await this.links.inventories.get(projectId, inventoryId).catch(() => {
-      throw new ValidationError('Inventory not found in this project', { code: ErrorCodes.notInProject, label_key: 'inventory' });
+      throw new ValidationError('Inventory not found in this project', {
+        code: ErrorCodes.notInProject,
+        label_key: 'inventory',
+      });
     });
-    if (!this.links.inventories.isWorkspaceFor(app, inv.type)) throw new ValidationError(`Not a workspace of a ${app} template`, { code: ErrorCodes.notAWorkspaceForApp, app });
+    if (!this.links.inventories.isWorkspaceFor(app, inv.type))
+      throw new ValidationError(`Not a workspace of a ${app} template`, { code: ErrorCodes.notAWorkspaceForApp, app });
     return inv;
   }
 
@@ -142,29 +204,77 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
 
   /** Every id a template points at must be this project's; vault passwords are login keys. */
   private async checkLinks(projectId: number, t: TemplateInput, selfId: number | null): Promise<void> {
-    if (!(await this.links.appExists(t.app))) throw new ValidationError('App not found', { code: ErrorCodes.appNotFound, field: 'app' });
+    await this.checkApprovalPolicy(projectId, t);
+    if (!(await this.links.appExists(t.app)))
+      throw new ValidationError('App not found', { code: ErrorCodes.appNotFound, field: 'app' });
     await this.links.repositories.assertInProject(projectId, t.repository_id, 'repository_id');
     await this.links.environments.get(projectId, t.environment_id).catch(() => {
-      throw new ValidationError('Variable group not found in this project', { code: ErrorCodes.notInProject, label_key: 'variable_group', field: 'environment_id' });
+      throw new ValidationError('Variable group not found in this project', {
+        code: ErrorCodes.notInProject,
+        label_key: 'variable_group',
+        field: 'environment_id',
+      });
     });
     if (t.inventory_id) {
       await this.links.inventories.get(projectId, t.inventory_id).catch(() => {
-        throw new ValidationError('Inventory not found in this project', { code: ErrorCodes.notInProject, label_key: 'inventory', field: 'inventory_id' });
+        throw new ValidationError('Inventory not found in this project', {
+          code: ErrorCodes.notInProject,
+          label_key: 'inventory',
+          field: 'inventory_id',
+        });
       });
     }
-    if (t.view_id && !(await this.links.viewExists(projectId, t.view_id))) throw new ValidationError('View not found in this project', { code: ErrorCodes.notInProject, label_key: 'view', field: 'view_id' });
+    if (t.view_id && !(await this.links.viewExists(projectId, t.view_id)))
+      throw new ValidationError('View not found in this project', {
+        code: ErrorCodes.notInProject,
+        label_key: 'view',
+        field: 'view_id',
+      });
     if (t.build_template_id) {
       const field = 'build_template_id';
-      if (t.build_template_id === selfId) throw new ValidationError('A template cannot deploy its own builds', { code: ErrorCodes.templateDeploysItself, field });
+      if (t.build_template_id === selfId)
+        throw new ValidationError('A template cannot deploy its own builds', {
+          code: ErrorCodes.templateDeploysItself,
+          field,
+        });
       const build = await this.repo.find(projectId, t.build_template_id);
-      if (!build || build.type !== 'build') throw new ValidationError('Build template not found in this project', { code: ErrorCodes.notInProject, label_key: 'build_template', field });
+      if (!build || build.type !== 'build')
+        throw new ValidationError('Build template not found in this project', {
+          code: ErrorCodes.notInProject,
+          label_key: 'build_template',
+          field,
+        });
     }
     for (const [i, v] of t.vaults.entries()) {
       if (v.type === 'password' && v.vault_key_id) {
         const field = `vaults.${i}.vault_key_id`;
         const type = await this.links.keys.typeInProject(projectId, v.vault_key_id, 'Vault password', field);
-        if (type !== 'login_password') throw new ValidationError('A vault password must be a login with password key', { code: ErrorCodes.keyMustBeLoginPassword, label_key: 'vault_password', field });
+        if (type !== 'login_password')
+          throw new ValidationError('A vault password must be a login with password key', {
+            code: ErrorCodes.keyMustBeLoginPassword,
+            label_key: 'vault_password',
+            field,
+          });
       }
+    }
+  }
+
+  /** A policy names someone who can approve, and each user it names is a member of the project. */
+  private async checkApprovalPolicy(projectId: number, t: TemplateInput): Promise<void> {
+    const a = t.approval_policy?.approvers;
+    if (!a) return;
+    if (a.users.length + a.roles.length + a.groups.length === 0)
+      throw new ValidationError('An approval policy needs at least one approver: a user, a role or a group', {
+        code: ErrorCodes.approvalApproversRequired,
+        field: 'approval_policy.approvers',
+      });
+    for (const [i, userId] of a.users.entries()) {
+      if (this.links.isMember && !(await this.links.isMember(projectId, userId)))
+        throw new ValidationError(`Approver ${userId} is not a member of this project`, {
+          code: ErrorCodes.approverNotMember,
+          user: userId,
+          field: `approval_policy.approvers.users.${i}`,
+        });
     }
   }
 
@@ -191,6 +301,7 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
       suppress_success_alerts: +t.suppress_success_alerts,
       survey_vars: JSON.stringify(t.survey_vars),
       task_params: JSON.stringify(t.task_params),
+      approval_policy: t.approval_policy ? JSON.stringify(t.approval_policy) : null,
     };
   }
 

@@ -1,4 +1,4 @@
-import { ErrorCodes, type FieldLabelKey, type References, type WorkflowGraph, type WorkflowInput, type WorkflowNode } from '@gantry/contracts';
+import { cannotDeleteMessage, ErrorCodes, type FieldLabelKey, type References, type WorkflowGraph, type WorkflowInput, type WorkflowNode } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
@@ -22,6 +22,8 @@ export interface WorkflowLinks {
   inventoryExists(projectId: number, id: number): Promise<boolean>;
   variableGroupExists(projectId: number, id: number): Promise<boolean>;
   isMember(projectId: number, userId: number): Promise<boolean>;
+  /** The schedules and integrations that start a workflow. */
+  references(projectId: number, id: number): Promise<References>;
 }
 
 /**
@@ -68,13 +70,17 @@ export class WorkflowsService implements ProjectResourceService<WorkflowRow, Wor
     const user = (await this.repo.list(projectId)).find((w) => w.id !== id && graphOf(w).nodes.some((n) => n.type === 'workflow' && n.workflow_id === id));
     if (user)
       throw new ConflictError(`Workflow ${user.name} runs this workflow: change it first`, { code: ErrorCodes.workflowInUse, name: user.name });
+    // Its own schedules go with it (as a template's do); an integration is a URL others call: it changes first.
+    const refs = await this.links.references(projectId, id);
+    if (refs.integrations.length > 0)
+      throw new ConflictError(cannotDeleteMessage('workflow'), { code: ErrorCodes.workflowHasIntegrations, references: refs });
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Workflow ${row.name} deleted`);
   }
 
   async refs(projectId: number, id: number): Promise<References> {
     await this.get(projectId, id);
-    return { templates: [], inventories: [], repositories: [], schedules: [], integrations: [] };
+    return this.links.references(projectId, id);
   }
 
   /** Every id a node names belongs to this project, and every override is one its template allows. */

@@ -7,6 +7,7 @@ import RepositoryIcon from '@mui/icons-material/AccountTreeOutlined';
 import TeamIcon from '@mui/icons-material/GroupsOutlined';
 import VariablesIcon from '@mui/icons-material/DataObjectOutlined';
 import IntegrationIcon from '@mui/icons-material/WebhookOutlined';
+import WorkflowIcon from '@mui/icons-material/LanOutlined';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /**
@@ -23,13 +24,62 @@ export interface ProjectLink {
 }
 
 export const PROJECT_LINKS: ProjectLink[] = [
-  { key: 'dashboard', labelKey: 'shell.dashboard', icon: DashboardIcon, section: 'history', requiresNormalProject: false },
-  { key: 'templates', labelKey: 'templates.title', icon: TemplatesIcon, section: 'templates', requiresNormalProject: true },
-  { key: 'schedules', labelKey: 'schedules.title', icon: ScheduleIcon, section: 'schedules', requiresNormalProject: true },
-  { key: 'inventory', labelKey: 'inventories.title', icon: InventoryIcon, section: 'inventory', requiresNormalProject: true },
-  { key: 'environment', labelKey: 'environments.title', icon: VariablesIcon, section: 'environment', requiresNormalProject: true },
+  {
+    key: 'dashboard',
+    labelKey: 'shell.dashboard',
+    icon: DashboardIcon,
+    section: 'history',
+    requiresNormalProject: false,
+  },
+  {
+    key: 'templates',
+    labelKey: 'templates.title',
+    icon: TemplatesIcon,
+    section: 'templates',
+    requiresNormalProject: true,
+  },
+  {
+    key: 'schedules',
+    labelKey: 'schedules.title',
+    icon: ScheduleIcon,
+    section: 'schedules',
+    requiresNormalProject: true,
+  },
+  {
+    key: 'workflows',
+    labelKey: 'workflows.title',
+    icon: WorkflowIcon,
+    section: 'workflows',
+    requiresNormalProject: true,
+  },
+  {
+    key: 'inventory',
+    labelKey: 'inventories.title',
+    icon: InventoryIcon,
+    section: 'inventory',
+    requiresNormalProject: true,
+  },
+  {
+    key: 'environment',
+    labelKey: 'environments.title',
+    icon: VariablesIcon,
+    section: 'environment',
+    requiresNormalProject: true,
+  },
   { key: 'keys', labelKey: 'keys.title', icon: KeyIcon, section: 'keys', requiresNormalProject: true },
-  { key: 'repositories', labelKey: 'repositories.title', icon: RepositoryIcon, section: 'repositories', requiresNormalProject: true },
-  { key: 'integrations', labelKey: 'integrations.title', icon: IntegrationIcon, section: 'integrations', requiresNormalProject: true },
+  {
+    key: 'repositories',
+    labelKey: 'repositories.title',
+    icon: RepositoryIcon,
+    section: 'repositories',
+    requiresNormalProject: true,
+  },
+  {
+    key: 'integrations',
+    labelKey: 'integrations.title',
+    icon: IntegrationIcon,
+    section: 'integrations',
+    requiresNormalProject: true,
+  },
   { key: 'team', labelKey: 'team.title', icon: TeamIcon, section: 'team', requiresNormalProject: false },
 ];

@@ -1,6 +1,7 @@
 import { Box, Divider, List, ListItem, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useMatch } from 'react-router';
+import { ApprovalsNavItem } from '../../features/approvals/components/approvals-nav-item';
 import { paths } from '../../lib/paths';
 import { useProjects } from '../../lib/session';
 import { storage, StorageKeys } from '../../lib/storage';
@@ -17,7 +18,11 @@ export function Sidebar() {
   const current = projects.find((p) => p.id === projectId);
   const links = current ? PROJECT_LINKS.filter((l) => !l.requiresNormalProject || current.type === '') : [];
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }} component="nav" aria-label={t('shell.projects')}>
+    <Box
+      sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}
+      component="nav"
+      aria-label={t('shell.projects')}
+    >
       <Box sx={{ p: 1 }}>
         <ProjectSwitcher current={current} />
       </Box>
@@ -39,6 +44,11 @@ export function Sidebar() {
               </ListItem>
             ))
           : null}
+      </List>
+      <Divider />
+      {/* The user's own inbox, whatever the project: its count says when someone waits for them. */}
+      <List dense sx={{ px: 1 }}>
+        <ApprovalsNavItem />
       </List>
       <Divider />
       <UserMenu />

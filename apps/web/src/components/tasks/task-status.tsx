@@ -1,6 +1,7 @@
 import CancelIcon from '@mui/icons-material/Cancel';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import HourglassIcon from '@mui/icons-material/HourglassEmpty';
+import HowToVoteIcon from '@mui/icons-material/HowToVoteOutlined';
 import PauseCircleIcon from '@mui/icons-material/PauseCircleOutlined';
 import StopCircleIcon from '@mui/icons-material/StopCircleOutlined';
 import { Chip, CircularProgress } from '@mui/material';
@@ -13,6 +14,7 @@ const ICONS: Record<string, ReactElement> = {
   stopped: <StopCircleIcon fontSize="small" />,
   rejected: <CancelIcon fontSize="small" />,
   waiting_confirmation: <PauseCircleIcon fontSize="small" color="warning" />,
+  waiting_approval: <HowToVoteIcon fontSize="small" color="warning" />,
   running: <CircularProgress size={14} />,
   starting: <CircularProgress size={14} />,
   stopping: <CircularProgress size={14} color="warning" />,
@@ -21,7 +23,19 @@ const ICONS: Record<string, ReactElement> = {
 /** A task's status with its label (spec 4) and icon: green check, red cross, grey clock for the rest. */
 export function TaskStatus({ status }: { status: string }) {
   const { t } = useTranslation();
-  const known = ['waiting', 'starting', 'waiting_confirmation', 'confirmed', 'rejected', 'running', 'success', 'error', 'stopping', 'stopped'].includes(status);
+  const known = [
+    'waiting',
+    'starting',
+    'waiting_confirmation',
+    'waiting_approval',
+    'confirmed',
+    'rejected',
+    'running',
+    'success',
+    'error',
+    'stopping',
+    'stopped',
+  ].includes(status);
   return (
     <Chip
       size="small"

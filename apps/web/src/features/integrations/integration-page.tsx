@@ -15,6 +15,7 @@ import { paths } from '../../lib/paths';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
 import { integrationKeys, integrationQueries } from './api/integrations-api';
 import { AliasesPanel } from './components/aliases-panel';
+import { startTargetPath } from '../schedules/components/start-target-fields';
 import { HowItWorks } from './components/how-it-works';
 import { IntegrationDialog } from './components/integration-dialog';
 import { MatchersSection } from './components/matchers-section';
@@ -91,12 +92,10 @@ export function IntegrationPage() {
         sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 2, color: 'text.secondary' }}
         data-testid="integration-summary"
       >
-        <Typography variant="body2">{t('integrations.runs')}</Typography>
-        <MuiLink
-          component={Link}
-          to={paths.projectSection(projectId, `templates/${integration.template_id}`)}
-          variant="body2"
-        >
+        <Typography variant="body2">
+          {t(integration.workflow_id ? 'integrations.runsWorkflow' : 'integrations.runs')}
+        </Typography>
+        <MuiLink component={Link} to={startTargetPath(projectId, integration)} variant="body2">
           {integration.tpl_name}
         </MuiLink>
         <Chip
@@ -111,7 +110,11 @@ export function IntegrationPage() {
         ) : null}
       </Stack>
       <Stack spacing={3}>
-        <HowItWorks authMethod={authMethodOf(integration.auth_method)} templateName={integration.tpl_name} />
+        <HowItWorks
+          authMethod={authMethodOf(integration.auth_method)}
+          templateName={integration.tpl_name}
+          workflow={!!integration.workflow_id}
+        />
         <AliasesPanel
           projectId={projectId}
           integrationId={integration.id}

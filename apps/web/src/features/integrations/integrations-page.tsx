@@ -14,6 +14,7 @@ import { paths } from '../../lib/paths';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
 import { integrationKeys, integrationQueries } from './api/integrations-api';
 import { AliasesPanel } from './components/aliases-panel';
+import { startTargetPath } from '../schedules/components/start-target-fields';
 import { IntegrationDialog } from './components/integration-dialog';
 
 /** Spec 2: integrations are listed by name, then by template name. */
@@ -69,9 +70,10 @@ export function IntegrationsPage() {
             columns={[
               {
                 key: 'template',
-                header: t('integrations.template'),
+                header: t('startTarget.runs'),
+                // tpl_name is the workflow's name for an integration that starts a workflow.
                 render: (x) => (
-                  <MuiLink component={Link} to={paths.projectSection(projectId, `templates/${x.template_id}`)}>
+                  <MuiLink component={Link} to={startTargetPath(projectId, x)}>
                     {x.tpl_name}
                   </MuiLink>
                 ),
@@ -90,7 +92,13 @@ export function IntegrationsPage() {
               <EmptyState
                 title={t('integrations.none')}
                 hint={t('integrations.noneHint')}
-                action={canUpdate ? <Button variant="outlined" onClick={() => setEditing('new')}>{t('integrations.createFirst')}</Button> : null}
+                action={
+                  canUpdate ? (
+                    <Button variant="outlined" onClick={() => setEditing('new')}>
+                      {t('integrations.createFirst')}
+                    </Button>
+                  ) : null
+                }
               />
             }
           />

@@ -13,6 +13,8 @@ export interface WebhookPayload {
   author: string | null;
   url: string;
   message: string;
+  /** Only for `approval_requested`. */
+  approval_id?: number;
 }
 
 export function webhookPayload(m: NotificationMessage): WebhookPayload {
@@ -27,6 +29,7 @@ export function webhookPayload(m: NotificationMessage): WebhookPayload {
     author: m.author,
     url: m.url,
     message: m.text,
+    ...(m.approvalId !== undefined ? { approval_id: m.approvalId } : {}),
   };
 }
 

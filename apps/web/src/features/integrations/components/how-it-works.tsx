@@ -4,7 +4,15 @@ import type { IntegrationAuthMethod } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
 
 /** How a webhook request becomes a task: the sender is checked, every matcher must hold, extracted values become variables. */
-export function HowItWorks({ authMethod, templateName }: { authMethod: IntegrationAuthMethod; templateName: string }) {
+export function HowItWorks({
+  authMethod,
+  templateName,
+  workflow = false,
+}: {
+  authMethod: IntegrationAuthMethod;
+  templateName: string;
+  workflow?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <Alert severity="info" variant="outlined" icon={<InfoIcon />} data-testid="integration-how">
@@ -17,7 +25,12 @@ export function HowItWorks({ authMethod, templateName }: { authMethod: Integrati
           })}
         </li>
         <li>{t('integrations.how.matchers')}</li>
-        <li>{t('integrations.how.values', { template: templateName })}</li>
+        {/* A workflow's run takes no extracted values (yet): it just starts. */}
+        <li>
+          {workflow
+            ? t('integrations.how.workflowRun', { workflow: templateName })
+            : t('integrations.how.values', { template: templateName })}
+        </li>
       </Box>
     </Alert>
   );

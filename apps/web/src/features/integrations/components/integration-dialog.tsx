@@ -28,10 +28,14 @@ import { KeySelect } from '../../../components/key-select';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { projectQueries } from '../../../lib/project-queries';
 import { useSaveIntegration } from '../api/integrations-api';
+import { startKindOf, WORKFLOW_NOT_CHOSEN, type StartKind } from '../../schedules/api/workflow-choices';
+import { StartTargetFields } from '../../schedules/components/start-target-fields';
 
 interface Values {
   name: string;
+  kind: StartKind;
   template_id: number | '';
+  workflow_id: number | '';
   auth_method: IntegrationAuthMethod;
   auth_header: string;
   auth_secret_id: number | '';
@@ -42,18 +46,26 @@ interface Values {
 
 /** The request body the form's values stand for: fields the chosen auth method does not use are cleared. */
 function toBody(v: Values, item: Integration | null) {
+  const { kind, ...rest } = v;
   return {
-    ...v,
-    template_id: v.template_id === '' ? undefined : v.template_id,
+    ...rest,
+    // Only the chosen one is sent; null clears the other on an edit.
+    template_id: kind === 'template' && v.template_id !== '' ? v.template_id : kind === 'template' ? undefined : null,
+    workflow_id:
+      kind === 'workflow' && v.workflow_id !== '' ? v.workflow_id : kind === 'workflow' ? WORKFLOW_NOT_CHOSEN : null,
     auth_header: AUTH_METHODS_WITH_HEADER.includes(v.auth_method) ? v.auth_header : null,
     auth_secret_id: v.auth_method === 'none' || v.auth_secret_id === '' ? null : v.auth_secret_id,
     // Run options set through the API are kept; the form edits the message and extra variables.
-    task_params: { ...item?.task_params, message: v.message.trim() || undefined, environment: v.environment.trim() || undefined },
+    task_params: {
+      ...item?.task_params,
+      message: v.message.trim() || undefined,
+      environment: v.environment.trim() || undefined,
+    },
   };
 }
 
 /**
- * New or edit integration: name, template to run, how the sender authenticates (header only for
+ * New or edit integration: name, what it runs (a template or a workflow), how the sender authenticates (header only for
  * token and hmac, a secret key for every method but none) and whether project aliases reach it.
  */
 export function IntegrationDialog({
@@ -66,17 +78,21 @@ export function IntegrationDialog({
   onClose(): void;
 }) {
   const { t } = useTranslation();
-  const templates = useQuery(projectQueries.templates(projectId)).data ?? [];
   // The secret is a key's password (basic auth also uses its login).
   const keys = (useQuery(projectQueries.keys(projectId)).data ?? []).filter(
     (k) => k.type === 'login_password' || k.id === item?.auth_secret_id,
   );
   const save = useSaveIntegration(projectId, item?.id ?? null);
   const form = useForm<Values>({
-    resolver: contractResolver<Values>(integrationInputSchema, (v) => toBody(v, item), { 'task_params.environment': 'environment' }),
+    resolver: contractResolver<Values>(integrationInputSchema, (v) => toBody(v, item), {
+      'task_params.environment': 'environment',
+    }),
     defaultValues: {
       name: item?.name ?? '',
-      template_id: item?.template_id ?? '',
+      kind: startKindOf(item),
+      // A workflow's integration answers template_id 0.
+      template_id: item?.template_id || '',
+      workflow_id: item?.workflow_id ?? '',
       auth_method: item ? authMethodOf(item.auth_method) : 'none',
       auth_header: item?.auth_header ?? '',
       auth_secret_id: item?.auth_secret_id ?? '',
@@ -123,25 +139,25 @@ export function IntegrationDialog({
               />
             )}
           />
-          <Controller
-            name="template_id"
-            control={form.control}
-            render={({ field: f }) => (
-              <TextField
-                {...f}
-                select
-                label={t('integrations.template')}
-                required
-                error={!!e.template_id}
-                helperText={e.template_id?.message ?? ' '}
-              >
-                {templates.map((x) => (
-                  <MenuItem key={x.id} value={x.id}>
-                    {x.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
+          <StartTargetFields
+            projectId={projectId}
+            kind={form.watch('kind')}
+            onKind={(k) => {
+              form.setValue('kind', k);
+              form.clearErrors(['template_id', 'workflow_id']);
+            }}
+            templateId={form.watch('template_id')}
+            onTemplate={(id) => {
+              form.setValue('template_id', id);
+              form.clearErrors('template_id');
+            }}
+            workflowId={form.watch('workflow_id')}
+            onWorkflow={(id) => {
+              form.setValue('workflow_id', id);
+              form.clearErrors('workflow_id');
+            }}
+            templateError={e.template_id?.message}
+            workflowError={e.workflow_id?.message}
           />
           <Controller
             name="auth_method"
@@ -171,7 +187,9 @@ export function IntegrationDialog({
                   label={t('integrations.authHeader')}
                   placeholder={DEFAULT_AUTH_HEADERS[method]}
                   error={!!e.auth_header}
-                  helperText={e.auth_header?.message ?? t('integrations.authHeaderHelp', { header: DEFAULT_AUTH_HEADERS[method] })}
+                  helperText={
+                    e.auth_header?.message ?? t('integrations.authHeaderHelp', { header: DEFAULT_AUTH_HEADERS[method] })
+                  }
                   slotProps={{ htmlInput: { autoComplete: 'off' } }}
                 />
               )}
@@ -196,7 +214,9 @@ export function IntegrationDialog({
           <Controller
             name="message"
             control={form.control}
-            render={({ field: f }) => <TextField {...f} label={t('integrations.taskMessage')} helperText={t('integrations.taskMessageHelp')} />}
+            render={({ field: f }) => (
+              <TextField {...f} label={t('integrations.taskMessage')} helperText={t('integrations.taskMessageHelp')} />
+            )}
           />
           <Controller
             name="environment"

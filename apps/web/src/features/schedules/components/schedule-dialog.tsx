@@ -1,5 +1,26 @@
-import { Button, Checkbox, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
-import { COMMIT_CHECK_INTERVALS, DEFAULT_CRON, parseCron, scheduleInputSchema, type CronBuild, type Schedule, type ScheduleInput } from '@gantry/contracts';
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  MenuItem,
+  Stack,
+  TextField,
+  ToggleButton,
+  ToggleButtonGroup,
+} from '@mui/material';
+import {
+  COMMIT_CHECK_INTERVALS,
+  DEFAULT_CRON,
+  parseCron,
+  scheduleInputSchema,
+  type CronBuild,
+  type Schedule,
+  type ScheduleInput,
+} from '@gantry/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,26 +32,44 @@ import { errorText } from '../../../lib/error-text';
 import { projectQueries } from '../../../lib/project-queries';
 import { CronBuilder } from './cron-builder';
 import { NextRuns } from './next-runs';
+import { StartTargetFields } from './start-target-fields';
+import { startKindOf, WORKFLOW_NOT_CHOSEN, type StartKind } from '../api/workflow-choices';
 
 const DEFAULT_CHECK = COMMIT_CHECK_INTERVALS[1].cron;
 /** Any builder state: parseCron only needs it for the choices an expression leaves open. */
 const ANY_BUILD: CronBuild = { timing: 'daily', minute: 0, hour: 0, day: 1, month: 1, weekday: 1 };
 
-/** New or edit schedule: name, template, and a cron from the builder, raw, or a commit-check interval. */
-export function ScheduleDialog({ projectId, item, templateId, onClose }: { projectId: number; item: Schedule | null; templateId?: number; onClose(): void }) {
+/** New or edit schedule: name, what it runs (a template or a workflow), and a cron from the builder, raw, or (templates only) a commit-check interval. */
+export function ScheduleDialog({
+  projectId,
+  item,
+  templateId,
+  onClose,
+}: {
+  projectId: number;
+  item: Schedule | null;
+  templateId?: number;
+  onClose(): void;
+}) {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const templates = useQuery(projectQueries.templates(projectId)).data ?? [];
   const repositories = useQuery(projectQueries.repositories(projectId)).data ?? [];
   const [name, setName] = useState(item?.name ?? '');
-  const [template, setTemplate] = useState<number | ''>(item?.template_id ?? templateId ?? '');
+  // A template's schedule or a workflow's (its template_id is 0 then).
+  const [kind, setKind] = useState<StartKind>(startKindOf(item));
+  const [template, setTemplate] = useState<number | ''>(item?.template_id || templateId || '');
+  const [workflow, setWorkflow] = useState<number | ''>(item?.workflow_id ?? '');
   // Two values, never overwriting each other: the cron a time schedule runs on, and how often a
   // "run on new commit" schedule checks its branch. The checkbox picks which one is saved.
   const [cron, setCron] = useState(item?.cron_format ?? DEFAULT_CRON);
   const [checkCron, setCheckCron] = useState(item?.repository_id ? item.cron_format : DEFAULT_CHECK);
   // A stored expression the builder can show opens in the builder.
-  const [mode, setMode] = useState<'raw' | 'builder'>(item && parseCron(item.cron_format, ANY_BUILD) ? 'builder' : 'raw');
-  const [onCommit, setOnCommit] = useState(!!item?.repository_id);
+  const [mode, setMode] = useState<'raw' | 'builder'>(
+    item && parseCron(item.cron_format, ANY_BUILD) ? 'builder' : 'raw',
+  );
+  const [commitChecked, setOnCommit] = useState(!!item?.repository_id);
+  // "Run on new commit" starts a template only.
+  const onCommit = kind === 'template' && commitChecked;
   const saved = onCommit ? checkCron : cron;
   const [repository, setRepository] = useState<number | ''>(item?.repository_id ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -44,7 +83,18 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
     onSuccess: () => qc.invalidateQueries({ queryKey: ['project', projectId, 'schedules'] }),
   });
   const submit = async () => {
-    const body = { name, template_id: template || undefined, cron_format: saved, repository_id: onCommit ? repository || undefined : null, active: item?.active ?? true };
+    // Only the chosen one is sent; null clears the other on an edit.
+    const target =
+      kind === 'template'
+        ? { template_id: template || undefined, workflow_id: null }
+        : { template_id: null, workflow_id: workflow || WORKFLOW_NOT_CHOSEN };
+    const body = {
+      name,
+      ...target,
+      cron_format: saved,
+      repository_id: onCommit ? repository || undefined : null,
+      active: item?.active ?? true,
+    };
     const r = scheduleInputSchema.safeParse(body);
     const errs: Record<string, string> = {};
     if (!r.success) for (const i of r.error.issues) errs[String(i.path[0])] ??= issueText(i);
@@ -59,34 +109,110 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
     }
     setErrors(errs);
     if (Object.keys(errs).length) return;
-    if (await save.mutateAsync(body as ScheduleInput).then(() => true, () => false)) onClose();
+    if (
+      await save.mutateAsync(body as ScheduleInput).then(
+        () => true,
+        () => false,
+      )
+    )
+      onClose();
   };
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{item ? t('schedules.editTitle') : t('schedules.newTitle')}</DialogTitle>
       <DialogContent>
-        <Stack spacing={1.5} component="form" ref={focusFirstField} id="schedule-form" noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }} sx={{ pt: 1 }}>
+        <Stack
+          spacing={1.5}
+          component="form"
+          ref={focusFirstField}
+          id="schedule-form"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+          sx={{ pt: 1 }}
+        >
           <FormError error={save.error} />
           {/* Optional, as in Semaphore: a schedule without a name is named after its cron expression. */}
-          <TextField label={t('common.name')} value={name} placeholder={saved} onChange={(e) => { setName(e.target.value); clear('name'); }} error={!!errors.name} helperText={errors.name ?? ' '} />
-          <TextField select label={t('schedules.template')} required value={template} onChange={(e) => { setTemplate(Number(e.target.value)); clear('template_id'); }} error={!!errors.template_id} helperText={errors.template_id ?? ' '}>
-            {templates.map((x) => (
-              <MenuItem key={x.id} value={x.id}>
-                {x.name}
-              </MenuItem>
-            ))}
-          </TextField>
-          <FormControlLabel control={<Checkbox checked={onCommit} onChange={(e) => { setOnCommit(e.target.checked); clear('cron_format'); }} />} label={t('schedules.onCommit')} />
+          <TextField
+            label={t('common.name')}
+            value={name}
+            placeholder={saved}
+            onChange={(e) => {
+              setName(e.target.value);
+              clear('name');
+            }}
+            error={!!errors.name}
+            helperText={errors.name ?? ' '}
+          />
+          <StartTargetFields
+            projectId={projectId}
+            kind={kind}
+            onKind={(k) => {
+              setKind(k);
+              clear('template_id');
+              clear('workflow_id');
+              clear('repository_id');
+            }}
+            templateId={template}
+            onTemplate={(id) => {
+              setTemplate(id);
+              clear('template_id');
+            }}
+            workflowId={workflow}
+            onWorkflow={(id) => {
+              setWorkflow(id);
+              clear('workflow_id');
+            }}
+            templateError={errors.template_id}
+            workflowError={errors.workflow_id}
+          />
+          {kind === 'template' ? (
+            <FormControlLabel
+              control={
+                <Checkbox
+                  checked={onCommit}
+                  onChange={(e) => {
+                    setOnCommit(e.target.checked);
+                    clear('cron_format');
+                  }}
+                />
+              }
+              label={t('schedules.onCommit')}
+            />
+          ) : null}
           {onCommit ? (
             <>
-              <TextField select label={t('schedules.repository')} required value={repository} onChange={(e) => { setRepository(Number(e.target.value)); clear('repository_id'); }} error={!!errors.repository_id} helperText={errors.repository_id ?? ' '}>
+              <TextField
+                select
+                label={t('schedules.repository')}
+                required
+                value={repository}
+                onChange={(e) => {
+                  setRepository(Number(e.target.value));
+                  clear('repository_id');
+                }}
+                error={!!errors.repository_id}
+                helperText={errors.repository_id ?? ' '}
+              >
                 {repositories.map((r) => (
                   <MenuItem key={r.id} value={r.id}>
                     {r.name}
                   </MenuItem>
                 ))}
               </TextField>
-              <TextField select label={t('schedules.checkEvery')} value={checkCron} onChange={(e) => { setCheckCron(e.target.value); clear('cron_format'); }} error={!!errors.cron_format} helperText={errors.cron_format ?? ' '}>
+              <TextField
+                select
+                label={t('schedules.checkEvery')}
+                value={checkCron}
+                onChange={(e) => {
+                  setCheckCron(e.target.value);
+                  clear('cron_format');
+                }}
+                error={!!errors.cron_format}
+                helperText={errors.cron_format ?? ' '}
+              >
                 {COMMIT_CHECK_INTERVALS.map((c) => (
                   <MenuItem key={c.key} value={c.cron}>
                     {t(`schedules.intervals.${c.key}`)}
@@ -102,14 +228,36 @@ export function ScheduleDialog({ projectId, item, templateId, onClose }: { proje
             </>
           ) : (
             <>
-              <ToggleButtonGroup size="small" exclusive value={mode} onChange={(_e, v: 'raw' | 'builder' | null) => v && setMode(v)}>
+              <ToggleButtonGroup
+                size="small"
+                exclusive
+                value={mode}
+                onChange={(_e, v: 'raw' | 'builder' | null) => v && setMode(v)}
+              >
                 <ToggleButton value="builder">{t('schedules.builder')}</ToggleButton>
                 <ToggleButton value="raw">{t('schedules.raw')}</ToggleButton>
               </ToggleButtonGroup>
               {mode === 'builder' ? (
-                <CronBuilder cron={cron} onChange={(c) => { setCron(c); clear('cron_format'); }} />
+                <CronBuilder
+                  cron={cron}
+                  onChange={(c) => {
+                    setCron(c);
+                    clear('cron_format');
+                  }}
+                />
               ) : null}
-              <TextField label={t('schedules.cronUtc')} required value={cron} onChange={(e) => { setCron(e.target.value); clear('cron_format'); }} error={!!errors.cron_format} helperText={errors.cron_format ?? t('schedules.cronHelp')} slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }} />
+              <TextField
+                label={t('schedules.cronUtc')}
+                required
+                value={cron}
+                onChange={(e) => {
+                  setCron(e.target.value);
+                  clear('cron_format');
+                }}
+                error={!!errors.cron_format}
+                helperText={errors.cron_format ?? t('schedules.cronHelp')}
+                slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }}
+              />
               <NextRuns projectId={projectId} cron={cron} />
             </>
           )}

@@ -9,9 +9,24 @@ import { PagedTable } from '../../../components/paged-table';
 import { useSnackbar } from '../../../components/snackbar';
 import { api } from '../../../lib/api-client';
 import { errorText } from '../../../lib/error-text';
+import { startTargetPath } from './start-target-fields';
 
 /** Schedules with the active switch (applied at once), cron and template. */
-export function ScheduleTable({ projectId, rows, canManage, onEdit, onDelete, pageSize }: { projectId: number; rows: Schedule[]; canManage: boolean; onEdit(s: Schedule): void; onDelete(s: Schedule): void; pageSize?: number }) {
+export function ScheduleTable({
+  projectId,
+  rows,
+  canManage,
+  onEdit,
+  onDelete,
+  pageSize,
+}: {
+  projectId: number;
+  rows: Schedule[];
+  canManage: boolean;
+  onEdit(s: Schedule): void;
+  onDelete(s: Schedule): void;
+  pageSize?: number;
+}) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const snackbar = useSnackbar();
@@ -23,7 +38,9 @@ export function ScheduleTable({ projectId, rows, canManage, onEdit, onDelete, pa
     onMutate: async (s) => {
       await qc.cancelQueries(lists);
       const before = qc.getQueriesData<Schedule[]>(lists);
-      qc.setQueriesData<Schedule[]>(lists, (list) => (Array.isArray(list) ? list.map((x) => (x.id === s.id ? { ...x, active: !s.active } : x)) : list));
+      qc.setQueriesData<Schedule[]>(lists, (list) =>
+        Array.isArray(list) ? list.map((x) => (x.id === s.id ? { ...x, active: !s.active } : x)) : list,
+      );
       return { before };
     },
     onError: (e, _s, context) => {
@@ -40,10 +57,31 @@ export function ScheduleTable({ projectId, rows, canManage, onEdit, onDelete, pa
       rowKey={(s) => s.id}
       label={t('schedules.title')}
       columns={[
-        { key: 'active', header: t('schedules.active'), render: (s) => <Switch size="small" checked={s.active} disabled={!canManage} onChange={() => toggle.mutate(s)} slotProps={{ input: { 'aria-label': t('schedules.activeNamed', { name: s.name }) } }} /> },
+        {
+          key: 'active',
+          header: t('schedules.active'),
+          render: (s) => (
+            <Switch
+              size="small"
+              checked={s.active}
+              disabled={!canManage}
+              onChange={() => toggle.mutate(s)}
+              slotProps={{ input: { 'aria-label': t('schedules.activeNamed', { name: s.name }) } }}
+            />
+          ),
+        },
         { key: 'name', header: t('common.name'), render: (s) => s.name },
         { key: 'cron', header: t('schedules.cronUtc'), render: (s) => <code>{s.cron_format}</code> },
-        { key: 'template', header: t('schedules.template'), render: (s) => <MuiLink component={Link} to={`/project/${projectId}/templates/${s.template_id}`}>{s.tpl_name}</MuiLink> },
+        // tpl_name is the workflow's name for a workflow's schedule.
+        {
+          key: 'template',
+          header: t('startTarget.runs'),
+          render: (s) => (
+            <MuiLink component={Link} to={startTargetPath(projectId, s)}>
+              {s.tpl_name}
+            </MuiLink>
+          ),
+        },
         {
           key: 'actions',
           header: '',
@@ -54,7 +92,11 @@ export function ScheduleTable({ projectId, rows, canManage, onEdit, onDelete, pa
                 <IconButton size="small" aria-label={t('common.editNamed', { name: s.name })} onClick={() => onEdit(s)}>
                   <EditIcon fontSize="small" />
                 </IconButton>
-                <IconButton size="small" aria-label={t('common.deleteNamed', { name: s.name })} onClick={() => onDelete(s)}>
+                <IconButton
+                  size="small"
+                  aria-label={t('common.deleteNamed', { name: s.name })}
+                  onClick={() => onDelete(s)}
+                >
                   <DeleteIcon fontSize="small" />
                 </IconButton>
               </Box>

@@ -1,4 +1,17 @@
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Divider, Stack, Tab, Tabs, TextField, useMediaQuery, useTheme } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  Stack,
+  Tab,
+  Tabs,
+  TextField,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import { templateInputSchema, type Template, type TemplateType } from '@gantry/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -10,15 +23,35 @@ import { contractResolver, errorMessages } from '../../../lib/contract-resolver'
 import { focusFirstError } from '../../../lib/focus-first-error';
 import { projectQueries } from '../../../lib/project-queries';
 import { errorText } from '../../../lib/error-text';
-import { appsQuery, cronError, syncTemplateSchedule, templateSchedulesQuery, useSaveTemplate } from '../api/templates-api';
+import {
+  appsQuery,
+  cronError,
+  syncTemplateSchedule,
+  templateSchedulesQuery,
+  useSaveTemplate,
+} from '../api/templates-api';
 import { SurveyVarsEditor } from './survey-vars-editor';
 import { draftBody, draftFrom, type TemplateDraft } from './template-draft';
 import { TemplateFields } from './template-fields';
 import { TemplateParams } from './template-params';
 import { VaultsEditor } from './vaults-editor';
+import { ApprovalPolicySection } from '../../approvals/components/approval-policy-section';
+import { policyErrors, policyProblems } from '../../approvals/components/approval-policy';
 
 /** New, edit or copy a template; the type follows the tab; wide (1200) for ansible and terraform. */
-export function TemplateDialog({ projectId, template, copy = false, onClose, onSaved }: { projectId: number; template: Template | null; copy?: boolean; onClose(): void; onSaved(id: number): void }) {
+export function TemplateDialog({
+  projectId,
+  template,
+  copy = false,
+  onClose,
+  onSaved,
+}: {
+  projectId: number;
+  template: Template | null;
+  copy?: boolean;
+  onClose(): void;
+  onSaved(id: number): void;
+}) {
   const { t } = useTranslation();
   // One check of everything the server checks (app-dependent fields, survey, vaults) per attempt.
   const form = useForm<TemplateDraft>({
@@ -33,7 +66,10 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
   const content = useRef<HTMLDivElement>(null);
   const save = useSaveTemplate(projectId, template && !copy ? template.id : null);
   const qc = useQueryClient();
-  const ownSchedule = useQuery({ ...templateSchedulesQuery(projectId, template?.id ?? 0), enabled: !!template && !copy }).data?.[0];
+  const ownSchedule = useQuery({
+    ...templateSchedulesQuery(projectId, template?.id ?? 0),
+    enabled: !!template && !copy,
+  }).data?.[0];
   // Null until edited: the field shows the template's schedule as it loads.
   const [cron, setCron] = useState<string | null>(null);
   const cronValue = cron ?? ownSchedule?.cron_format ?? '';
@@ -45,10 +81,13 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
     inventories: useQuery(projectQueries.inventories(projectId)).data ?? [],
     views: useQuery(projectQueries.views(projectId)).data ?? [],
     keys: useQuery(projectQueries.keys(projectId)).data ?? [],
-    buildTemplates: (useQuery(projectQueries.templates(projectId)).data ?? []).filter((x) => x.type === 'build' && x.id !== template?.id),
+    buildTemplates: (useQuery(projectQueries.templates(projectId)).data ?? []).filter(
+      (x) => x.type === 'build' && x.id !== template?.id,
+    ),
   };
   const set = (p: Partial<TemplateDraft>) => {
-    for (const [key, value] of Object.entries(p)) form.setValue(key as keyof TemplateDraft, value as never, { shouldDirty: true });
+    for (const [key, value] of Object.entries(p))
+      form.setValue(key as keyof TemplateDraft, value as never, { shouldDirty: true });
     // After a save attempt the form is checked again as it changes: a fixed field's message goes.
     if (submitCount) void form.trigger();
   };
@@ -60,6 +99,8 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
   // A phone gets the whole screen: the form is long and its type tabs need the width.
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
   const submit = form.handleSubmit(async (values) => {
+    // The Approval section's own checks (someone can approve, enough of them) come first.
+    if (Object.keys(policyProblems(values.approval_policy)).length) return;
     // The server checks the cron before anything is saved.
     const cronText = cronValue.trim();
     const problem = cronText ? await cronError(projectId, cronText).catch((e: unknown) => errorText(e)) : null;
@@ -78,7 +119,14 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
     onSaved(id);
   });
   return (
-    <Dialog open onClose={onClose} fullWidth fullScreen={phone} maxWidth={false} slotProps={{ paper: { sx: { maxWidth: wide ? 1200 : 800 } } }}>
+    <Dialog
+      open
+      onClose={onClose}
+      fullWidth
+      fullScreen={phone}
+      maxWidth={false}
+      slotProps={{ paper: { sx: { maxWidth: wide ? 1200 : 800 } } }}
+    >
       <DialogTitle>{template && !copy ? t('templates.editTitle') : t('templates.newTitle')}</DialogTitle>
       <Tabs value={d.type} onChange={(_e, v: TemplateType) => set({ type: v })} sx={{ px: { xs: 1, sm: 3 } }}>
         <Tab value="" label={t('templates.types.task')} />
@@ -86,7 +134,15 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
         <Tab value="deploy" label={t('templates.types.deploy')} />
       </Tabs>
       <DialogContent ref={content}>
-        <Stack spacing={2} sx={{ pt: 1 }} component="form" id="template-form" ref={focusFirstField} noValidate onSubmit={(e) => void submit(e)}>
+        <Stack
+          spacing={2}
+          sx={{ pt: 1 }}
+          component="form"
+          id="template-form"
+          ref={focusFirstField}
+          noValidate
+          onSubmit={(e) => void submit(e)}
+        >
           <FormError error={save.error ?? (scheduleError ? new Error(scheduleError) : null)} />
           <TemplateFields d={d} set={set} errors={errors} choices={choices} />
           <TextField
@@ -108,14 +164,30 @@ export function TemplateDialog({ projectId, template, copy = false, onClose, onS
           {d.app === 'ansible' ? (
             <>
               <Divider />
-              <VaultsEditor vaults={d.vaults} keys={choices.keys} errors={errors} onChange={(vaults) => set({ vaults })} />
+              <VaultsEditor
+                vaults={d.vaults}
+                keys={choices.keys}
+                errors={errors}
+                onChange={(vaults) => set({ vaults })}
+              />
             </>
           ) : null}
+          <ApprovalPolicySection
+            projectId={projectId}
+            policy={d.approval_policy}
+            errors={policyErrors(errors, d.approval_policy, submitCount > 0)}
+            onChange={(approval_policy) => set({ approval_policy })}
+          />
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button variant="contained" type="submit" form="template-form" disabled={save.isPending || form.formState.isSubmitting}>
+        <Button
+          variant="contained"
+          type="submit"
+          form="template-form"
+          disabled={save.isPending || form.formState.isSubmitting}
+        >
           {template && !copy ? t('common.save') : t('common.create')}
         </Button>
       </DialogActions>

@@ -1,4 +1,11 @@
-import type { SurveyVar, Template, TemplateInput, TemplateTaskParams, TemplateType } from '@gantry/contracts';
+import type {
+  ApprovalPolicy,
+  SurveyVar,
+  Template,
+  TemplateInput,
+  TemplateTaskParams,
+  TemplateType,
+} from '@gantry/contracts';
 import type { VaultDraft } from './vaults-editor';
 
 /** The template form's state: ids as '' when unset, lists as comma text. */
@@ -27,9 +34,15 @@ export interface TemplateDraft {
   limit: string;
   tags: string;
   skip_tags: string;
+  /** Null: tasks start at once; else they wait for approval (the form's Approval section). */
+  approval_policy: ApprovalPolicy | null;
 }
 
-const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 export function draftFrom(t: Template | null, copy = false): TemplateDraft {
   const tp: TemplateTaskParams = t?.task_params ?? {
@@ -65,11 +78,17 @@ export function draftFrom(t: Template | null, copy = false): TemplateDraft {
     build_template_id: t?.build_template_id ?? '',
     autorun: t?.autorun ?? false,
     survey_vars: t?.survey_vars ?? [],
-    vaults: (t?.vaults ?? []).map((v) => ({ name: v.name ?? '', type: v.type, vault_key_id: v.vault_key_id, script: v.script })),
+    vaults: (t?.vaults ?? []).map((v) => ({
+      name: v.name ?? '',
+      type: v.type,
+      vault_key_id: v.vault_key_id,
+      script: v.script,
+    })),
     task_params: tp,
     limit: tp.limit.join(', '),
     tags: tp.tags.join(', '),
     skip_tags: tp.skip_tags.join(', '),
+    approval_policy: t?.approval_policy ?? null,
   };
 }
 
@@ -97,5 +116,6 @@ export function draftBody(d: TemplateDraft): TemplateInput {
     survey_vars: d.survey_vars,
     vaults: d.vaults,
     task_params: { ...d.task_params, limit: list(d.limit), tags: list(d.tags), skip_tags: list(d.skip_tags) },
+    approval_policy: d.approval_policy,
   };
 }

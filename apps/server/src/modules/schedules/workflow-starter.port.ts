@@ -1,0 +1,36 @@
+import type { Actor } from '../../platform/resource-routes.js';
+
+/** Where a run started by a schedule or an integration came from (the run records it). */
+export interface WorkflowStartOrigin {
+  scheduleId?: number;
+  integrationId?: number;
+}
+
+/**
+ * Starts a workflow run: what schedules and integrations need of the workflow-run engine. The
+ * composition root wires the engine's service in; `actor` is null for a start nobody asked for
+ * in person (a due schedule, a webhook).
+ */
+export interface WorkflowStarter {
+  start(
+    actor: Actor | null,
+    projectId: number,
+    workflowId: number,
+    origin: WorkflowStartOrigin,
+  ): Promise<{ id: number }>;
+}
+
+/** The one thing schedules and integrations ask of workflows when saved: is it this project's? */
+export interface WorkflowLookup {
+  get(projectId: number, id: number): Promise<{ id: number; name: string }>;
+}
+
+/**
+ * For a partial PUT (a field left out keeps its stored value): the template and the workflow
+ * are kept only while the body leaves the other one as stored, so a body naming a template
+ * switches a workflow's schedule or integration to that template, and the other way round.
+ */
+export const START_TARGET_BOUND_FIELDS: Record<string, string> = {
+  template_id: 'workflow_id',
+  workflow_id: 'template_id',
+};

@@ -4,7 +4,6 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { routePreloads } from './build/route-preloads';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -44,20 +43,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [
-    react(),
-    precompress(),
-    // A project's dashboard is the first page after sign-in: its code is named in index.html when
-    // the server answers its path (apps/server/src/platform/route-preloads.ts). Any other signed-in
-    // page needs the shell.
-    routePreloads([
-      {
-        pattern: '^/project/\\d+(/history)?/?$',
-        modules: ['src/app/shell/app-shell.tsx', 'src/app/screens/project-dashboard.ts'],
-      },
-      { pattern: '^/(?!auth/)', modules: ['src/app/shell/app-shell.tsx'] },
-    ]),
-  ],
+  plugins: [react(), precompress()],
   // The manifest lets scripts/check-bundle.mjs find what the sign-in page loads.
   build: {
     outDir: 'dist',

@@ -73,7 +73,6 @@ import {
 import { registerAuth, type Authenticator } from './platform/auth.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
 import { registerConsole } from './platform/static-assets.js';
-import { ConsolePages } from './platform/route-preloads.js';
 import { nullTolerantValidatorCompiler } from './platform/null-tolerant-validator.js';
 import { registerJsonBody } from './platform/json-body.js';
 import { RequestLogController, loggerOptions } from './ops/logging.js';
@@ -397,6 +396,6 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     { prefix: '/api' },
   );
 
-  registerNotFound(app, (await registerConsole(app, config.webDist)) ? ConsolePages.load(config.webDist) : null);
+  registerNotFound(app, await registerConsole(app, config.webDist));
   return Object.assign(app as FastifyInstance, { services });
 }

@@ -4,7 +4,6 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { dbFailureOf, describeDbError } from '../db/db-errors.js';
 import { AppError, TooManyRequestsError } from './errors.js';
-import type { ConsolePages } from './route-preloads.js';
 import { isClientRoute } from './static-assets.js';
 
 /** Seconds a client is told to wait before retrying while the database cannot be reached. */
@@ -77,11 +76,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
  * Unknown routes: a JSON 404 under /api and /assets; with the console built, every other GET gets
  * its index.html so client-side routes load on a refresh.
  */
-export function registerNotFound(app: FastifyInstance, consolePages: ConsolePages | null): void {
+export function registerNotFound(app: FastifyInstance, serveConsole: boolean): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (consolePages && request.method === 'GET' && isClientRoute(url)) {
-      if (consolePages.send(url, request.headers['accept-encoding'], reply)) return reply;
+    if (serveConsole && request.method === 'GET' && isClientRoute(url)) {
       return reply.type('text/html').sendFile('index.html');
     }
     return reply

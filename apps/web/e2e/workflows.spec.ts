@@ -142,6 +142,9 @@ test('a workflow is built by keyboard, saved, shown again, and runs its failure 
   await press(table.getByRole('link', { name: /^Log of try 1: task #\d+$/ }).first());
   await expect(page.getByRole('dialog', { name: /^Task #\d+/ })).toBeVisible();
   await expect(page.getByRole('dialog').getByText('deploy went wrong')).toBeVisible();
+  // The task says which run and step it belongs to, with a way back there.
+  await expect(page.getByRole('dialog').getByTestId('task-info-run')).toHaveText(/^Workflow run #\d+, step template-1 \(try 1\)$/);
+  await expect(page.getByRole('dialog').getByTestId('task-info-run')).toHaveAttribute('href', new RegExp(`/project/${p}/workflows/${workflowId}/runs/\\d+$`));
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toBeHidden();
   expect(await seriousAxeFindings(page)).toEqual([]);

@@ -110,6 +110,8 @@ export const taskSchema = taskCoreSchema.extend({
   tpl_app: z.string(),
   /** The build task a deploy task deploys (its version and message), or null. */
   build_task: taskCoreSchema.nullable(),
+  /** The workflow run, node and try this task is (Gantry's own; null for a task started on its own). */
+  workflow_run: z.object({ id: z.number().int(), workflow_id: z.number().int(), node: z.string(), attempt: z.number().int() }).nullable().optional(),
 });
 export type Task = z.infer<typeof taskSchema>;
 

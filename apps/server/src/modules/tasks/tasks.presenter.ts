@@ -53,5 +53,9 @@ export function presentTask(row: TaskWithNames): Task {
     tpl_alias: row.tpl_name ?? '',
     tpl_app: row.tpl_app ?? '',
     build_task: row.build_task ? presentTaskCore(row.build_task) : null,
+    workflow_run:
+      row.workflow_run_id !== null && row.run_workflow_id !== null
+        ? { id: row.workflow_run_id, workflow_id: row.run_workflow_id, node: row.workflow_node ?? '', attempt: row.workflow_attempt ?? 1 }
+        : null,
   };
 }

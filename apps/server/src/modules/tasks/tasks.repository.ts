@@ -13,6 +13,8 @@ export type TaskWithNames = TaskRow & {
   tpl_type: string | null;
   tpl_app: string | null;
   tpl_playbook: string | null;
+  /** The workflow whose run this task is a node's try of (null for a task of its own). */
+  run_workflow_id: number | null;
   /** The build task a deploy task deploys, loaded for a whole list at once. */
   build_task: TaskRow | null;
 };
@@ -58,6 +60,7 @@ export function selectTasksWithNames(db: Kysely<Database>) {
       .selectFrom('task')
       .leftJoin('user', 'user.id', 'task.user_id')
       .innerJoin('template', 'template.id', 'task.template_id')
+      .leftJoin('workflow_run', 'workflow_run.id', 'task.workflow_run_id')
       .select(TASK_LIST_COLUMNS)
       // Up to 1 MiB each, never shown in a list: read one task's with GET .../tasks/{id}/result.
       .select([sql<string | null>`null`.as('output'), sql<string | null>`null`.as('inputs')])
@@ -67,6 +70,7 @@ export function selectTasksWithNames(db: Kysely<Database>) {
         'template.type as tpl_type',
         'template.app as tpl_app',
         'template.playbook as tpl_playbook',
+        'workflow_run.workflow_id as run_workflow_id',
       ])
   );
 }

@@ -54,6 +54,10 @@ describe.each(engines)('workflow runs ($name)', (engine) => {
     // Each node's task is an ordinary task of the project; the node after build got its output as data.
     const rollbackTask = nodeOf(run, 'rollback').task_ids[0]!;
     expect((await waitForTask(admin, p, rollbackTask)).status).toBe('success');
+    // The task names its run, node and try, so its page links back to the run.
+    expect((await admin.get(`/api/project/${p}/tasks/${rollbackTask}`)).json().workflow_run).toEqual({ id: run.id, workflow_id: w, node: 'rollback', attempt: 1 });
+    const own = (await admin.post(`/api/project/${p}/tasks`, { template_id: tpl['ok.sh'] })).json<{ id: number }>().id;
+    expect((await admin.get(`/api/project/${p}/tasks/${own}`)).json().workflow_run).toBeNull();
     expect(await taskLog(admin, p, rollbackTask)).toContain('inputs={"build":{"version":"1.2.3"}}');
     expect((await admin.get(`/api/project/${p}/workflows/${w}/runs`)).json()).toMatchObject([
       { id: run.id, status: 'success' },

@@ -112,7 +112,7 @@ function WaitingLink({ a }: { a: Approval }) {
   if (a.task_id)
     return (
       <Link component={RouterLink} to={`${pathname}?t=${a.task_id}`}>
-        {t('approvals.openTask', { id: a.task_id, title: a.title })}
+        {a.title}
       </Link>
     );
   return <>{a.title}</>;

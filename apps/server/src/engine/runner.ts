@@ -8,7 +8,7 @@ import { finalStatusTroubleLine, storageVerdict, untilStored, type FinalStatus }
 import type { LogRetryBuffer } from './log-retry-buffer.js';
 import { LogSink, type LogSeqReader } from './log-sink.js';
 import { loadRunContext, type RunContextDeps } from './run-context.js';
-import { storedJson } from './task-outputs.js';
+import { maskOutput, storedJson } from './task-outputs.js';
 import type { LocalRuns } from './local-runs.js';
 
 export { inside } from './executor.js';
@@ -77,12 +77,14 @@ export class TaskRun {
       control: (action) => executor.control(action),
     });
     let status: FinalStatus = 'error';
+    let secrets: string[] = [];
     try {
       log.note(`Task #${task.id} started`);
       await executor.setStatus(['starting'], 'running');
       const ctx = await loadRunContext(d, task);
       if (ctx.inventory?.type.endsWith('-workspace')) workspaceId = ctx.inventory.id;
       for (const s of ctx.secrets) log.addSecret(s);
+      secrets = ctx.secrets;
       const app = await d.apps.find(ctx.template.app);
       if (!app) throw new Error(`App ${ctx.template.app} not found`);
       if (!app.active) throw new Error(`App ${app.title} is not active`);
@@ -106,7 +108,7 @@ export class TaskRun {
     const end = d.clock.now().toISOString();
     const wanted = status;
     // Stored with the final status, so whoever sees the task ended (a workflow run) sees its output too.
-    const output = storedJson(executor.output);
+    const output = storedJson(maskOutput(executor.output, secrets));
     // Tried until it lands: a final write lost to an outage would leave the task `running` for good.
     const write = await untilStored(async (diskFull) => {
       status = diskFull && wanted === 'success' ? 'error' : wanted;

@@ -69,6 +69,7 @@ describe.each(engines)('task outputs and inputs ($name)', (engine) => {
       'fail.sh': `printf '{"partial": "yes"}' > "$GANTRY_OUTPUT"\nexit 3\n`,
       'fail-large.sh': `head -c 1048600 /dev/zero > "$GANTRY_OUTPUT"\nexit 3\n`,
       'none.sh': 'echo nothing left\n',
+      'leak.sh': `printf '{"token": "%s", "list": ["x-%s-y"], "%s": 1, "kept": "plain"}' "$API_TOKEN" "$API_TOKEN" "$API_TOKEN" > "$GANTRY_OUTPUT"\n`,
       'inputs.sh':
         'echo "env=$GANTRY_OUTPUTS"\necho "file=$(cat "$GANTRY_OUTPUTS_FILE")"\nprintf \'{"seen": %s}\' "$GANTRY_OUTPUTS" > "$GANTRY_OUTPUT"\n',
       'big-inputs.sh': 'echo "env-set=${GANTRY_OUTPUTS+yes}"\necho "file-bytes=$(wc -c < "$GANTRY_OUTPUTS_FILE")"\n',
@@ -89,6 +90,27 @@ describe.each(engines)('task outputs and inputs ($name)', (engine) => {
     const task = (await admin.get(`/api/project/${p}/tasks/${r.id}`)).json();
     expect(task).not.toHaveProperty('output');
     expect(fs.readdirSync(t().config.taskDir)).toEqual([]);
+  }, 60_000);
+
+  it('masks the run’s secrets in the output it keeps, as its log does', async () => {
+    const group = await admin.post(`/api/project/${p}/environment`, {
+      name: 'with a secret',
+      json: '{}',
+      env: '{}',
+      secrets: [{ name: 'API_TOKEN', secret: 'tok-canary-4711', type: 'env' }],
+    });
+    expect(group.statusCode, group.body).toBe(201);
+    const tpl = await admin.post(`/api/project/${p}/templates`, {
+      name: 'leak.sh',
+      app: 'bash',
+      playbook: 'leak.sh',
+      repository_id: s.repositoryId,
+      environment_id: group.json().id,
+    });
+    const r = await run(tpl.json().id);
+    expect(r.status, r.log).toBe('success');
+    expect(JSON.stringify(r.result)).not.toContain('tok-canary-4711');
+    expect(r.result.output).toEqual({ token: '**********', list: ['x-**********-y'], '**********': 1, kept: 'plain' });
   }, 60_000);
 
   it('keeps no output for a task that left none', async () => {

@@ -1,4 +1,5 @@
 import { TASK_OUTPUT_MAX_BYTES } from '@gantry/contracts';
+import { maskSecrets } from '../platform/mask-secrets.js';
 import { safeReadFile, UnsafePathError } from './safe-fs.js';
 
 /*
@@ -65,6 +66,27 @@ export function parseTaskOutput(text: string): Record<string, unknown> {
 /** The stored form of an output or of inputs: JSON text, or null. */
 export function storedJson(value: Record<string, unknown> | null | undefined): string | null {
   return value ? JSON.stringify(value) : null;
+}
+
+/**
+ * The output with the run's secrets (keys, the variable group's secrets, secret answers) masked in
+ * every string, as its log has them: the output is answered by the API and handed to later
+ * nodes, which have their own variable groups to get secrets from.
+ */
+export function maskOutput(
+  value: Record<string, unknown> | null | undefined,
+  secrets: readonly string[],
+): Record<string, unknown> | null {
+  if (!value) return null;
+  if (secrets.length === 0) return value;
+  const mask = (v: unknown): unknown => {
+    if (typeof v === 'string') return maskSecrets(v, secrets);
+    if (Array.isArray(v)) return v.map(mask);
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [maskSecrets(k, secrets), mask(x)]));
+    return v;
+  };
+  return mask(value) as Record<string, unknown>;
 }
 
 /** A stored JSON object (task.output, task.inputs); null when absent or not an object. */

@@ -2,6 +2,7 @@ import type { RunnerJob, RunnerStatusBody } from '@gantry/contracts';
 import { TaskExecutor, type ControlAction, type ExecutionHost, type ExecutorDeps } from '../engine/executor.js';
 import { backoffDelay, type Backoff } from '../engine/log-retry-buffer.js';
 import type { RunContext } from '../engine/run-context.js';
+import { maskOutput } from '../engine/task-outputs.js';
 import { openSealed } from '../platform/envelope.js';
 import { lostLinesText, refusedForGood, RemoteLog, taskHasEnded } from './remote-log.js';
 import type { RunnerServer } from './server-client.js';
@@ -48,11 +49,13 @@ export class RemoteTaskRun {
   async run(): Promise<void> {
     const id = this.job.task_id;
     let status: 'success' | 'error' | 'stopped' | 'rejected' = 'error';
+    let secrets: string[] = [];
     try {
       this.log.write(`Task #${id} started on a runner`);
       await this.executor.setStatus(['starting'], 'running');
       const ctx = JSON.parse(openSealed(this.privateKey, this.job.sealed)) as RunContext;
       this.log.setSecrets(ctx.secrets);
+      secrets = ctx.secrets;
       await this.executor.execute(ctx, this.job.app);
       status = 'success';
     } catch (e) {
@@ -70,7 +73,7 @@ export class RemoteTaskRun {
     }
     // Until it lands: the run stays in the runner's list meanwhile, so the server never takes it for lost.
     // The task's output goes with its final status, as a local run stores it.
-    const output = this.executor.output ? JSON.stringify(this.executor.output) : undefined;
+    const output = this.executor.output ? JSON.stringify(maskOutput(this.executor.output, secrets)) : undefined;
     await this.report(output === undefined ? { status } : { status, output }, true).catch(() => undefined);
   }
 

@@ -55,7 +55,12 @@ describe.each(engines)('workflow runs ($name)', (engine) => {
     const rollbackTask = nodeOf(run, 'rollback').task_ids[0]!;
     expect((await waitForTask(admin, p, rollbackTask)).status).toBe('success');
     // The task names its run, node and try, so its page links back to the run.
-    expect((await admin.get(`/api/project/${p}/tasks/${rollbackTask}`)).json().workflow_run).toEqual({ id: run.id, workflow_id: w, node: 'rollback', attempt: 1 });
+    expect((await admin.get(`/api/project/${p}/tasks/${rollbackTask}`)).json().workflow_run).toEqual({
+      id: run.id,
+      workflow_id: w,
+      node: 'rollback',
+      attempt: 1,
+    });
     const own = (await admin.post(`/api/project/${p}/tasks`, { template_id: tpl['ok.sh'] })).json<{ id: number }>().id;
     expect((await admin.get(`/api/project/${p}/tasks/${own}`)).json().workflow_run).toBeNull();
     expect(await taskLog(admin, p, rollbackTask)).toContain('inputs={"build":{"version":"1.2.3"}}');
@@ -292,6 +297,34 @@ describe.each(engines)('workflow runs ($name)', (engine) => {
     expect(child).toMatchObject({ status: 'success', parent_run_id: id });
     expect(child.nodes.map((n: { task_ids: number[] }) => n.task_ids.length)).toEqual([1, 1]);
     expect(nodeOf(run, 'subfail').error).toMatch(/nested run #\d+ failed/);
+  });
+
+  it('resumes a failed nested workflow inside its own run: what succeeded there is not rerun', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const { p, tpl, flag } = await wfProject(admin);
+    const inner = await createWorkflow(admin, p, {
+      nodes: [tnode('prepare', tpl['ok.sh']), tnode('gate', tpl['flag.sh'])],
+      edges: [{ from: 'prepare', to: 'gate', on: 'success' }],
+    });
+    const outer = await createWorkflow(admin, p, {
+      nodes: [{ id: 'sub', type: 'workflow', workflow_id: inner }, tnode('after', tpl['ok.sh'])],
+      edges: [{ from: 'sub', to: 'after', on: 'success' }],
+    });
+    const { id } = await startRun(admin, p, outer);
+    const failed = await waitRun(admin, p, outer, id);
+    expect(statuses(failed)).toEqual({ sub: 'failed', after: 'skipped' });
+    const childId = nodeOf(failed, 'sub').child_run_id!;
+    fs.writeFileSync(flag, 'go');
+    expect((await admin.post(`/api/project/${p}/workflows/${outer}/runs/${id}/resume`)).statusCode).toBe(200);
+    const resumed = await waitRun(admin, p, outer, id);
+    expect(statuses(resumed)).toEqual({ sub: 'success', after: 'success' });
+    // The same nested run went on: its first node kept its one task, only the gate ran again.
+    expect(nodeOf(resumed, 'sub').child_run_id).toBe(childId);
+    const child = (await admin.get(`/api/project/${p}/workflows/${inner}/runs/${childId}`)).json();
+    expect(child.status).toBe('success');
+    expect(
+      Object.fromEntries(child.nodes.map((n: { id: string; task_ids: number[] }) => [n.id, n.task_ids.length])),
+    ).toEqual({ prepare: 1, gate: 2 });
   });
 
   it('waits on an approval node until it is decided', async () => {

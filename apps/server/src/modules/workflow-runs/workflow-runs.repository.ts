@@ -196,34 +196,12 @@ export class WorkflowRunsRepository {
   /**
    * Resume: the run back to running and its failed, stopped and skipped nodes back to pending
    * with a fresh retry budget, in one transaction (a driver never sees the run running with its
-   * old final nodes, which would end it again). False when the run was not failed or stopped.
+   * old final nodes, which would end it again). A nested-workflow node whose run failed or was
+   * stopped resumes that run instead (its successful nodes are not rerun either) and follows it
+   * again. False when the run was not failed or stopped.
    */
   async resume(runId: number, now: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const r = await trx
-        .updateTable('workflow_run')
-        .set({ status: 'running', ended: null, due_at: now })
-        .where('id', '=', runId)
-        .where('status', 'in', ['failed', 'stopped'])
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) return false;
-      await trx
-        .updateTable('workflow_run_node')
-        .set({
-          status: 'pending',
-          tries: 0,
-          next_try_at: null,
-          started: null,
-          ended: null,
-          error: null,
-          approval_id: null,
-          child_run_id: null,
-        })
-        .where('run_id', '=', runId)
-        .where('status', 'in', ['failed', 'stopped', 'skipped'])
-        .execute();
-      return true;
-    });
+    return this.db.transaction().execute((trx) => resumeIn(trx, runId, now));
   }
 
   /** Template ids named by the stored graphs of a project's workflows (a template a workflow runs is kept). */
@@ -240,4 +218,49 @@ export class WorkflowRunsRepository {
     }
     return null;
   }
+}
+
+async function resumeIn(trx: Kysely<Database>, runId: number, now: string): Promise<boolean> {
+  const r = await trx
+    .updateTable('workflow_run')
+    .set({ status: 'running', ended: null, due_at: now })
+    .where('id', '=', runId)
+    .where('status', 'in', ['failed', 'stopped'])
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) === 0) return false;
+  const nested = await trx
+    .selectFrom('workflow_run_node')
+    .select(['node_id', 'child_run_id'])
+    .where('run_id', '=', runId)
+    .where('status', 'in', ['failed', 'stopped'])
+    .where('child_run_id', 'is not', null)
+    .execute();
+  const following: string[] = [];
+  for (const n of nested) {
+    if (!(await resumeIn(trx, n.child_run_id!, now))) continue;
+    following.push(n.node_id);
+    await trx
+      .updateTable('workflow_run_node')
+      .set({ status: 'running', tries: 0, next_try_at: null, ended: null, error: null })
+      .where('run_id', '=', runId)
+      .where('node_id', '=', n.node_id)
+      .execute();
+  }
+  let reset = trx
+    .updateTable('workflow_run_node')
+    .set({
+      status: 'pending',
+      tries: 0,
+      next_try_at: null,
+      started: null,
+      ended: null,
+      error: null,
+      approval_id: null,
+      child_run_id: null,
+    })
+    .where('run_id', '=', runId)
+    .where('status', 'in', ['failed', 'stopped', 'skipped']);
+  if (following.length) reset = reset.where('node_id', 'not in', following);
+  await reset.execute();
+  return true;
 }

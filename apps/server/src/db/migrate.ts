@@ -32,6 +32,7 @@ import * as m029 from './migrations/029-task-outputs.js';
 import * as m030 from './migrations/030-approvals.js';
 import * as m031 from './migrations/031-workflow-starts.js';
 import * as m032 from './migrations/032-task-variable-group.js';
+import * as m033 from './migrations/033-workflow-run-values.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '030-approvals': m030,
   '031-workflow-starts': m031,
   '032-task-variable-group': m032,
+  '033-workflow-run-values': m033,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** A run of a workflow, advanced by whichever server node holds its lease (migration 028). */
 export interface WorkflowRunTable {
@@ -22,6 +22,8 @@ export interface WorkflowRunTable {
   lease_until: string | null;
   /** When a driver must look at the run next (ISO time). */
   due_at: string;
+  /** JSON `{vars, env}` an integration's delivery gave the run (migration 033); null otherwise. */
+  start_values: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A node's state in a run. */

@@ -131,9 +131,9 @@ export class WebhookService {
       ),
     );
     if (!matched) return null;
-    // A workflow's run takes no values yet: the delivery starts it, as the integration's tasks would be started.
-    if (i.workflow_id !== null) return this.startRun(i, i.workflow_id, logError);
     const { vars, env } = extract(await this.repo.values(i.project_id, i.id), d);
+    // A workflow's run hands the values to each of its template nodes' tasks.
+    if (i.workflow_id !== null) return this.startRun(i, i.workflow_id, { vars, env }, logError);
     const tp = integrationTaskParams(i.task_params);
     try {
       const task = await this.tasks.create(
@@ -164,11 +164,12 @@ export class WebhookService {
   private async startRun(
     i: IntegrationWithTemplate,
     workflowId: number,
+    values: { vars: Record<string, unknown>; env: Record<string, string> },
     logError: (err: unknown) => void,
   ): Promise<{ kind: 'run'; id: number } | null> {
     try {
       if (!this.workflows) throw new Error('workflow runs are not wired in');
-      const run = await this.workflows.start(null, i.project_id, workflowId, { integrationId: i.id });
+      const run = await this.workflows.start(null, i.project_id, workflowId, { integrationId: i.id, values });
       await this.record(i, `Integration ${i.name} started workflow run #${run.id}`);
       return { kind: 'run', id: run.id };
     } catch (err) {

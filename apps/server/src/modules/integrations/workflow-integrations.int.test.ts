@@ -2,7 +2,8 @@ import type { WorkflowRunSummary } from '@gantry/contracts';
 import { describe, expect, it } from 'vitest';
 import { engines, signedInUser, useTestApp } from '../../test/harness.js';
 import { deliver, githubPush, hmac } from '../../test/webhooks.js';
-import { createWorkflow, tnode, waitRun, wfProject } from '../../test/workflow-runs.js';
+import { taskLog } from '../../test/tasks.js';
+import { createWorkflow, nodeOf, tnode, waitRun, wfProject } from '../../test/workflow-runs.js';
 
 describe.each(engines)('integrations that start a workflow ($name)', (engine) => {
   const t = useTestApp(engine);
@@ -50,8 +51,16 @@ describe.each(engines)('integrations that start a workflow ($name)', (engine) =>
     const { p, tpl } = await wfProject(admin);
     const w = await createWorkflow(admin, p, { nodes: [tnode('a', tpl['ok.sh'])] });
     const hook = (await admin.post(`/api/project/${p}/integrations`, { name: 'hook', workflow_id: w })).json().id;
-    const nightly = (await admin.post(`/api/project/${p}/schedules`, { name: 'nightly', workflow_id: w, cron_format: '0 3 * * *' })).json().id;
-    const refs = { templates: [], inventories: [], repositories: [], schedules: [{ id: nightly, name: 'nightly' }], integrations: [{ id: hook, name: 'hook' }] };
+    const nightly = (
+      await admin.post(`/api/project/${p}/schedules`, { name: 'nightly', workflow_id: w, cron_format: '0 3 * * *' })
+    ).json().id;
+    const refs = {
+      templates: [],
+      inventories: [],
+      repositories: [],
+      schedules: [{ id: nightly, name: 'nightly' }],
+      integrations: [{ id: hook, name: 'hook' }],
+    };
     expect((await admin.get(`/api/project/${p}/workflows/${w}/refs`)).json()).toEqual(refs);
     const refused = await admin.del(`/api/project/${p}/workflows/${w}`);
     expect(refused.statusCode).toBe(409);
@@ -67,8 +76,11 @@ describe.each(engines)('integrations that start a workflow ($name)', (engine) =>
     const admin = await signedInUser(ctx, { admin: true });
     const { p, tpl } = await wfProject(admin);
     const w = await createWorkflow(admin, p, {
-      nodes: [tnode('build', tpl['ok.sh']), tnode('test', tpl['in.sh'])],
-      edges: [{ from: 'build', to: 'test', on: 'success' }],
+      nodes: [tnode('build', tpl['ok.sh']), tnode('test', tpl['in.sh']), tnode('who', tpl['who.sh'])],
+      edges: [
+        { from: 'build', to: 'test', on: 'success' },
+        { from: 'test', to: 'who', on: 'success' },
+      ],
     });
     const key = (
       await admin.post(`/api/project/${p}/keys`, {
@@ -90,6 +102,19 @@ describe.each(engines)('integrations that start a workflow ($name)', (engine) =>
           key: 'ref',
           method: 'equals',
           value: 'refs/heads/main',
+        })
+      ).statusCode,
+    ).toBe(201);
+    // What the delivery says reaches each node's task, as it would the integration's own task.
+    expect(
+      (
+        await admin.post(`${base}/${hook}/values`, {
+          name: 'ref',
+          value_source: 'body',
+          body_data_type: 'json',
+          key: 'ref',
+          variable_type: 'environment',
+          variable: 'WHO',
         })
       ).statusCode,
     ).toBe(201);
@@ -125,7 +150,9 @@ describe.each(engines)('integrations that start a workflow ($name)', (engine) =>
     expect(done.nodes.map((n) => [n.id, n.status])).toEqual([
       ['build', 'success'],
       ['test', 'success'],
+      ['who', 'success'],
     ]);
+    expect(await taskLog(admin, p, nodeOf(done, 'who').task_ids[0]!)).toContain('who=refs/heads/main');
     expect(done.status).toBe('success');
   });
 });

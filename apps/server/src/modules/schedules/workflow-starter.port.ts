@@ -4,6 +4,8 @@ import type { Actor } from '../../platform/resource-routes.js';
 export interface WorkflowStartOrigin {
   scheduleId?: number;
   integrationId?: number;
+  /** What an integration's delivery extracted: extra variables and environment variables for each template node's task. */
+  values?: { vars: Record<string, unknown>; env: Record<string, string> };
 }
 
 /**

@@ -364,10 +364,14 @@ export class WorkflowDriver {
     rows?: Map<string, RunNodeRow>,
   ): Promise<void> {
     const p = def.params ?? {};
+    // An integration's delivery gave the run values: each node's task gets them as the integration's own task would.
+    const given = run.start_values
+      ? (JSON.parse(run.start_values) as { vars: Record<string, unknown>; env: Record<string, string> })
+      : null;
     const input = taskCreateSchema.parse({
       template_id: def.template_id,
       message: `Workflow ${run.workflow_name} run #${run.id}: ${def.id} (try ${attempt})`,
-      environment: JSON.stringify(p.environment ?? {}),
+      environment: JSON.stringify({ ...(p.environment ?? {}), ...(given?.vars ?? {}) }),
       git_branch: p.git_branch ?? null,
       inventory_id: p.inventory_id ?? null,
       ...(p.limit ? { limit: p.limit } : {}),
@@ -384,6 +388,7 @@ export class WorkflowDriver {
     const origin: TaskOrigin & { inputs?: Record<string, unknown> } = {
       scheduleId: run.schedule_id ?? undefined,
       workflow: { runId: run.id, node: def.id, attempt },
+      ...(given ? { integrationId: run.integration_id ?? undefined, env: given.env } : {}),
       ...(p.environment_id ? { environmentId: p.environment_id } : {}),
       ...(Object.keys(inputs).length ? { inputs } : {}),
     };

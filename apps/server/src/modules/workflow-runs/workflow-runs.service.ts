@@ -18,6 +18,8 @@ import type { RunRow, WorkflowRunsRepository } from './workflow-runs.repository.
 export interface RunOrigin {
   scheduleId?: number;
   integrationId?: number;
+  /** An integration's extracted values, for each template node's task. */
+  values?: { vars: Record<string, unknown>; env: Record<string, string> };
   parent?: { runId: number; node: string; attempt: number };
 }
 
@@ -127,6 +129,7 @@ export class WorkflowRunsService {
         lease_owner: null,
         lease_until: null,
         due_at: now,
+        start_values: origin.values ? JSON.stringify(origin.values) : null,
       },
       graph.nodes.map((n) => n.id),
     );

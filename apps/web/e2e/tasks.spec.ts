@@ -14,7 +14,7 @@ async function resources(request: APIRequestContext, p: number, repoPath: string
 }
 
 async function pick(page: Page, label: string, option: string) {
-  await page.getByRole('dialog').getByLabel(label).click();
+  await page.getByRole('dialog').getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 

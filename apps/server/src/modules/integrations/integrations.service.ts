@@ -16,7 +16,7 @@ import type { AliasRow, IntegrationsRepository, IntegrationWithTemplate } from '
 import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import { secretsIn } from '../audit/audit-fields.js';
 import { presentIntegration } from './integrations.presenter.js';
-import type { WorkflowLookup } from '../schedules/workflow-starter.port.js';
+import { checkStartTarget, type WorkflowLookup } from '../schedules/workflow-starter.port.js';
 
 export type IntegrationInput = z.output<typeof integrationInputSchema>;
 
@@ -153,25 +153,7 @@ export class IntegrationsService implements ProjectResourceService<
   }
 
   private async values(projectId: number, input: IntegrationInput) {
-    // The contract lets exactly one of the two through.
-    if (input.template_id !== null) {
-      await this.templates.get(projectId, input.template_id).catch(() => {
-        throw new ValidationError('Template not found in this project', {
-          code: ErrorCodes.notInProject,
-          label_key: 'template',
-          field: 'template_id',
-        });
-      });
-    }
-    if (input.workflow_id !== null) {
-      await this.workflows.get(projectId, input.workflow_id).catch(() => {
-        throw new ValidationError('Workflow not found in this project', {
-          code: ErrorCodes.notInProject,
-          label_key: 'workflow',
-          field: 'workflow_id',
-        });
-      });
-    }
+    await checkStartTarget({ templates: this.templates, workflows: this.workflows }, projectId, input);
     const secretId = input.auth_method === 'none' ? null : (input.auth_secret_id ?? null);
     if (secretId !== null) {
       const type = await this.keys.typeInProject(projectId, secretId, 'Secret', 'auth_secret_id');

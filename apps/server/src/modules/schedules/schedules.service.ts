@@ -10,7 +10,7 @@ import type { RepositoriesService } from '../repositories/repositories.service.j
 import type { TemplatesService } from '../templates/templates.service.js';
 import { cronErrorCode, cronProblem, cronReason, nextDue } from '../../platform/cron.js';
 import type { SchedulesRepository, ScheduleWithTemplate } from './schedules.repository.js';
-import type { WorkflowLookup } from './workflow-starter.port.js';
+import { checkStartTarget, type WorkflowLookup } from './workflow-starter.port.js';
 
 type Input = z.output<typeof scheduleInputSchema>;
 
@@ -103,25 +103,7 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
   private async check(projectId: number, input: Input): Promise<void> {
     const problem = cronProblem(input.cron_format);
     if (problem) throw new ValidationError(problem, { code: cronErrorCode(problem), field: 'cron_format' });
-    // The contract lets exactly one of the two through (and no repository with a workflow).
-    if (input.template_id !== null) {
-      await this.templates.get(projectId, input.template_id).catch(() => {
-        throw new ValidationError('Template not found in this project', {
-          code: ErrorCodes.notInProject,
-          label_key: 'template',
-          field: 'template_id',
-        });
-      });
-    }
-    if (input.workflow_id !== null) {
-      await this.workflows.get(projectId, input.workflow_id).catch(() => {
-        throw new ValidationError('Workflow not found in this project', {
-          code: ErrorCodes.notInProject,
-          label_key: 'workflow',
-          field: 'workflow_id',
-        });
-      });
-    }
+    await checkStartTarget({ templates: this.templates, workflows: this.workflows }, projectId, input);
     if (input.repository_id) await this.repositories.assertInProject(projectId, input.repository_id, 'repository_id');
   }
 

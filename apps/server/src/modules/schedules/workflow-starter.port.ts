@@ -1,3 +1,5 @@
+import { ErrorCodes } from '@gantry/contracts';
+import { ValidationError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
 
 /** Where a run started by a schedule or an integration came from (the run records it). */
@@ -36,3 +38,25 @@ export const START_TARGET_BOUND_FIELDS: Record<string, string> = {
   template_id: 'workflow_id',
   workflow_id: 'template_id',
 };
+
+/**
+ * What a schedule or an integration starts is this project's: its template, or its workflow (the
+ * contract lets exactly one of the two through). A 400 naming the field otherwise.
+ */
+export async function checkStartTarget(
+  lookups: { templates: { get(projectId: number, id: number): Promise<unknown> }; workflows: WorkflowLookup },
+  projectId: number,
+  input: { template_id: number | null; workflow_id: number | null },
+): Promise<void> {
+  const refuse = (what: 'Template' | 'Workflow', label: 'template' | 'workflow', field: string) => () => {
+    throw new ValidationError(`${what} not found in this project`, {
+      code: ErrorCodes.notInProject,
+      label_key: label,
+      field,
+    });
+  };
+  if (input.template_id !== null)
+    await lookups.templates.get(projectId, input.template_id).catch(refuse('Template', 'template', 'template_id'));
+  if (input.workflow_id !== null)
+    await lookups.workflows.get(projectId, input.workflow_id).catch(refuse('Workflow', 'workflow', 'workflow_id'));
+}

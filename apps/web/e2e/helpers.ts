@@ -16,6 +16,9 @@ export async function signIn(page: Page, login = E2E_ADMIN.login, password = E2E
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByLabel('User menu')).toBeVisible();
+  // The shell shows before '/' has chosen its project: wait for that navigation, which would
+  // otherwise close a phone drawer or menu the test opens next.
+  await expect(page).toHaveURL(/\/project\//);
 }
 
 /** Creates a project through the form and waits for its dashboard. */

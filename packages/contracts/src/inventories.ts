@@ -10,7 +10,12 @@ import {
   typedFields,
 } from './fields.js';
 
-export const INVENTORY_TYPES = ['static', 'static-yaml', 'file', 'terraform-workspace', 'tofu-workspace'] as const;
+/**
+ * `file`: a path in a project repository (at `git_branch`, or the repository's own branch), static
+ * INI/YAML or a dynamic inventory script / plugin config that Ansible runs in the sandbox; `url`
+ * (Gantry's own): `inventory` is an http(s) URL the server fetches (SSRF rules of fetched options).
+ */
+export const INVENTORY_TYPES = ['static', 'static-yaml', 'file', 'url', 'terraform-workspace', 'tofu-workspace'] as const;
 export const inventoryTypeSchema = z.enum(INVENTORY_TYPES, requiredMessage('Type'));
 export type InventoryType = z.infer<typeof inventoryTypeSchema>;
 
@@ -45,6 +50,11 @@ export const inventorySchema = z.object({
   template_id: z.number().int().nullable(),
   /** Semaphore's name for the template that holds the inventory (a workspace's template), else null. */
   holder_id: z.number().int().nullable(),
+  /** A `file` inventory's branch; null: the repository's own. */
+  git_branch: z.string().nullable().optional(),
+  /** `file` and `url`: when the inventory was last read (ISO 8601) and why the last read failed (null: it did not). */
+  last_read_at: z.string().nullable().optional(),
+  last_error: z.string().nullable().optional(),
 });
 export type Inventory = z.infer<typeof inventorySchema>;
 
@@ -62,6 +72,8 @@ export const inventoryInputSchema = z
     ssh_key_id: optionalId.default(null),
     become_key_id: optionalId.default(null),
     repository_id: optionalId.default(null),
+    /** A repository `file` inventory's branch (empty or null: the repository's own). */
+    git_branch: z.string().trim().max(255).nullish(),
   })
   .superRefine(
     (inv, ctx) => {

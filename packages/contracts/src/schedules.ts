@@ -33,6 +33,8 @@ export const scheduleSchema = z.object({
   /** The template's name, or the workflow's for a workflow's schedule. */
   tpl_name: z.string(),
   last_commit_hash: z.string().nullable(),
+  /** Answers to the template's parameters for every run (Semaphore's schedule `task_params`); null: none. */
+  task_params: z.object({ environment: z.string() }).nullable().optional(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 
@@ -61,6 +63,8 @@ export const scheduleInputSchema = z
     cron_format: requiredString('Cron', 100),
     repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),
     active: z.boolean().default(true),
+    /** `environment`: JSON object text of answers to the template's parameters (typed as the template says). */
+    task_params: z.object({ environment: z.string().optional() }).nullish(),
   })
   .superRefine((s, ctx) => {
     const problem = startTargetIssue(s);

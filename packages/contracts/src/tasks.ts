@@ -86,6 +86,8 @@ export const taskCoreSchema = z.object({
   params: taskParamsSchema,
   git_branch: z.string().nullable(),
   inventory_id: z.number().int().nullable(),
+  /** The variable group chosen for this task (at run time or by a workflow node); null: the template's. */
+  environment_id: z.number().int().nullable().optional(),
   arguments: z.string().nullable(),
   created: z.string(),
   start: z.string().nullable(),
@@ -137,6 +139,8 @@ export const taskCreateSchema = z.object({
   arguments: z.string().nullish(),
   git_branch: z.string().trim().nullish(),
   inventory_id: z.coerce.number().int().positive().nullish(),
+  /** A run-time choice of variable group (the template must allow it; see task_params.environment_choices). */
+  environment_id: z.coerce.number().int().positive().nullish(),
   commit_hash: z.string().trim().nullish(),
   version: z.string().trim().nullish(),
 });

@@ -17,12 +17,13 @@ import {
 import { taskVariableIssue } from './variables.js';
 import { taskSchema } from './tasks.js';
 import { approvalPolicySchema } from './approvals.js';
+import { SURVEY_VAR_TYPES, optionsSourceSchema, surveyOptionSchema } from './parameters.js';
 
 export const TEMPLATE_TYPES = ['', 'build', 'deploy'] as const;
 export const templateTypeSchema = z.enum(TEMPLATE_TYPES);
 export type TemplateType = z.infer<typeof templateTypeSchema>;
 
-export const SURVEY_VAR_TYPES = ['', 'int', 'secret', 'enum'] as const;
+export { SURVEY_VAR_TYPES };
 
 export const surveyVarSchema = z
   .object({
@@ -30,9 +31,20 @@ export const surveyVarSchema = z
     title: requiredString('Variable title'),
     description: description(),
     type: z.enum(SURVEY_VAR_TYPES).default(''),
-    values: z.array(z.object({ name: z.string().trim(), value: z.string() })).default([]),
+    values: z.array(surveyOptionSchema).default([]),
+    /**
+     * Text as in Semaphore: `true`/`false` for a boolean, a JSON list of values for a multiple
+     * choice, `YYYY-MM-DD` for a date.
+     */
     default_value: z.string().default(''),
     required: z.boolean().default(false),
+    /** `int` and `number`: the smallest and largest answer accepted. */
+    min: z.number().nullish(),
+    max: z.number().nullish(),
+    /** String and text: a regular expression (JavaScript syntax, whole answer) the answer must match. */
+    regex: z.string().max(500).nullish(),
+    /** Choice types: where the options come from when not from `values`. */
+    options_source: optionsSourceSchema.nullish(),
   })
   .superRefine(
     (v, ctx) => {
@@ -102,6 +114,16 @@ export const templateTaskParamsSchema = z
     auto_approve: z.boolean().default(false),
     allow_auto_approve: z.boolean().default(false),
     allow_destroy: z.boolean().default(false),
+    /**
+     * Run-time choices (Gantry's own): the inventories (Terraform workspaces for Terraform apps) a
+     * task may choose when allow_override_inventory is on; empty: any inventory of the project.
+     */
+    inventory_choices: z.array(z.number().int().positive()).default([]),
+    /** Whether a task may choose its variable group (one of environment_choices, or any when empty). */
+    allow_override_environment: z.boolean().default(false),
+    environment_choices: z.array(z.number().int().positive()).default([]),
+    /** Branches a task may choose when allow_override_branch_in_task is on; empty: any branch. */
+    branch_choices: z.array(z.string()).default([]),
   })
   .default({
     limit: [],
@@ -115,6 +137,10 @@ export const templateTaskParamsSchema = z
     auto_approve: false,
     allow_auto_approve: false,
     allow_destroy: false,
+    inventory_choices: [],
+    allow_override_environment: false,
+    environment_choices: [],
+    branch_choices: [],
   });
 export type TemplateTaskParams = z.output<typeof templateTaskParamsSchema>;
 
@@ -144,6 +170,12 @@ export const templateInputSchema = z
       .number(requiredMessage('Variable group'))
       .int()
       .positive(requiredMessage('Variable group')),
+    /**
+     * Gantry's own, in order: several variable groups merged (later wins, secrets too) and several
+     * inventories passed as repeated `-i`. When given, the first is environment_id / inventory_id.
+     */
+    environment_ids: z.array(z.coerce.number().int().positive()).nullish(),
+    inventory_ids: z.array(z.coerce.number().int().positive()).nullish(),
     view_id: optionalId,
     git_branch: boundedText('Branch').nullish(),
     runner_tag: singleLine('Runner tag', 100).nullish(),
@@ -221,6 +253,10 @@ export const templateSchema = z.object({
   inventory_id: z.number().int().nullable(),
   repository_id: z.number().int(),
   environment_id: z.number().int(),
+  /** Every variable group in merge order; the first is environment_id. */
+  environment_ids: z.array(z.number().int()),
+  /** Every inventory in `-i` order; the first is inventory_id (empty when none). */
+  inventory_ids: z.array(z.number().int()),
   view_id: z.number().int().nullable(),
   git_branch: z.string().nullable(),
   runner_tag: z.string().nullable(),

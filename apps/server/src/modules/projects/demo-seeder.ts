@@ -58,6 +58,10 @@ export async function seedDemoProject(d: DemoDeps, actor: Actor, projectId: numb
       auto_approve: false,
       allow_auto_approve: false,
       allow_destroy: false,
+      inventory_choices: [],
+      allow_override_environment: false,
+      environment_choices: [],
+      branch_choices: [],
     },
   };
   await d.templates.create(actor, projectId, { ...common, name: 'Say hello (Bash)', app: 'bash', playbook: 'hello.sh', inventory_id: null });

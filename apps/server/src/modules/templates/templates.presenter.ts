@@ -18,6 +18,9 @@ export function presentTemplate(row: TemplateWithExtras): Template {
     inventory_id: row.inventory_id,
     repository_id: row.repository_id,
     environment_id: row.environment_id,
+    // Until the template stores its lists: the one group and inventory it has.
+    environment_ids: [row.environment_id],
+    inventory_ids: row.inventory_id ? [row.inventory_id] : [],
     view_id: row.view_id,
     git_branch: row.git_branch,
     runner_tag: row.runner_tag,

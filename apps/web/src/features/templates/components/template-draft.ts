@@ -57,6 +57,10 @@ export function draftFrom(t: Template | null, copy = false): TemplateDraft {
     auto_approve: false,
     allow_auto_approve: false,
     allow_destroy: false,
+    inventory_choices: [],
+    allow_override_environment: false,
+    environment_choices: [],
+    branch_choices: [],
   };
   return {
     type: t?.type ?? '',

@@ -79,6 +79,8 @@ export const backupInventorySchema = z.object({
   ssh_key_id: ref,
   become_key_id: ref,
   repository_id: ref,
+  /** A repository file inventory's branch (null: the repository's own). */
+  git_branch: text.nullable().default(null),
 });
 
 export const backupEnvironmentSchema = z.object({
@@ -113,6 +115,9 @@ export const backupTemplateSchema = z.object({
   inventory_id: ref,
   repository_id: backupId,
   environment_id: backupId,
+  /** Every variable group in merge order and every inventory in `-i` order (first: the ids above); empty: those alone. */
+  environment_ids: z.array(backupId).default([]),
+  inventory_ids: z.array(backupId).default([]),
   view_id: ref,
   git_branch: text.nullable().default(null),
   runner_tag: text.nullable().default(null),
@@ -139,6 +144,8 @@ export const backupScheduleSchema = z.object({
   repository_id: ref,
   /** As it was when exported; a restored schedule starts inactive. */
   active: z.boolean().default(false),
+  /** Answers to the template's parameters (JSON object text under `environment`). */
+  task_params: z.object({ environment: z.string() }).nullable().default(null),
 });
 
 export const backupMatcherSchema = z.object({

@@ -98,6 +98,7 @@ export function presentBackup(src: BackupSource): ProjectBackup {
       ssh_key_id: keys.ref(i.ssh_key_id),
       become_key_id: keys.ref(i.become_key_id),
       repository_id: repos.ref(i.repository_id),
+      git_branch: i.git_branch ?? null,
     })),
     environments: src.environments.map((e) => ({
       id: envs.add(e.id),
@@ -114,6 +115,8 @@ export function presentBackup(src: BackupSource): ProjectBackup {
         repository: (id) => repos.ref(id) ?? 0,
         environment: (id) => envs.ref(id) ?? 0,
         inventory: (id) => invs.ref(id),
+        environments: (ids) => ids.flatMap((id) => envs.ref(id) ?? []),
+        inventories: (ids) => ids.flatMap((id) => invs.ref(id) ?? []),
         view: (id) => views.ref(id),
         buildTemplate: (id) => tpls.ref(id),
       }),
@@ -126,6 +129,7 @@ export function presentBackup(src: BackupSource): ProjectBackup {
       cron_format: s.cron_format,
       repository_id: repos.ref(s.repository_id),
       active: s.active,
+      task_params: s.task_params ?? null,
     })),
     integrations: src.integrations.map((i) => ({
       name: i.name,

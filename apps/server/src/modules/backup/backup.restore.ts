@@ -119,6 +119,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
         ssh_key_id: sshKeyId,
         become_key_id: becomeKeyId,
         repository_id: repositoryId,
+        git_branch: i.git_branch,
       });
       k.invs.set(i.id, (await s.inventories.create(actor, p, input)).id);
     });
@@ -189,6 +190,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
         cron_format: sc.cron_format,
         repository_id: repositoryId,
         active: false,
+        task_params: sc.task_params,
       });
       await s.schedules.create(actor, p, input);
     });
@@ -282,15 +284,30 @@ async function templateInput(
     notes.later(what, `${keyId}; vault ${v.name ? `"${v.name}" ` : ''}left out`);
     return [];
   });
-  const fields = templateFields(t, {
-    key: (id) => id,
-    repository: () => repositoryId,
-    environment: () => environmentId,
-    inventory: () => inventoryId,
-    view: () => viewId,
-    buildTemplate: () => buildTemplateId,
-  });
-  return { ...fields, vaults };
+  // Lists of groups and inventories (several per template, run-time choices): what is not restored is left out, noted.
+  const resolveAll = (kind: 'variable group' | 'inventory', map: Restored, ids: readonly number[]) =>
+    ids.flatMap((id) => notes.optional(what, kind, map, id) ?? []);
+  const fields = templateFields(
+    { ...t, environment_ids: [], inventory_ids: [] },
+    {
+      key: (id) => id,
+      repository: () => repositoryId,
+      environment: () => environmentId,
+      inventory: () => inventoryId,
+      environments: (ids) => resolveAll('variable group', k.envs, ids),
+      inventories: (ids) => resolveAll('inventory', k.invs, ids),
+      view: () => viewId,
+      buildTemplate: () => buildTemplateId,
+    },
+  );
+  // Each list's first is the template's own group / inventory, resolved (or replaced) above.
+  const environmentIds = t.environment_ids.length
+    ? [environmentId, ...resolveAll('variable group', k.envs, t.environment_ids.slice(1))]
+    : [];
+  const inventoryIds = t.inventory_ids.length
+    ? [...(inventoryId === null ? [] : [inventoryId]), ...resolveAll('inventory', k.invs, t.inventory_ids.slice(1))]
+    : [];
+  return { ...fields, environment_ids: environmentIds, inventory_ids: inventoryIds, vaults };
 }
 
 /** Each kind's backup ids must be unique, or references would be ambiguous. */

@@ -8,6 +8,9 @@ export interface TemplateRefs {
   repository(id: number): number;
   environment(id: number): number;
   inventory(id: number | null): number | null;
+  /** A list of variable groups / inventories (several per template, run-time choices): unresolved ones are left out. */
+  environments(ids: readonly number[]): number[];
+  inventories(ids: readonly number[]): number[];
   view(id: number | null): number | null;
   buildTemplate(id: number | null): number | null;
 }
@@ -18,7 +21,11 @@ export interface TemplateRefs {
  * reaches a backup by accident.
  */
 export function templateFields(
-  t: Omit<BackupTemplate, 'id' | 'approval_policy'> & { approval_policy?: BackupTemplate['approval_policy'] },
+  t: Omit<BackupTemplate, 'id' | 'approval_policy' | 'environment_ids' | 'inventory_ids'> & {
+    approval_policy?: BackupTemplate['approval_policy'];
+    environment_ids?: readonly number[];
+    inventory_ids?: readonly number[];
+  },
   refs: TemplateRefs,
 ): Omit<BackupTemplate, 'id'> {
   return {
@@ -30,6 +37,8 @@ export function templateFields(
     inventory_id: refs.inventory(t.inventory_id),
     repository_id: refs.repository(t.repository_id),
     environment_id: refs.environment(t.environment_id),
+    environment_ids: refs.environments(t.environment_ids ?? []),
+    inventory_ids: refs.inventories(t.inventory_ids ?? []),
     view_id: refs.view(t.view_id),
     git_branch: t.git_branch,
     runner_tag: t.runner_tag,
@@ -48,7 +57,12 @@ export function templateFields(
       vault_key_id: refs.key(v.vault_key_id),
       script: v.script,
     })),
-    task_params: t.task_params,
+    // The run-time choices name variable groups and inventories: their ids are references too.
+    task_params: {
+      ...t.task_params,
+      environment_choices: refs.environments(t.task_params.environment_choices ?? []),
+      inventory_choices: refs.inventories(t.task_params.inventory_choices ?? []),
+    },
     // Approvers are instance users and project roles: carried as they are (a restore keeps only members).
     approval_policy: t.approval_policy ?? null,
   };

@@ -1,4 +1,5 @@
 import type { ProjectBackup } from '@gantry/contracts';
+import { toSemaphoreSurveyVar } from './semaphore-survey.js';
 
 /**
  * Semaphore names are its references, so each kind's names must be unique in the file (Gantry's
@@ -49,6 +50,7 @@ export function toSemaphore(b: ProjectBackup) {
     ssh_key: keys.ref(i.ssh_key_id),
     become_key: keys.ref(i.become_key_id),
     repository: repos.ref(i.repository_id),
+    git_branch: i.git_branch ?? null,
   }));
   const environments = b.environments.map((e) => ({
     name: envs.add(e.id, e.name),
@@ -69,6 +71,9 @@ export function toSemaphore(b: ProjectBackup) {
     inventory: invs.ref(t.inventory_id),
     repository: repos.ref(t.repository_id),
     environment: envs.ref(t.environment_id),
+    // Semaphore's newer list of variable groups; `inventories` is Gantry's own (Semaphore ignores it).
+    environments: t.environment_ids.flatMap((id) => envs.ref(id) ?? []),
+    inventories: t.inventory_ids.flatMap((id) => invs.ref(id) ?? []),
     view: views.ref(t.view_id),
     build_template: tpls.ref(t.build_template_id),
     start_version: t.start_version,
@@ -79,14 +84,19 @@ export function toSemaphore(b: ProjectBackup) {
     allow_override_branch_in_task: t.allow_override_branch_in_task,
     allow_extra_vars_in_task: t.allow_extra_vars_in_task,
     suppress_success_alerts: t.suppress_success_alerts,
-    survey_vars: t.survey_vars,
+    survey_vars: t.survey_vars.map(toSemaphoreSurveyVar),
     vaults: t.vaults.map((v) => ({
       name: v.name,
       type: v.type,
       script: v.script,
       vault_key: keys.ref(v.vault_key_id),
     })),
-    task_params: t.task_params,
+    // Run-time choices name groups and inventories: by name here, as every reference in this format.
+    task_params: {
+      ...t.task_params,
+      environment_choices: (t.task_params.environment_choices ?? []).flatMap((id) => envs.ref(id) ?? []),
+      inventory_choices: (t.task_params.inventory_choices ?? []).flatMap((id) => invs.ref(id) ?? []),
+    },
     cron: b.schedules.find((s) => s.template_id === t.id)?.cron_format ?? null,
   }));
   return {
@@ -112,6 +122,7 @@ export function toSemaphore(b: ProjectBackup) {
         active: s.active,
         template: tpls.ref(s.template_id ?? null),
         checkable_repository: repos.ref(s.repository_id),
+        ...(s.task_params ? { task_params: s.task_params } : {}),
       })),
     integrations: b.integrations
       .filter((i) => !i.workflow_id)

@@ -54,6 +54,8 @@ export const semaphoreInventorySchema = z.object({
   /** Not in Semaphore's format (it carries the source server's repository_id): Gantry's export adds it. */
   repository: text,
   repository_id: z.number().nullish(),
+  /** Not in Semaphore's format: Gantry's export adds a repository file inventory's branch. */
+  git_branch: text,
 });
 
 export const semaphoreEnvironmentSchema = z.object({
@@ -93,6 +95,8 @@ export const semaphoreTemplateSchema = z.object({
   environment: text,
   /** Newer versions list several variable groups. */
   environments: list(z.string()),
+  /** Not in Semaphore's format: Gantry's export lists every inventory (`-i` order) beside `inventory`. */
+  inventories: list(z.string()),
   view: text,
   build_template: text,
   start_version: text,

@@ -10,6 +10,7 @@ import {
   type SurveyVar,
 } from '@gantry/contracts';
 import type { SemaphoreBackup } from './semaphore-format.js';
+import { fromSemaphoreSurveyVar } from './semaphore-survey.js';
 
 /** The pieces of a Semaphore import: one template, one integration, and the rules they share. */
 
@@ -38,13 +39,16 @@ export class Names {
   }
 }
 
-const TEMPLATE_ARRAY_PARAMS = ['limit', 'tags', 'skip_tags'] as const;
+const TEMPLATE_ARRAY_PARAMS = ['limit', 'tags', 'skip_tags', 'branch_choices'] as const;
+/** Run-time choices of variable groups and inventories: by name in this format (Gantry's export writes them). */
+const TEMPLATE_NAMED_CHOICES = { environment_choices: 'variable group', inventory_choices: 'inventory' } as const;
 const TEMPLATE_FLAG_PARAMS = [
   'allow_debug',
   'allow_override_limit',
   'allow_override_tags',
   'allow_override_skip_tags',
   'allow_override_inventory',
+  'allow_override_environment',
   'auto_approve',
   'allow_auto_approve',
   'allow_destroy',
@@ -80,12 +84,22 @@ export function templateFrom(t: SemTemplate, id: number, c: TemplateContext): Do
     }
     c.note(what, `inventory "${t.inventory}" is not restored; left out`);
   }
-  const envNames = t.environment !== null ? [t.environment] : t.environments;
-  if (envNames.length > 1) c.note(what, `only the first of its variable groups (${envNames.join(', ')}) is kept`);
+  // Newer versions list several variable groups (merged in order), as Gantry does.
+  const envNames = t.environments.length ? t.environments : t.environment !== null ? [t.environment] : [];
   const envName = envNames[0] ?? null;
   const environmentId =
     c.envs.find(envName) ??
     c.emptyEnv(what, envName === null ? 'no variable group' : `variable group "${envName}" is not in the backup`);
+  const moreEnvs = envNames.slice(1).flatMap((n) => {
+    const found = c.envs.find(n);
+    if (found === null) c.note(what, `variable group "${n}" is not in the backup; left out`);
+    return found === null ? [] : [found];
+  });
+  const moreInvs = t.inventories.slice(1).flatMap((n) => {
+    const found = c.invs.find(n);
+    if (found === null) c.note(what, `inventory "${n}" is not restored; left out`);
+    return found === null ? [] : [found];
+  });
   const viewId = c.views.find(t.view);
   if (t.view !== null && viewId === null) c.note(what, `view "${t.view}" is not in the backup; left out`);
   let gitBranch = t.git_branch || null;
@@ -116,6 +130,8 @@ export function templateFrom(t: SemTemplate, id: number, c: TemplateContext): Do
     app,
     playbook: t.playbook,
     inventory_id: inventoryId,
+    inventory_ids: inventoryId !== null && moreInvs.length ? [inventoryId, ...moreInvs] : [],
+    environment_ids: moreEnvs.length ? [environmentId, ...moreEnvs] : [],
     repository_id: repositoryId,
     environment_id: environmentId,
     view_id: viewId,
@@ -131,7 +147,7 @@ export function templateFrom(t: SemTemplate, id: number, c: TemplateContext): Do
     suppress_success_alerts: t.suppress_success_alerts,
     survey_vars: surveyVars(t.survey_vars, (m) => c.note(what, m)),
     vaults: usableVaults,
-    task_params: templateParams(t.task_params, (m) => c.note(what, m)),
+    task_params: templateParams(t.task_params, c, (m) => c.note(what, m)),
   };
 }
 
@@ -147,7 +163,8 @@ function surveyVars(raw: SemTemplate['survey_vars'], report: (m: string) => void
       report('survey variables are not valid JSON; left out');
     }
   } else items = raw ?? [];
-  return items.flatMap((item) => {
+  return items.flatMap((raw) => {
+    const item = fromSemaphoreSurveyVar(raw, report);
     const label = item && typeof item === 'object' ? String((item as { name?: unknown }).name ?? '') : '';
     const parsed = surveyVarSchema.safeParse(item);
     if (!parsed.success) {
@@ -161,10 +178,18 @@ function surveyVars(raw: SemTemplate['survey_vars'], report: (m: string) => void
 }
 
 /** Semaphore's free-form template parameters, narrowed to the ones Gantry's templates have. */
-function templateParams(raw: Record<string, unknown>, report: (m: string) => void) {
+function templateParams(raw: Record<string, unknown>, c: Pick<TemplateContext, 'envs' | 'invs'>, report: (m: string) => void) {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) {
-    if ((TEMPLATE_ARRAY_PARAMS as readonly string[]).includes(k)) {
+    if (k in TEMPLATE_NAMED_CHOICES) {
+      const kind = TEMPLATE_NAMED_CHOICES[k as keyof typeof TEMPLATE_NAMED_CHOICES];
+      const names = Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+      out[k] = names.flatMap((n) => {
+        const found = (kind === 'inventory' ? c.invs : c.envs).find(n);
+        if (found === null) report(`run-time choice of ${kind} "${n}" is not restored; left out`);
+        return found === null ? [] : [found];
+      });
+    } else if ((TEMPLATE_ARRAY_PARAMS as readonly string[]).includes(k)) {
       out[k] =
         typeof v === 'string'
           ? v

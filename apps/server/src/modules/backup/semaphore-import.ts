@@ -112,6 +112,7 @@ export function fromSemaphore(src: SemaphoreBackup): SemaphoreImport {
       ssh_key_id: ssh ?? noneKey(what, i.ssh_key ? `key "${i.ssh_key}" is not in the backup` : 'no user credentials'),
       become_key_id: keyRef(what, 'become key', i.become_key),
       repository_id: repositoryId,
+      git_branch: i.git_branch || null,
     });
   }
 
@@ -189,7 +190,12 @@ export function fromSemaphore(src: SemaphoreBackup): SemaphoreImport {
     }
     const templateId = template(what, s.template);
     if (templateId === null) continue;
-    if (Object.values(s.task_params).some(meaningful)) note(what, 'task parameters are not supported; ignored');
+    // Its answers to the template's parameters are kept; its other run options are not Gantry's.
+    const { environment, ...otherParams } = s.task_params as Record<string, unknown>;
+    const answers = typeof environment === 'string' && environment.trim() ? environment : null;
+    if (environment !== undefined && environment !== null && environment !== '' && answers === null)
+      note(what, 'parameter answers are not JSON object text; ignored');
+    if (Object.values(otherParams).some(meaningful)) note(what, 'task parameters other than its parameter answers are not supported; ignored');
     let repositoryId: number | null = null;
     if (s.checkable_repository !== null) {
       repositoryId = repos.find(s.checkable_repository);
@@ -203,6 +209,7 @@ export function fromSemaphore(src: SemaphoreBackup): SemaphoreImport {
       cron_format: s.cron_format,
       repository_id: repositoryId,
       active: s.active,
+      task_params: answers === null ? null : { environment: answers },
     });
   }
   // Older Semaphore versions keep one schedule per template as the template's `cron`.
@@ -211,7 +218,7 @@ export function fromSemaphore(src: SemaphoreBackup): SemaphoreImport {
     const id = tplIds[n]!;
     if (!t.cron || !kept.has(id)) return;
     if (scheduled.has(`${id} ${t.cron}`)) return;
-    doc.schedules.push({ name: t.name, template_id: id, cron_format: t.cron, repository_id: null, active: true });
+    doc.schedules.push({ name: t.name, template_id: id, cron_format: t.cron, repository_id: null, active: true, task_params: null });
   });
 
   for (const ig of src.integrations) {

@@ -31,9 +31,11 @@ import { statsRoutes } from './modules/stats/stats.routes.js';
 import { StatsService } from './modules/stats/stats.service.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { tasksRoutes } from './modules/tasks/tasks.routes.js';
+import { hostsRoutes } from './modules/hosts/hosts.routes.js';
 import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
 import { ApprovalSweep } from './modules/approvals/approval-sweep.js';
 import { templatesExtraRoutes } from './modules/templates/templates.routes.js';
+import { surveyOptionsRoutes } from './modules/survey-options/survey-options.routes.js';
 import { terraformStatesRoutes } from './modules/terraform-states/terraform-states.routes.js';
 import { terraformAliasesRoutes } from './modules/terraform-backend/terraform-aliases.routes.js';
 import { terraformBackendRoutes } from './modules/terraform-backend/terraform-backend.routes.js';
@@ -67,6 +69,7 @@ import {
   scheduleSchema,
   templateInputSchema,
   templateSchema,
+  usePatternCompiler,
   viewInputSchema,
   viewSchema,
 } from '@gantry/contracts';
@@ -80,6 +83,7 @@ import { registerOps } from './ops/ops.js';
 
 import { createServices, type AppDeps, type Services } from './services.js';
 import { OrphanSweep } from './engine/orphan-sweep.js';
+import { compileLinearPattern } from './platform/linear-pattern.js';
 
 export { createServices, type AppDeps, type Services };
 
@@ -88,6 +92,8 @@ export type GantryApp = FastifyInstance & { services: Services };
 /** Registers plugins, hooks and every route over the services; never listens (server.ts does). */
 export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   const { config } = deps;
+  // Parameter patterns (managers' regular expressions) run on RE2's linear-time engine here.
+  usePatternCompiler(compileLinearPattern);
   const app = Fastify({
     // JSON lines, pretty ones on a terminal; per-request lines at debug only.
     logger: loggerOptions(config.logLevel),
@@ -260,11 +266,13 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       await api.register(clusterRoutes(services.cluster));
       await api.register(runnerProtocolRoutes(services.runners, services.runnerProtocol));
       await api.register(tasksRoutes(services.tasks, services.taskOutput, services.projects));
+      await api.register(hostsRoutes(services.hosts, services.projects));
       await api.register(approvalsRoutes(services.approvals, services.projects));
       await api.register(workflowRunsRoutes(services.workflowRuns, services.projects));
       await api.register(
         templatesExtraRoutes(services.templates, services.projects, (id) => services.terraformState.summary(id)),
       );
+      await api.register(surveyOptionsRoutes(services.surveyOptions, services.projects));
       await api.register(terraformStatesRoutes(services.terraformStates, services.projects));
       await api.register(terraformAliasesRoutes(services.terraformAliases, services.projects, config.webHost));
       await api.register(terraformBackendRoutes(services.terraformBackend, { maxStateBytes: config.maxStateBytes }));
@@ -347,6 +355,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
           itemSchema: templateSchema,
           createSchema: templateInputSchema,
           updateSchema: templateInputSchema,
+          // A client that knows only the first id (Semaphore's) keeps the list while that id stays.
+          boundFields: { environment_ids: 'environment_id', inventory_ids: 'inventory_id' },
         }),
       );
       await api.register(

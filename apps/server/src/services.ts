@@ -78,6 +78,7 @@ import { createDemoRepository } from './engine/demo-repo.js';
 import { seedDemoProject } from './modules/projects/demo-seeder.js';
 import { Scheduler } from './engine/scheduler.js';
 import type { SchedulesService } from './modules/schedules/schedules.service.js';
+import { scheduleTaskParams } from './modules/schedules/schedules.presenter.js';
 import { AppsRepository } from './modules/apps/apps.repository.js';
 import { AppsService } from './modules/apps/apps.service.js';
 import { pathExecutableFinder } from './modules/apps/executable-finder.js';
@@ -99,6 +100,14 @@ import type { WorkflowRunsService } from './modules/workflow-runs/workflow-runs.
 import { ProjectCacheRepository } from './modules/backup/project-cache.repository.js';
 import { ProjectCacheService } from './modules/backup/project-cache.service.js';
 import { taskWorkspaceStore } from './engine/workspace.js';
+import { InventoryLister } from './engine/inventory-list.js';
+import { InventoryListingService } from './modules/inventories/inventory-listing.js';
+import { readUrlInventory } from './modules/inventories/url-inventory.js';
+import { HostsRepository } from './modules/hosts/hosts.repository.js';
+import { HostsService } from './modules/hosts/hosts.service.js';
+import { SurveyOptionsService } from './modules/survey-options/survey-options.service.js';
+import { presentTemplate } from './modules/templates/templates.presenter.js';
+import { safeFetch } from './platform/safe-fetch.js';
 import { EventBus } from './realtime/bus.js';
 import { deriveBusKeys } from './realtime/bus-auth.js';
 import { PgEventBus } from './realtime/pg-bus.js';
@@ -151,6 +160,12 @@ export interface Services {
   keys: KeysService;
   repositories: RepositoriesService;
   inventories: InventoriesService;
+  /** An inventory's hosts and groups (`ansible-inventory --list` in the sandbox): hosts view, parameter options. */
+  inventoryListing: InventoryListingService;
+  /** The hosts view and the PLAY RECAP results recorded when Ansible tasks finish. */
+  hosts: HostsService;
+  /** Options of choice parameters that come from a source (inventory, another parameter, a URL). */
+  surveyOptions: SurveyOptionsService;
   environments: EnvironmentsService;
   team: TeamService;
   /** Group to role mapping: rules, and their application at each LDAP or OIDC sign-in. */
@@ -478,6 +493,11 @@ export function createServices({
       },
     },
     webHost: config.webHost,
+    // URL inventories are fetched by the server (never a runner); file and URL reads are recorded.
+    inventoryReads: {
+      fetchUrl: (url: string) => readUrlInventory(url, config.fetchAllowedHosts),
+      record: (projectId: number, id: number, error: string | null) => inventories.recordRead(projectId, id, error),
+    },
     // A run's lines and final status are stored only while its task is this node's (fencing.ts).
     tasks: fencedRunStore(tasksRepo, outputRepo, node, runs),
     bus,
@@ -499,7 +519,8 @@ export function createServices({
       // Failed by another node while this one was declared dead: that node told everyone already.
       if (runs.isLost(t.id)) return Promise.resolve();
       notifications.dispatch(t);
-      return tasks.finished(t);
+      // The hosts of its PLAY RECAP first: whoever sees the task ended finds them in the hosts view.
+      return hosts.recordTask(t).then(() => tasks.finished(t));
     },
     onWaitingConfirmation: (t: Parameters<TasksService['finished']>[0]) => notifications.dispatch(t),
     // Gantry stores the state a run left: its entry is not the request that happened to start the run.
@@ -604,7 +625,8 @@ export function createServices({
           template_id: s.template_id!,
           message: `Schedule ${s.name}`,
           commit_hash: commitHash,
-          environment: '{}',
+          // The schedule's answers to the template's parameters, checked again as the task starts.
+          environment: scheduleTaskParams(s.task_params)?.environment ?? '{}',
           secret: '{}',
           params: {},
         },
@@ -662,6 +684,46 @@ export function createServices({
   );
   backup.audit = audit;
   projectCache.audit = audit;
+  const inventoryListing = new InventoryListingService({
+    inventories,
+    repositories,
+    keys,
+    localPaths,
+    lister: new InventoryLister({
+      launcher,
+      workRoot: config.taskDir,
+      knownHostsDir: path.join(config.dataDir, 'known_hosts'),
+      systemPath: config.systemPath,
+      taskOwner: sandbox.taskOwner,
+    }),
+    allowedHosts: config.fetchAllowedHosts,
+  });
+  // Dynamic options of choice parameters: the run dialog reads them, a task start checks its answers against them.
+  const surveyOptions = new SurveyOptionsService({
+    template: async (projectId, id) => presentTemplate(await templates.getForTask(projectId, id)),
+    inventoryExists: (projectId, id) => inventories.get(projectId, id).then(() => true, () => false),
+    listInventory: (projectId, id) => inventoryListing.list(projectId, id),
+    fetch: (url, opts) => safeFetch(url, { ...opts, allowedHosts: config.fetchAllowedHosts }),
+    clock,
+  });
+  tasks.checkDynamicOption = (projectId, template, inventoryId) => surveyOptions.checker(projectId, template, inventoryId);
+  const hosts = new HostsService({
+    repo: new HostsRepository(db.db),
+    inventories,
+    listing: inventoryListing,
+    projectSecrets: async (projectId) => {
+      const [groups, keyList] = await Promise.all([environments.list(projectId), keys.list(projectId)]);
+      const values = await Promise.all([
+        ...groups.map(async (g) => (await environments.secretValues(projectId, g.id)).map((v) => v.value)),
+        ...keyList.map(async (k) => {
+          const secret = await keys.secretOf(projectId, k.id);
+          if (secret?.type === 'login_password') return [secret.password];
+          return secret?.type === 'ssh' ? [secret.passphrase] : [];
+        }),
+      ]);
+      return values.flat().filter(Boolean);
+    },
+  });
   const sandboxReport = () => sandbox.report(launcher);
   return {
     approvals,
@@ -686,6 +748,9 @@ export function createServices({
     keys,
     repositories,
     inventories,
+    inventoryListing,
+    hosts,
+    surveyOptions,
     environments,
     team,
     identityMappings,

@@ -250,6 +250,51 @@ export const ErrorCodes = {
   surveyValueRequired: 'survey_value_required', // title
   surveyValueInteger: 'survey_value_integer', // title
   surveyValueEnum: 'survey_value_enum', // title
+  // Typed run parameters: an answer of the wrong type or outside its limits (all name the title)
+  surveyValueNumber: 'survey_value_number', // title
+  surveyValueMin: 'survey_value_min', // title, min
+  surveyValueMax: 'survey_value_max', // title, max
+  surveyValuePattern: 'survey_value_pattern', // title
+  surveyValueBoolean: 'survey_value_boolean', // title
+  surveyValueDate: 'survey_value_date', // title
+  surveyValueList: 'survey_value_list', // title
+  surveyValueText: 'survey_value_text', // title
+  // ...and a parameter's settings that cannot work (all name the title)
+  surveyLimitsNumericOnly: 'survey_limits_numeric_only',
+  surveyLimitsOrder: 'survey_limits_order',
+  surveyRegexTextOnly: 'survey_regex_text_only',
+  surveyRegexInvalid: 'survey_regex_invalid',
+  surveyOptionsSourceChoiceOnly: 'survey_options_source_choice_only',
+  surveyDefaultInvalid: 'survey_default_invalid',
+  /** A cascading options source names no other parameter of the template. */
+  surveyOptionsParameterUnknown: 'survey_options_parameter_unknown', // title, parameter
+  /** A schedule or an integration gives a secret parameter's answer, which it would store in clear. */
+  surveySecretNotStored: 'survey_secret_not_stored', // title
+  // Dynamic options of a choice parameter (GET .../survey/{name}/options, and the answer check at task start)
+  /** The template has no parameter of that name. */
+  surveyVariableNotFound: 'survey_variable_not_found', // variable
+  /** The parameter is not a choice with an options source. */
+  surveyOptionsNoSource: 'survey_options_no_source', // variable
+  /** The inventory asked for is not one a task of this template may choose. */
+  surveyOptionsInventory: 'survey_options_inventory',
+  /** The template has no inventory to take hosts or groups from. */
+  surveyOptionsNoInventory: 'survey_options_no_inventory',
+  /** The inventory could not be listed (ansible-inventory failed). */
+  surveyOptionsInventoryFailed: 'survey_options_inventory_failed',
+  /** A URL source answered something other than a JSON list of strings or {name, value}. */
+  surveyOptionsInvalid: 'survey_options_invalid',
+  /** The answer is not among the parameter's current options. */
+  surveyValueOption: 'survey_value_option', // title
+  /** The options could not be read now and the answer was not among the last good ones. */
+  surveyOptionsUnavailable: 'survey_options_unavailable', // title
+  // Fetching a user-given URL (dynamic options, URL inventories): safe-fetch's refusals
+  urlInvalid: 'url_invalid',
+  urlPrivateAddress: 'url_private_address',
+  urlTimeout: 'url_timeout',
+  urlTooLarge: 'url_too_large',
+  urlStatus: 'url_status',
+  urlUnreachable: 'url_unreachable',
+  urlRedirects: 'url_redirects',
   playbookOverride: 'playbook_override',
   variableNotInSurvey: 'variable_not_in_survey', // variable
   argumentsOverrideForbidden: 'arguments_override_forbidden',
@@ -342,5 +387,15 @@ export const ErrorCodes = {
   workflowRunNotResumable: 'workflow_run_not_resumable', // status
   /** A workflow's node runs this template: it cannot be deleted. */
   templateInWorkflow: 'template_in_workflow', // name
+  /** A list of ids (a template's variable groups or inventories) names one twice. */
+  duplicateIds: 'duplicate_ids', // label_key
+  /** A task chose something at run time (variable group, inventory, branch) its template does not let it choose. */
+  runChoiceNotAllowed: 'run_choice_not_allowed', // label_key
+  /** A task's run-time choice is not one of those its template offers. */
+  runChoiceNotOffered: 'run_choice_not_offered', // label_key
+  /** A URL inventory's address is not an http(s) URL without credentials. */
+  inventoryUrlInvalid: 'inventory_url_invalid',
+  /** A workspace inventory was asked for its hosts. */
+  inventoryNotListable: 'inventory_not_listable',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

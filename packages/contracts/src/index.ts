@@ -20,6 +20,7 @@ export * from './apps.js';
 export * from './tasks.js';
 export * from './task-output.js';
 export * from './parameters.js';
+export * from './survey-answers.js';
 export * from './templates.js';
 export * from './hosts.js';
 export * from './schedules.js';

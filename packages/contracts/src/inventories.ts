@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INCORRECT_BRANCH, isValidBranch } from './branches.js';
 import { codedIssue } from './coded.js';
 import { ErrorCodes } from './errors.js';
 import {
@@ -33,6 +34,18 @@ export function isSafeRepoPath(p: string): boolean {
  */
 export function isInventoryFilePath(p: string): boolean {
   return p.startsWith('/') ? isSafeRepoPath(p.replace(/^\/+/, '')) : isSafeRepoPath(p);
+}
+
+/** A URL inventory's address: http(s) only, no credentials in it, no control characters or spaces. */
+export function isInventoryUrl(u: string): boolean {
+  if (!u || u.length > 2048 || hasControlCharacters(u) || /\s/.test(u)) return false;
+  let url: URL;
+  try {
+    url = new URL(u);
+  } catch {
+    return false;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !!url.hostname;
 }
 
 /** Longest inventory text (a static inventory of many hosts fits easily). */
@@ -92,6 +105,21 @@ export const inventoryInputSchema = z
           });
         }
       }
+      if (inv.type === 'file' && inv.git_branch && !isValidBranch(inv.git_branch))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['git_branch'],
+          ...codedIssue(INCORRECT_BRANCH, ErrorCodes.incorrectBranch),
+        });
+      if (inv.type === 'url') {
+        // An empty address is not a URL either: one message says what is wanted.
+        if (!isInventoryUrl(inv.inventory))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['inventory'],
+            ...codedIssue('The URL must be http(s), without credentials', ErrorCodes.inventoryUrlInvalid),
+          });
+      }
       if (WORKSPACE_INVENTORY_TYPES.includes(inv.type) && !inv.inventory) {
         ctx.addIssue({
           code: 'custom',
@@ -102,8 +130,10 @@ export const inventoryInputSchema = z
     },
     // Also when other fields failed (a missing name): a form learns every problem at once. A type
     // that is not one of the known ones is its own problem; the path is checked for known types only.
-    { when: typedFields('type', 'inventory') },
+    { when: typedFields('type', 'inventory', 'git_branch') },
   )
-  // An absolute file path is read where it is, from no repository.
-  .transform((inv) => (inv.type === 'file' && !inv.inventory.startsWith('/') ? inv : { ...inv, repository_id: null }));
+  // An absolute file path is read where it is, from no repository (and no branch).
+  .transform((inv) =>
+    inv.type === 'file' && !inv.inventory.startsWith('/') ? inv : { ...inv, repository_id: null, git_branch: null },
+  );
 export type InventoryInput = z.input<typeof inventoryInputSchema>;

@@ -63,3 +63,27 @@ export const surveyOptionsSchema = z.object({
   fetched_at: z.string().nullable(),
 });
 export type SurveyOptions = z.infer<typeof surveyOptionsSchema>;
+
+/**
+ * A cascade's options (`parameter` source): the list its parent's answer picks (for a
+ * multiple-choice parent, the lists of all its answers, each value once); none while the parent
+ * has no answer. The server checks answers with it, the console offers them without a round trip.
+ */
+export function cascadeOptions(source: Extract<OptionsSource, { kind: 'parameter' }>, answers: Record<string, unknown>): SurveyOption[] {
+  const parent = answers[source.parameter];
+  const picks = (Array.isArray(parent) ? parent : [parent])
+    .map((v) => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : ''))
+    .filter((v) => v !== '');
+  const out: SurveyOption[] = [];
+  const seen = new Set<string>();
+  for (const pick of picks) {
+    // Own keys only: an answer such as "constructor" must not reach Object.prototype.
+    const list = Object.prototype.hasOwnProperty.call(source.options, pick) ? (source.options[pick] ?? []) : [];
+    for (const option of list) {
+      if (seen.has(option.value)) continue;
+      seen.add(option.value);
+      out.push(option);
+    }
+  }
+  return out;
+}

@@ -56,4 +56,23 @@ describe('template schema', () => {
     };
     expect(templateInputSchema.parse(body).survey_vars[0]?.default_value).toBe('3');
   });
+
+  it("reads Semaphore's multiple choice (`select`, a list default) and null defaults and values", () => {
+    const body = {
+      name: 't',
+      app: 'bash',
+      playbook: 'a.sh',
+      repository_id: 1,
+      environment_id: 1,
+      survey_vars: [
+        { name: 'zones', title: 'Zones', type: 'select', values: [{ name: 'A', value: 'a' }, { name: 'B', value: 'b' }], default_value: ['a', 'b'] },
+        { name: 'size', title: 'Size', type: null, values: null, default_value: null },
+      ],
+    };
+    const [zones, size] = templateInputSchema.parse(body).survey_vars;
+    expect(zones).toMatchObject({ type: 'multi_enum', default_value: '["a","b"]' });
+    expect(size).toMatchObject({ type: '', values: [], default_value: '' });
+    // A list default outside the values is still refused.
+    expect(problems({ ...body, survey_vars: [{ ...body.survey_vars[0], default_value: ['c'] }] })).not.toEqual([]);
+  });
 });

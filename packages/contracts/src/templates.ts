@@ -18,6 +18,7 @@ import { taskVariableIssue } from './variables.js';
 import { taskSchema } from './tasks.js';
 import { approvalPolicySchema } from './approvals.js';
 import { SURVEY_VAR_TYPES, optionsSourceSchema, surveyOptionSchema } from './parameters.js';
+import { surveyParameterIssues } from './survey-answers.js';
 
 export const TEMPLATE_TYPES = ['', 'build', 'deploy'] as const;
 export const templateTypeSchema = z.enum(TEMPLATE_TYPES);
@@ -25,53 +26,83 @@ export type TemplateType = z.infer<typeof templateTypeSchema>;
 
 export { SURVEY_VAR_TYPES };
 
-export const surveyVarSchema = z
-  .object({
-    name: requiredName('Variable name'),
-    title: requiredString('Variable title'),
-    description: description(),
-    type: z.enum(SURVEY_VAR_TYPES).default(''),
-    values: z.array(surveyOptionSchema).default([]),
-    /**
-     * Text as in Semaphore: `true`/`false` for a boolean, a JSON list of values for a multiple
-     * choice, `YYYY-MM-DD` for a date.
-     */
-    default_value: z.string().default(''),
-    required: z.boolean().default(false),
-    /** `int` and `number`: the smallest and largest answer accepted. */
-    min: z.number().nullish(),
-    max: z.number().nullish(),
-    /** String and text: a regular expression (JavaScript syntax, whole answer) the answer must match. */
-    regex: z.string().max(500).nullish(),
-    /** Choice types: where the options come from when not from `values`. */
-    options_source: optionsSourceSchema.nullish(),
-  })
-  .superRefine(
-    (v, ctx) => {
-      if (v.type !== 'enum') return;
-      if (v.values.length === 0)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['values'],
-          ...codedIssue('Enumeration must have values.', ErrorCodes.enumValuesRequired),
-        });
-      if (v.values.some((x) => !x.name))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['values'],
-          ...codedIssue('Value name cannot be empty.', ErrorCodes.enumValueNameRequired),
-        });
-      const names = v.values.map((x) => x.name);
-      if (new Set(names).size !== names.length) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['values'],
-          ...codedIssue('Enumeration values must have unique names.', ErrorCodes.enumValuesUnique),
-        });
-      }
-    },
-    { when: typedFields('type', 'values') },
-  );
+/**
+ * A run parameter's fields, without the checks of its settings: what a stored template is read
+ * with, so one saved before a rule existed (an integer's default `abc`) is still shown and can be
+ * edited rather than failing every read. A saved one goes through surveyVarSchema.
+ */
+export const surveyVarFieldsSchema = z.object({
+  name: requiredName('Variable name'),
+  title: requiredString('Variable title'),
+  description: description(),
+  type: z.enum(SURVEY_VAR_TYPES).default(''),
+  values: z.array(surveyOptionSchema).default([]),
+  /**
+   * Text as in Semaphore: `true`/`false` for a boolean, a JSON list of values for a multiple
+   * choice, `YYYY-MM-DD` for a date.
+   */
+  default_value: z.string().default(''),
+  required: z.boolean().default(false),
+  /** `int` and `number`: the smallest and largest answer accepted. */
+  min: z.number().nullish(),
+  max: z.number().nullish(),
+  /**
+   * String and text: a regular expression the whole answer must match. The server runs it with RE2
+   * (JavaScript's syntax without backreferences and lookaround), which refuses the rest on save.
+   */
+  regex: z.string().max(500).nullish(),
+  /** Choice types: where the options come from when not from `values`. */
+  options_source: optionsSourceSchema.nullish(),
+});
+
+/**
+ * Semaphore's clients write a multiple choice as type `select` with a JSON list default, and may
+ * send `null` for an empty default or list: read as Gantry's `multi_enum` and text.
+ */
+function semaphoreSurveyShape(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
+  const v: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  if (v.type === 'select') v.type = 'multi_enum';
+  if (v.type === null) v.type = '';
+  if (v.values === null) v.values = [];
+  const d = v.default_value;
+  if (d === null) v.default_value = '';
+  else if (Array.isArray(d))
+    v.default_value = v.type === 'multi_enum' ? JSON.stringify(d.map(String)) : String(d[0] ?? '');
+  else if (typeof d === 'number' || typeof d === 'boolean') v.default_value = String(d);
+  return v;
+}
+
+// Input only: a preprocess cannot be encoded, and answers are written with the schemas above.
+export const surveyVarSchema = z.preprocess(semaphoreSurveyShape, surveyVarFieldsSchema).superRefine(
+  (v, ctx) => {
+    for (const { path, issue } of surveyParameterIssues(v))
+      ctx.addIssue({ code: 'custom', path: [path], ...codedIssue(issue.message, issue.code, issue.params) });
+    if (v.type !== 'enum' && v.type !== 'multi_enum') return;
+    // Options from a source need no static values (they may still be given, as a fallback to show).
+    if (v.values.length === 0 && !v.options_source)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['values'],
+        ...codedIssue('Enumeration must have values.', ErrorCodes.enumValuesRequired),
+      });
+    if (v.values.some((x) => !x.name))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['values'],
+        ...codedIssue('Value name cannot be empty.', ErrorCodes.enumValueNameRequired),
+      });
+    const names = v.values.map((x) => x.name);
+    if (new Set(names).size !== names.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['values'],
+        ...codedIssue('Enumeration values must have unique names.', ErrorCodes.enumValuesUnique),
+      });
+    }
+  },
+  { when: typedFields('type', 'values', 'default_value', 'min', 'max', 'regex', 'options_source') },
+);
 export type SurveyVar = z.output<typeof surveyVarSchema>;
 
 /** A vault script is a client script: its name ends in -client, with an optional extension. */
@@ -166,10 +197,8 @@ export const templateInputSchema = z
     playbook: boundedText('Playbook filename', 1024).default(''),
     inventory_id: optionalId,
     repository_id: z.coerce.number(requiredMessage('Repository')).int().positive(requiredMessage('Repository')),
-    environment_id: z.coerce
-      .number(requiredMessage('Variable group'))
-      .int()
-      .positive(requiredMessage('Variable group')),
+    /** Required unless environment_ids is given (then it is that list's first). */
+    environment_id: optionalId,
     /**
      * Gantry's own, in order: several variable groups merged (later wins, secrets too) and several
      * inventories passed as repeated `-i`. When given, the first is environment_id / inventory_id.
@@ -210,7 +239,17 @@ export const templateInputSchema = z
       ) {
         issue('playbook', codedIssue('Playbook must be a path inside the repository', ErrorCodes.playbookPathInvalid));
       }
-      if (t.app === 'ansible' && !t.inventory_id) issue('inventory_id', requiredIssue('Inventory'));
+      if (!t.environment_id && !t.environment_ids?.length) issue('environment_id', requiredIssue('Variable group'));
+      if (t.app === 'ansible' && !t.inventory_id && !t.inventory_ids?.length)
+        issue('inventory_id', requiredIssue('Inventory'));
+      for (const [field, label_key] of [
+        ['environment_ids', 'variable_group'],
+        ['inventory_ids', 'inventory'],
+      ] as const) {
+        const ids = t[field] ?? [];
+        if (new Set(ids).size !== ids.length)
+          issue(field, codedIssue('The same one is listed twice', ErrorCodes.duplicateIds, { label_key }));
+      }
       if (t.type === 'build' && !t.start_version) issue('start_version', requiredIssue('Start version'));
       if (t.type === 'deploy' && !t.build_template_id) issue('build_template_id', requiredIssue('Build template'));
       if (parseArgumentList(t.arguments) === null)
@@ -227,6 +266,21 @@ export const templateInputSchema = z
             ...codedIssue(problem.message, problem.code, { variable: v.name }),
           });
       });
+      // A cascading options source follows another parameter of this template.
+      t.survey_vars.forEach((v, i) => {
+        const src = v.options_source;
+        if (src?.kind !== 'parameter') return;
+        if (src.parameter === v.name || !t.survey_vars.some((x) => x.name === src.parameter))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['survey_vars', i, 'options_source'],
+            ...codedIssue(
+              `${v.title}: the options follow ${src.parameter}, which is no other parameter of this template`,
+              ErrorCodes.surveyOptionsParameterUnknown,
+              { title: v.title, parameter: src.parameter },
+            ),
+          });
+      });
       // A vault whose name an earlier one already has is flagged at its name.
       const names = t.vaults.map((v) => v.name ?? '');
       names.forEach((n, i) => {
@@ -238,7 +292,19 @@ export const templateInputSchema = z
         }
       });
     },
-    { when: typedFields('playbook', 'arguments', 'git_branch', 'survey_vars', 'vaults') },
+    {
+      when: typedFields(
+        'playbook',
+        'arguments',
+        'git_branch',
+        'survey_vars',
+        'vaults',
+        'environment_id',
+        'environment_ids',
+        'inventory_id',
+        'inventory_ids',
+      ),
+    },
   );
 export type TemplateInput = z.input<typeof templateInputSchema>;
 
@@ -268,7 +334,7 @@ export const templateSchema = z.object({
   allow_override_branch_in_task: z.boolean(),
   allow_extra_vars_in_task: z.boolean(),
   suppress_success_alerts: z.boolean(),
-  survey_vars: z.array(surveyVarSchema),
+  survey_vars: z.array(surveyVarFieldsSchema),
   vaults: z.array(
     z.object({
       id: z.number().int(),

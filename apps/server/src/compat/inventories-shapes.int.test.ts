@@ -131,6 +131,10 @@ describe.each(engines)('Semaphore clients: inventory shapes ($name)', (engine) =
       repository_id: null,
       template_id: null,
       holder_id: null,
+      // Gantry's own (issue 25): a file inventory's branch, the last read of a file or URL inventory.
+      git_branch: null,
+      last_read_at: null,
+      last_error: null,
     };
     expect(created.json()).toEqual(expected);
     expect((await api.send('GET', `/api/project/${p}/inventory/${id}`)).json()).toEqual(expected);

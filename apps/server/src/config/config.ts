@@ -87,6 +87,20 @@ const allowedLocalPaths = z
     return list.map((p) => path.resolve(p));
   });
 
+/** GANTRY_FETCH_ALLOWED_HOSTS: comma-separated host names or IP addresses; unset or empty means none. */
+const fetchAllowedHosts = z
+  .string()
+  .optional()
+  .transform((v, ctx): string[] => {
+    const list = (v ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase().replace(/^\[|\]$/g, ''))
+      .filter(Boolean);
+    const bad = list.filter((h) => !/^[a-z0-9.:_-]+$/.test(h));
+    if (bad.length) ctx.addIssue({ code: 'custom', message: `expected host names or IP addresses, got "${bad.join('", "')}"` });
+    return list;
+  });
+
 const envSchema = z.object({
   GANTRY_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   GANTRY_HOST: z.string().default('0.0.0.0'),
@@ -94,6 +108,7 @@ const envSchema = z.object({
   GANTRY_TASK_DIR: optionalText,
   GANTRY_TASK_SANDBOX: taskSandboxSetting,
   GANTRY_ALLOWED_LOCAL_PATHS: allowedLocalPaths,
+  GANTRY_FETCH_ALLOWED_HOSTS: fetchAllowedHosts,
   GANTRY_TASK_NETWORK: taskNetworkSetting,
   GANTRY_TASK_USER: taskUserSetting,
   GANTRY_DB_URL: z.string().optional(),
@@ -173,6 +188,11 @@ export interface Config {
    * (platform/local-paths.ts); empty: none. The data and task folders stay refused regardless.
    */
   allowedLocalPaths: string[];
+  /**
+   * Hosts (names or IP addresses) the server may fetch user-given URLs from although they are
+   * private or local (dynamic parameter options, URL inventories; platform/safe-fetch.ts).
+   */
+  fetchAllowedHosts: string[];
   /** Whether sandboxed tasks get their own network namespace (GANTRY_TASK_NETWORK). */
   taskNetwork: TaskNetworkSetting;
   /** Who tasks run as when the server is root (GANTRY_TASK_USER; null: nobody). */
@@ -288,6 +308,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     taskDir,
     taskSandbox: e.GANTRY_TASK_SANDBOX,
     allowedLocalPaths: e.GANTRY_ALLOWED_LOCAL_PATHS,
+    fetchAllowedHosts: e.GANTRY_FETCH_ALLOWED_HOSTS,
     taskNetwork: e.GANTRY_TASK_NETWORK,
     taskUser: e.GANTRY_TASK_USER,
     dbUrl,

@@ -33,6 +33,9 @@ import * as m030 from './migrations/030-approvals.js';
 import * as m031 from './migrations/031-workflow-starts.js';
 import * as m032 from './migrations/032-task-variable-group.js';
 import * as m033 from './migrations/033-workflow-run-values.js';
+import * as m034 from './migrations/034-template-lists.js';
+import * as m035 from './migrations/035-schedule-answers.js';
+import * as m036 from './migrations/036-inventory-sources-hosts.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -72,6 +75,9 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '031-workflow-starts': m031,
   '032-task-variable-group': m032,
   '033-workflow-run-values': m033,
+  '034-template-lists': m034,
+  '035-schedule-answers': m035,
+  '036-inventory-sources-hosts': m036,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

@@ -142,6 +142,24 @@ export interface InventoryTable {
   repository_id: number | null;
   template_id: number | null;
   created: string;
+  /** Migration 036: a `file` inventory's branch; the last read of a `file`/`url` inventory. */
+  git_branch: ColumnType<string | null, string | null | undefined, string | null>;
+  last_read_at: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** Migration 036: how one host of an Ansible task's PLAY RECAP did. */
+export interface TaskHostTable {
+  task_id: number;
+  project_id: number;
+  host: string;
+  ok: number;
+  changed: number;
+  unreachable: number;
+  failed: number;
+  skipped: number;
+  rescued: number;
+  ignored: number;
 }
 
 export interface EnvironmentTable {
@@ -209,6 +227,9 @@ export interface TemplateTable {
   created: string;
   /** JSON ApprovalPolicy: its tasks wait in `waiting_approval` until approved (migration 030); null for none. */
   approval_policy: string | null;
+  /** Migration 034: JSON lists of ids in merge / `-i` order, first = environment_id / inventory_id; null: that one alone. */
+  environment_ids: ColumnType<string | null, string | null | undefined, string | null>;
+  inventory_ids: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface TemplateVaultTable {
@@ -293,6 +314,8 @@ export interface ScheduleTable {
   active_since: string;
   last_commit_hash: string | null;
   created: string;
+  /** Answers for every run, `{"environment": "<JSON object text>"}` (migration 035); null: none. */
+  task_params: string | null;
 }
 
 export interface IntegrationTable {
@@ -394,6 +417,7 @@ export interface Database {
   template_vault: TemplateVaultTable;
   task: TaskTable;
   task_output: TaskOutputTable;
+  task_host: TaskHostTable;
   node: NodeTable;
   schedule: ScheduleTable;
   integration: IntegrationTable;

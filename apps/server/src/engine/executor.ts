@@ -19,7 +19,8 @@ import type { ProcessLauncher, RunningProcess } from './process.js';
 import type { RepoWithKey, RunContext } from './run-context.js';
 import { realDirInside, safeWriteFile } from './safe-fs.js';
 import type { TaskSandbox } from './sandbox.js';
-import { isDir } from './sandbox-paths.js';
+import { inventoryFileName, lexists, localInventoryPaths } from './inventory-list.js';
+import type { RunInventory } from './run-inventories.js';
 import { prepareSsh, type SshAccess } from './ssh.js';
 import { semaphoreVars, taskDetailsEnv } from './task-details.js';
 import { checkUntrustedVars, scalarEnv, userEnvironment } from './task-env.js';
@@ -62,6 +63,8 @@ export interface ExecutionHost {
   commit(hash: string, message: string): Promise<void>;
   /** The task now waits for confirmation (notifications); must not throw. */
   onWaitingConfirmation?(): void;
+  /** A repository file inventory was read (error null) or could not be (why); must not throw. */
+  onInventoryRead?(inventoryId: number, error: string | null): void;
   /** A terraform/tofu apply changed the selected workspace's state (its JSON text); must not throw. */
   onTerraformState?(state: string): void;
 }
@@ -311,28 +314,9 @@ export class TaskExecutor {
     knownHosts: string,
     exe: string,
   ): Promise<void> {
-    const inv = ctx.inventory;
-    let inventoryFile: string | null = null;
-    if (inv?.type === 'static') inventoryFile = ws.writeSecretFile('inventory.ini', inv.inventory + '\n');
-    else if (inv?.type === 'static-yaml') inventoryFile = ws.writeSecretFile('inventory.yml', inv.inventory + '\n');
-    else if (inv?.type === 'file') {
-      let base = repoDir;
-      if (ctx.inventoryRepository) {
-        base = ws.path('inventory-repository');
-        await this.checkout(
-          ws,
-          ctx.inventoryRepository,
-          base,
-          ctx.inventoryRepository.row.git_branch || null,
-          null,
-          knownHosts,
-          'inventory',
-        );
-      }
-      // An absolute path was checked against GANTRY_ALLOWED_LOCAL_PATHS when the run was loaded.
-      inventoryFile = path.isAbsolute(inv.inventory) ? inv.inventory : inside(base, inv.inventory);
-      if (path.isAbsolute(inv.inventory)) this.readable = localInventoryPaths(inv.inventory);
-    }
+    const inventoryFiles: string[] = [];
+    for (const [i, inv] of runInventories(ctx).entries())
+      inventoryFiles.push(await this.inventoryFile(ws, repoDir, knownHosts, inv, i));
     const extra: Record<string, unknown> = { ...ctx.trustedVars };
     let login: string | null = null;
     let privateKeyFile: string | null = null;
@@ -363,7 +347,7 @@ export class TaskExecutor {
     const p = ctx.params;
     const argv = ansibleArgv({
       playbook: inside(repoDir, ctx.template.playbook),
-      inventoryFile,
+      inventoryFiles,
       login,
       privateKeyFile,
       becomePasswordFile,
@@ -403,6 +387,48 @@ export class TaskExecutor {
       PYTHONUNBUFFERED: '1',
       ANSIBLE_LOCAL_TEMP: ws.path('home', '.ansible-tmp'),
     });
+  }
+
+  /**
+   * Materialises one inventory of the run as a file for `-i`: texts (a URL's fetched text too)
+   * written to the workspace, INI or YAML by their content; a repository file checked out at its
+   * branch (the first keeps the older folder name); an absolute path read where it is.
+   */
+  private async inventoryFile(
+    ws: Workspace,
+    repoDir: string,
+    knownHosts: string,
+    inv: RunInventory,
+    i: number,
+  ): Promise<string> {
+    const n = i === 0 ? '' : `-${i}`;
+    if (inv.type === 'static') return ws.writeSecretFile(`inventory${n}.ini`, inv.inventory + '\n');
+    if (inv.type === 'static-yaml') return ws.writeSecretFile(`inventory${n}.yml`, inv.inventory + '\n');
+    if (inv.type === 'url') {
+      const name = inventoryFileName(inv.inventory).replace('inventory', `inventory${n}`);
+      return ws.writeSecretFile(name, inv.inventory + '\n');
+    }
+    // An absolute path was checked against GANTRY_ALLOWED_LOCAL_PATHS when the run was loaded.
+    if (path.isAbsolute(inv.inventory)) {
+      this.readable.push(...localInventoryPaths(inv.inventory));
+      return inv.inventory;
+    }
+    try {
+      let base = repoDir;
+      if (inv.repository) {
+        base = ws.path(`inventory-repository${n}`);
+        await this.checkout(ws, inv.repository, base, inv.branch, null, knownHosts, `inventory${n}`);
+        this.host.log(`Inventory ${inv.inventory} read from ${inv.repository.row.git_url}${inv.branch ? ` (${inv.branch})` : ''}`);
+      }
+      const file = inside(base, inv.inventory);
+      if (!lexists(file))
+        throw new Error(`Inventory ${inv.inventory} is not in the repository${inv.branch ? ` at branch ${inv.branch}` : ''}`);
+      this.host.onInventoryRead?.(inv.id, null);
+      return file;
+    } catch (e) {
+      this.host.onInventoryRead?.(inv.id, (e as Error).message);
+      throw e;
+    }
   }
 
   private async runTerraform(
@@ -545,13 +571,15 @@ export function inside(base: string, rel: string): string {
 }
 
 /**
- * What ansible reads of an inventory on this machine's disk: the file (or folder) itself and, for a
- * file, the group_vars and host_vars folders beside it.
+ * The run's inventories in `-i` order: the list a current server sends, else (a job from an older
+ * server) its one inventory, read from its own repository when it has one.
  */
-function localInventoryPaths(inventory: string): string[] {
-  if (isDir(inventory)) return [inventory];
-  const dir = path.dirname(inventory);
-  return [inventory, ...['group_vars', 'host_vars'].map((d) => path.join(dir, d)).filter(isDir)];
+function runInventories(ctx: RunContext): RunInventory[] {
+  if (ctx.inventories) return ctx.inventories;
+  const inv = ctx.inventory;
+  if (!inv || !['static', 'static-yaml', 'file'].includes(inv.type)) return [];
+  const repository = inv.type === 'file' ? ctx.inventoryRepository : null;
+  return [{ ...inv, repository, branch: repository?.row.git_branch || null }];
 }
 
 /** Where the local backend keeps a workspace's state (relative to its folder); the default workspace's is at the top. */

@@ -11,6 +11,7 @@ import type {
 } from '../db/types.js';
 import type { SecretBox } from '../platform/crypto.js';
 import type { LocalPathCheck } from '../platform/local-paths.js';
+import type { RunInventory } from './run-inventories.js';
 
 /*
  * What the task engine needs from the rest of the server, declared here, on the engine's side.
@@ -84,6 +85,8 @@ export type TemplateSource = Pick<
   | 'repository_id'
   | 'inventory_id'
   | 'environment_id'
+  | 'environment_ids'
+  | 'inventory_ids'
   | 'task_params'
   | 'arguments'
   | 'git_branch'
@@ -92,7 +95,7 @@ export type RepositorySource = Pick<Selectable<RepositoryTable>, 'id' | 'git_url
 export type InventorySource = Pick<
   Selectable<InventoryTable>,
   'id' | 'type' | 'inventory' | 'repository_id' | 'ssh_key_id' | 'become_key_id'
->;
+> & { git_branch?: string | null };
 export type EnvironmentSource = Pick<Selectable<EnvironmentTable>, 'id' | 'name' | 'json' | 'env'>;
 
 /** A run's way into Gantry's Terraform HTTP state backend: the address path and one-time credentials. */
@@ -134,6 +137,11 @@ export interface RunSources {
   authors?: { get(projectId: number, userId: number): Promise<TaskAuthor | null> };
   /** The console's public address (GANTRY_WEB_HOST) without a trailing slash; '' when not set. */
   webHost?: string;
+  /** URL inventories: the server fetches their text; every `file`/`url` read's outcome is recorded. */
+  inventoryReads?: {
+    fetchUrl(url: string): Promise<string>;
+    record(projectId: number, inventoryId: number, error: string | null): Promise<void>;
+  };
 }
 
 /** A task's repository and the key to clone it with. */
@@ -152,6 +160,11 @@ export interface RunContext {
   repository: RepoWithKey;
   inventory: Pick<InventorySource, 'id' | 'type' | 'inventory'> | null;
   inventoryRepository: RepoWithKey | null;
+  /**
+   * Every inventory of an Ansible run in `-i` order (the first is `inventory`); absent in a job
+   * from an older server, which runs `inventory` (and `inventoryRepository`) alone.
+   */
+  inventories?: RunInventory[];
   inventoryKey: KeySecret | null;
   becomeKey: KeySecret | null;
   vaults: Array<{ name: string | null; type: 'password' | 'script'; password: string | null; script: string | null }>;

@@ -11,6 +11,8 @@ import {
 import type { KeySecret, RepoWithKey, RunContext, RunSources, TaskAuthor, TaskRecord } from './ports.js';
 import { taskDetails } from './task-details.js';
 import { parseStoredObject } from './task-outputs.js';
+import { loadRunInventories } from './run-inventories.js';
+import { templateIdList } from '../db/template-lists.js';
 
 export type { RepoWithKey, RunContext };
 
@@ -84,9 +86,15 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
   // Before any checkout, here or on a runner: a row saved before the rule, or before an admin
   // narrowed GANTRY_ALLOWED_LOCAL_PATHS, fails its task with the reason.
   refuseLocalPath(d.localPaths.repositoryProblem(repoRow.git_url));
-  const inventoryId = task.inventory_id ?? template.inventory_id;
-  const inventory = inventoryId ? await d.inventories.get(p, inventoryId) : null;
-  if (inventory?.type === 'file') refuseLocalPath(d.localPaths.inventoryProblem(inventory.inventory));
+  // A task's chosen inventory replaces the template's list (the first is the one that gives keys).
+  const inventoryRows = await Promise.all(
+    (task.inventory_id ? [task.inventory_id] : templateIdList(template.inventory_id, template.inventory_ids)).map(
+      (id) => d.inventories.get(p, id),
+    ),
+  );
+  const inventory = inventoryRows[0] ?? null;
+  for (const row of inventoryRows)
+    if (row.type === 'file') refuseLocalPath(d.localPaths.inventoryProblem(row.inventory));
   const inventoryRepoRow =
     inventory?.type === 'file' && inventory.repository_id && inventory.repository_id !== repoRow.id
       ? await d.repositories.get(p, inventory.repository_id)
@@ -94,14 +102,22 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
   if (inventoryRepoRow) refuseLocalPath(d.localPaths.repositoryProblem(inventoryRepoRow.git_url));
 
   // What is left depends only on the rows above: one round trip's wait instead of one per read.
-  const [repoKey, inventoryRepoKey, vaultKeys, environment, author, inventoryKeyRead, becomeKeyRead] =
+  // A task's own group (chosen at run time or by a workflow node) replaces the template's list.
+  const groupIds = task.environment_id
+    ? [task.environment_id]
+    : templateIdList(template.environment_id, template.environment_ids);
+  const [repoKey, inventoryRepoKey, vaultKeys, groups, author, inventoryKeyRead, becomeKeyRead] =
     await Promise.all([
       readKey(repoRow.ssh_key_id),
       readKey(inventoryRepoRow?.ssh_key_id ?? null),
       Promise.all(template.vaults.map((v) => (v.type === 'password' ? readKey(v.vault_key_id) : null))),
-      d.environments
-        .get(p, task.environment_id ?? template.environment_id)
-        .then(async (row) => ({ row, secrets: await d.environments.secretValues(p, row.id) })),
+      Promise.all(
+        groupIds.map((id) =>
+          d.environments
+            .get(p, id)
+            .then(async (row) => ({ row, secrets: await d.environments.secretValues(p, row.id) })),
+        ),
+      ),
       task.user_id && d.authors ? d.authors.get(p, task.user_id) : null,
       readKey(inventory?.ssh_key_id ?? null),
       readKey(inventory?.become_key_id ?? null),
@@ -122,27 +138,32 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
       script: v.script,
     };
   });
-  const groupSecrets = environment.secrets;
   const taskSecrets = task.secret ? parseObject(d.box.open(task.secret)) : {};
-  for (const s of groupSecrets) secrets.push(s.value);
-  for (const s of groupSecrets) if (s.value === '') emptyNotices.push(emptySecretNotice(environment.row.name, s.name));
+  for (const g of groups) {
+    for (const s of g.secrets) secrets.push(s.value);
+    for (const s of g.secrets) if (s.value === '') emptyNotices.push(emptySecretNotice(g.row.name, s.name));
+  }
   for (const v of Object.values(taskSecrets)) if (typeof v === 'string') secrets.push(v);
 
   // Who set a value decides how it is used: managers' values may be templates, task input never.
-  const trustedVars: Record<string, unknown> = {
-    ...parseObject(environment.row.json),
-    ...Object.fromEntries(groupSecrets.filter((s) => s.type === 'var').map((s) => [s.name, s.value])),
-  };
+  // Several groups merge in order, each group's secrets over its plain values: later wins.
+  const trustedVars: Record<string, unknown> = {};
+  const groupEnv: Record<string, string> = {};
+  for (const g of groups) {
+    Object.assign(
+      trustedVars,
+      parseObject(g.row.json),
+      Object.fromEntries(g.secrets.filter((s) => s.type === 'var').map((s) => [s.name, s.value])),
+    );
+    Object.assign(
+      groupEnv,
+      Object.fromEntries(
+        Object.entries(parseObject(g.row.env)).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      ),
+      Object.fromEntries(g.secrets.filter((s) => s.type === 'env').map((s) => [s.name, s.value])),
+    );
+  }
   const untrustedVars: Record<string, unknown> = { ...parseObject(task.environment), ...taskSecrets };
-  const groupEnv: Record<string, string> = {
-    ...Object.fromEntries(
-      Object.entries(parseObject(environment.row.env)).map(([k, v]) => [
-        k,
-        typeof v === 'string' ? v : JSON.stringify(v),
-      ]),
-    ),
-    ...Object.fromEntries(groupSecrets.filter((s) => s.type === 'env').map((s) => [s.name, s.value])),
-  };
   const taskEnv = Object.fromEntries(
     Object.entries(parseObject(task.env)).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
@@ -155,6 +176,10 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
       : null;
   if (terraformBackend) secrets.push(terraformBackend.password);
 
+  const inventories =
+    template.app === 'ansible'
+      ? await loadRunInventories(d, p, inventoryRows, repoRow, async (id) => takeKey(await readKey(id)))
+      : undefined;
   const inventoryKey = takeKey(inventoryKeyRead);
   const becomeKey = takeKey(becomeKeyRead);
   const templateParams = templateTaskParamsSchema.parse(JSON.parse(template.task_params || '{}'));
@@ -168,6 +193,7 @@ export async function loadRunContext(d: RunContextDeps, task: TaskRecord): Promi
     repository,
     inventory: inventory ? { id: inventory.id, type: inventory.type, inventory: inventory.inventory } : null,
     inventoryRepository,
+    inventories,
     inventoryKey,
     becomeKey,
     vaults,

@@ -64,6 +64,7 @@ export class TaskRun {
       },
       commit: (hash, message) => d.tasks.update(task.id, { commit_hash: hash, commit_message: message }),
       onWaitingConfirmation: () => d.onWaitingConfirmation?.({ ...task, status: 'waiting_confirmation' }),
+      onInventoryRead: (id, error) => void d.inventoryReads?.record(task.project_id, id, error).catch(() => undefined),
       onTerraformState: (state) => {
         tf.state = state;
       },

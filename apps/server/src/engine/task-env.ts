@@ -40,7 +40,8 @@ export function checkUntrustedVars(vars: Record<string, unknown>): void {
 }
 
 /**
- * Extra variables with scalar values, as environment variables for scripts. A group variable
+ * Extra variables with scalar values (a boolean as `true`/`false`, a task's list of texts as its
+ * JSON text), as environment variables for scripts. A group variable
  * whose name cannot be an environment variable is simply not one (it was never declared as one);
  * task input's names were checked by `checkUntrustedVars`.
  */
@@ -51,6 +52,11 @@ export function scalarEnv(
   const out: Record<string, string> = {};
   const scalar = (v: unknown) => ['string', 'number', 'boolean'].includes(typeof v);
   for (const [k, v] of Object.entries(trusted)) if (!envNameProblem(k, 'group') && scalar(v)) out[k] = String(v);
-  for (const [k, v] of Object.entries(untrusted)) if (!taskVariableProblem(k) && scalar(v)) out[k] = String(v);
+  for (const [k, v] of Object.entries(untrusted)) {
+    if (taskVariableProblem(k)) continue;
+    if (scalar(v)) out[k] = String(v);
+    // A multiple choice answer (a list of texts): its JSON text, which a script can parse.
+    else if (Array.isArray(v) && v.every((x) => typeof x === 'string')) out[k] = JSON.stringify(v);
+  }
   return out;
 }

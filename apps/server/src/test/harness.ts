@@ -39,7 +39,7 @@ export function useTestApp(
     const config = loadConfig({
       GANTRY_DATA_DIR: database.dataDir,
       GANTRY_DB_URL: database.url,
-      GANTRY_LOG_LEVEL: 'silent',
+      GANTRY_LOG_LEVEL: process.env.GANTRY_TEST_LOG_LEVEL ?? 'silent',
       GANTRY_WEB_DIST: '/nonexistent',
       // The fixtures' repositories are local paths (a test may narrow or clear this through `env`).
       GANTRY_ALLOWED_LOCAL_PATHS: TEST_ALLOWED_LOCAL_PATHS,

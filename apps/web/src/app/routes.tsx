@@ -20,6 +20,7 @@ const KeysPage = lazyPage(resources, 'KeysPage');
 const RepositoriesPage = lazyPage(resources, 'RepositoriesPage');
 const InventoriesPage = lazyPage(resources, 'InventoriesPage');
 const EnvironmentsPage = lazyPage(resources, 'EnvironmentsPage');
+const HostsPage = lazyPage(() => import('../features/hosts/hosts-page'), 'HostsPage');
 const TeamPage = lazyPage(() => import('../features/team/team-page'), 'TeamPage');
 const SchedulesPage = lazyPage(() => import('../features/schedules/schedules-page'), 'SchedulesPage');
 const WorkflowsPage = lazyPage(() => import('../features/workflows/workflows-page'), 'WorkflowsPage');
@@ -69,6 +70,7 @@ export function AppRoutes() {
               <Route path="keys/:id?" element={<KeysPage />} />
               <Route path="repositories/:id?" element={<RepositoriesPage />} />
               <Route path="inventory/:id?" element={<InventoriesPage />} />
+              <Route path="hosts" element={<HostsPage />} />
               <Route path="environment/:id?" element={<EnvironmentsPage />} />
               <Route path="team" element={<TeamPage />} />
               <Route path="schedules/:id?" element={<SchedulesPage />} />

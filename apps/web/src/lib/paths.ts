@@ -10,6 +10,7 @@ export const paths = {
   activity: (id: number | string) => `/project/${id}/activity`,
   projectSection: (id: number | string, section: string) => `/project/${id}/${section}`,
   integrations: (id: number | string) => `/project/${id}/integrations`,
+  hosts: (id: number | string) => `/project/${id}/hosts`,
   integration: (id: number | string, integrationId: number | string) => `/project/${id}/integrations/${integrationId}`,
   workflows: (id: number | string) => `/project/${id}/workflows`,
   /** A workflow's editor; `new` for one not saved yet. */

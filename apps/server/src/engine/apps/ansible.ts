@@ -1,7 +1,8 @@
 /** Everything ansible-playbook is told for one run; files are already materialised. */
 export interface AnsibleRun {
   playbook: string;
-  inventoryFile: string | null;
+  /** Each one `-i`, in order (a template's inventories, or the one a task chose). */
+  inventoryFiles: string[];
   login: string | null;
   privateKeyFile: string | null;
   becomePasswordFile: string | null;
@@ -26,7 +27,7 @@ export interface AnsibleRun {
 /** The argv of ansible-playbook, in the order: connection, become, vaults, verbosity, modes, filters, vars, arguments, playbook. */
 export function ansibleArgv(r: AnsibleRun): string[] {
   const a: string[] = [];
-  if (r.inventoryFile) a.push('-i', r.inventoryFile);
+  for (const f of r.inventoryFiles) a.push('-i', f);
   if (r.login) a.push('-u', r.login);
   if (r.privateKeyFile) a.push('--private-key', r.privateKeyFile);
   if (r.sshCommonArgs.length) a.push(`--ssh-common-args=${r.sshCommonArgs.join(' ')}`);

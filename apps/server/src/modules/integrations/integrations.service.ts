@@ -17,6 +17,8 @@ import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import { secretsIn } from '../audit/audit-fields.js';
 import { presentIntegration } from './integrations.presenter.js';
 import { checkStartTarget, type WorkflowLookup } from '../schedules/workflow-starter.port.js';
+import { scheduleAnswers } from '../schedules/schedule-answers.js';
+import { presentTemplate } from '../templates/templates.presenter.js';
 
 export type IntegrationInput = z.output<typeof integrationInputSchema>;
 
@@ -172,8 +174,18 @@ export class IntegrationsService implements ProjectResourceService<
       auth_header: AUTH_METHODS_WITH_HEADER.includes(input.auth_method) ? (input.auth_header ?? null) : null,
       auth_secret_id: secretId,
       searchable: +input.searchable,
-      task_params: JSON.stringify(withoutBlankVars(input.task_params)),
+      task_params: JSON.stringify(await this.typedAnswers(projectId, withoutBlankVars(input.task_params), input.template_id)),
     };
+  }
+
+  /**
+   * The integration's extra variables checked against its template's parameters as its tasks will
+   * be (a delivery's values may complete them, so none is required here), and stored typed.
+   */
+  private async typedAnswers(projectId: number, p: IntegrationTaskParams, templateId: number | null) {
+    if (templateId === null || p.environment === undefined) return p;
+    const template = presentTemplate(await this.templates.get(projectId, templateId));
+    return { ...p, environment: await scheduleAnswers(template, p.environment, { partial: true, anyName: true }) };
   }
 
   private log(actor: Actor, projectId: number, id: number | null, description: string): Promise<void> {

@@ -13,5 +13,8 @@ export function presentInventory(row: InventoryRow): Inventory {
     repository_id: row.repository_id,
     template_id: row.template_id,
     holder_id: row.template_id,
+    git_branch: row.git_branch ?? null,
+    last_read_at: row.last_read_at ?? null,
+    last_error: row.last_error ?? null,
   };
 }

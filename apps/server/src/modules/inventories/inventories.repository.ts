@@ -3,7 +3,9 @@ import type { Database, InventoryTable } from '../../db/types.js';
 import { insertReturningAll } from '../../db/portable.js';
 
 export type InventoryRow = Selectable<InventoryTable>;
-type Values = Pick<InventoryRow, 'name' | 'type' | 'inventory' | 'ssh_key_id' | 'become_key_id' | 'repository_id'>;
+type Values = Pick<InventoryRow, 'name' | 'type' | 'inventory' | 'ssh_key_id' | 'become_key_id' | 'repository_id'> & {
+  git_branch?: string | null;
+};
 
 export class InventoriesRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -20,11 +22,21 @@ export class InventoriesRepository {
   }
 
   insert(projectId: number, values: Values, created: string): Promise<InventoryRow> {
-    return insertReturningAll(this.db, 'inventory', { ...values, project_id: projectId, template_id: null, created });
+    return insertReturningAll(this.db, 'inventory', { ...stored(values), project_id: projectId, template_id: null, created });
   }
 
   async update(projectId: number, id: number, values: Values): Promise<void> {
-    await this.db.updateTable('inventory').set(values).where('project_id', '=', projectId).where('id', '=', id).execute();
+    await this.db.updateTable('inventory').set(stored(values)).where('project_id', '=', projectId).where('id', '=', id).execute();
+  }
+
+  /** The outcome of a read of a `file` or `url` inventory: its time on success, the reason on failure. */
+  async recordRead(projectId: number, id: number, at: string, error: string | null): Promise<void> {
+    await this.db
+      .updateTable('inventory')
+      .set(error === null ? { last_read_at: at, last_error: null } : { last_error: error })
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .execute();
   }
 
   async setTemplate(projectId: number, id: number, templateId: number | null): Promise<void> {
@@ -34,4 +46,9 @@ export class InventoriesRepository {
   async delete(projectId: number, id: number): Promise<void> {
     await this.db.deleteFrom('inventory').where('project_id', '=', projectId).where('id', '=', id).execute();
   }
+}
+
+/** Only a file inventory in a repository (its own or the template's) keeps a branch; empty is none (the repository's own). */
+function stored(v: Values): Values {
+  return { ...v, git_branch: v.type === 'file' && !v.inventory.startsWith('/') ? v.git_branch || null : null };
 }

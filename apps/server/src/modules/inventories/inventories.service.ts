@@ -22,7 +22,7 @@ type Input = z.output<typeof inventoryInputSchema>;
 
 /** Inventory types usable by each app, for `?app=` filtering of the list. */
 const TYPES_BY_APP: Record<string, readonly InventoryType[]> = {
-  ansible: ['static', 'static-yaml', 'file'],
+  ansible: ['static', 'static-yaml', 'file', 'url'],
   terraform: ['terraform-workspace'],
   tofu: ['tofu-workspace'],
 };
@@ -72,6 +72,11 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
     if (hasReferences(refs)) throw new ConflictError(cannotDeleteMessage('inventory'), { code: ErrorCodes.inventoryInUse, references: refs });
     await this.repo.delete(projectId, id);
     await this.log(actor, projectId, id, `Inventory ${row.name} deleted`);
+  }
+
+  /** Records how a read of a `file` or `url` inventory went (a task run or a listing); never throws. */
+  async recordRead(projectId: number, id: number, error: string | null): Promise<void> {
+    await this.repo.recordRead(projectId, id, this.clock.now().toISOString(), error?.slice(0, 1000) ?? null).catch(() => undefined);
   }
 
   /** Attaches a workspace inventory to a template (or detaches it with null); the template checks the rules. */

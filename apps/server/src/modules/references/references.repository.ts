@@ -55,11 +55,11 @@ export class ReferencesRepository {
   }
 
   async forInventory(projectId: number, inventoryId: number): Promise<References> {
-    return { ...none(), templates: await this.templatesWhere(projectId, 'inventory_id', inventoryId) };
+    return { ...none(), templates: await this.templatesListing(projectId, 'inventory', inventoryId) };
   }
 
   async forEnvironment(projectId: number, environmentId: number): Promise<References> {
-    return { ...none(), templates: await this.templatesWhere(projectId, 'environment_id', environmentId) };
+    return { ...none(), templates: await this.templatesListing(projectId, 'environment', environmentId) };
   }
 
   /** Deploy templates built on this one, its schedules and the integrations that start it. */
@@ -102,6 +102,36 @@ export class ReferencesRepository {
 
   private integrationsWhere(projectId: number, column: 'template_id' | 'workflow_id' | 'auth_secret_id', id: number) {
     return this.db.selectFrom('integration').select(['id', 'name']).where('project_id', '=', projectId).where(column, '=', id).orderBy('name').orderBy('id').execute();
+  }
+
+  /**
+   * Templates that use a variable group or an inventory: as their first, further in their list
+   * (migration 034) or as a run-time choice. The lists are JSON, read here for the project's
+   * templates (a project has tens of them, not thousands).
+   */
+  private async templatesListing(projectId: number, kind: 'environment' | 'inventory', id: number) {
+    const rows = await this.db
+      .selectFrom('template')
+      .select(['id', 'name', 'environment_id', 'environment_ids', 'inventory_id', 'inventory_ids', 'task_params'])
+      .where('project_id', '=', projectId)
+      .orderBy('name')
+      .execute();
+    const ids = (text: string | null | undefined, key?: string): unknown[] => {
+      try {
+        const v: unknown = JSON.parse(text || 'null');
+        const list: unknown = key ? (v as Record<string, unknown> | null)?.[key] : v;
+        return Array.isArray(list) ? list : [];
+      } catch {
+        return [];
+      }
+    };
+    return rows
+      .filter((r) =>
+        kind === 'environment'
+          ? r.environment_id === id || ids(r.environment_ids).includes(id) || ids(r.task_params, 'environment_choices').includes(id)
+          : r.inventory_id === id || ids(r.inventory_ids).includes(id) || ids(r.task_params, 'inventory_choices').includes(id),
+      )
+      .map((r) => ({ id: r.id, name: r.name }));
   }
 
   private templatesWhere(projectId: number, column: 'repository_id' | 'inventory_id' | 'environment_id' | 'build_template_id', id: number) {

@@ -1,7 +1,7 @@
 import type { Schedule } from '@gantry/contracts';
 import type { ScheduleWithTemplate } from './schedules.repository.js';
 
-export function presentSchedule(r: ScheduleWithTemplate): Schedule {
+function presentScheduleFields(r: ScheduleWithTemplate): Schedule {
   return {
     id: r.id,
     project_id: r.project_id,
@@ -17,4 +17,21 @@ export function presentSchedule(r: ScheduleWithTemplate): Schedule {
     tpl_name: r.tpl_name,
     last_commit_hash: r.last_commit_hash,
   };
+}
+
+/** A schedule with its answers (`task_params`) when it has any: Semaphore's shape is unchanged for one without. */
+export function presentSchedule(r: ScheduleWithTemplate): Schedule {
+  const taskParams = scheduleTaskParams(r.task_params);
+  return taskParams ? { ...presentScheduleFields(r), task_params: taskParams } : presentScheduleFields(r);
+}
+
+/** The stored answers as the API shows them: `{environment}` (JSON object text), or null for none. */
+export function scheduleTaskParams(text: string | null): { environment: string } | null {
+  if (!text) return null;
+  try {
+    const v = JSON.parse(text) as { environment?: unknown };
+    return typeof v.environment === 'string' ? { environment: v.environment } : null;
+  } catch {
+    return null;
+  }
 }

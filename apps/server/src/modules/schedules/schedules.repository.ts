@@ -5,7 +5,10 @@ import { insertReturningAll } from '../../db/portable.js';
 export type ScheduleRow = Selectable<ScheduleTable>;
 /** `tpl_name`: the template's name, or the workflow's for a workflow's schedule. */
 export type ScheduleWithTemplate = ScheduleRow & { tpl_name: string };
-type Values = Pick<ScheduleRow, 'name' | 'template_id' | 'workflow_id' | 'cron_format' | 'repository_id' | 'active'>;
+type Values = Pick<
+  ScheduleRow,
+  'name' | 'template_id' | 'workflow_id' | 'cron_format' | 'repository_id' | 'active' | 'task_params'
+>;
 
 export class SchedulesRepository {
   constructor(private readonly db: Kysely<Database>) {}

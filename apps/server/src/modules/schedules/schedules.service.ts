@@ -11,6 +11,8 @@ import type { TemplatesService } from '../templates/templates.service.js';
 import { cronErrorCode, cronProblem, cronReason, nextDue } from '../../platform/cron.js';
 import type { SchedulesRepository, ScheduleWithTemplate } from './schedules.repository.js';
 import { checkStartTarget, type WorkflowLookup } from './workflow-starter.port.js';
+import { presentTemplate } from '../templates/templates.presenter.js';
+import { scheduleAnswers } from './schedule-answers.js';
 
 type Input = z.output<typeof scheduleInputSchema>;
 
@@ -36,19 +38,19 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
   }
 
   async create(actor: Actor, projectId: number, input: Input): Promise<ScheduleWithTemplate> {
-    await this.check(projectId, input);
-    const row = await this.repo.insert(projectId, this.values(input), this.clock.now().toISOString());
+    const answers = await this.check(projectId, input);
+    const row = await this.repo.insert(projectId, this.values(input, answers), this.clock.now().toISOString());
     await this.log(actor, projectId, row.id, `Schedule ${row.name} created`);
     return this.get(projectId, row.id);
   }
 
   async update(actor: Actor, projectId: number, id: number, input: Input): Promise<void> {
     const before = await this.get(projectId, id);
-    await this.check(projectId, input);
+    const answers = await this.check(projectId, input);
     // A new expression or repository starts counting from now: no catch-up of old due times.
     const reset = before.cron_format !== input.cron_format || before.repository_id !== (input.repository_id ?? null);
     await this.repo.update(projectId, id, {
-      ...this.values(input),
+      ...this.values(input, answers),
       ...(reset ? { active_since: this.clock.now().toISOString(), last_fired: null, last_commit_hash: null } : {}),
     });
     await this.log(actor, projectId, id, `Schedule ${input.name} updated`);
@@ -100,14 +102,19 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
     return { templates: [], inventories: [], repositories: [], schedules: [], integrations: [] };
   }
 
-  private async check(projectId: number, input: Input): Promise<void> {
+  /** The schedule's answers, checked and typed (null: none given, or a workflow's schedule). */
+  private async check(projectId: number, input: Input): Promise<string | null> {
     const problem = cronProblem(input.cron_format);
     if (problem) throw new ValidationError(problem, { code: cronErrorCode(problem), field: 'cron_format' });
     await checkStartTarget({ templates: this.templates, workflows: this.workflows }, projectId, input);
     if (input.repository_id) await this.repositories.assertInProject(projectId, input.repository_id, 'repository_id');
+    const text = input.task_params?.environment;
+    if (input.template_id === null || text === undefined || !text.trim()) return null;
+    const template = presentTemplate(await this.templates.get(projectId, input.template_id));
+    return scheduleAnswers(template, text);
   }
 
-  private values(i: Input) {
+  private values(i: Input, answers: string | null) {
     return {
       name: i.name,
       template_id: i.template_id,
@@ -115,6 +122,7 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
       cron_format: i.cron_format.trim(),
       repository_id: i.repository_id ?? null,
       active: +i.active,
+      task_params: answers === null ? null : JSON.stringify({ environment: answers }),
     };
   }
 

@@ -28,24 +28,6 @@ export function parseJsonObject(text: string, what: FieldLabel, field: string): 
 }
 
 /**
- * Survey answers: required ones present, integers digits only, enums one of their values. A
- * refusal names the answer's field: `environment.<name>`, or `secret.<name>` for a secret one.
- */
-export function checkSurvey(vars: SurveyVar[], answers: Record<string, unknown>, secrets: Record<string, unknown>): void {
-  for (const v of vars) {
-    const raw = v.type === 'secret' ? secrets[v.name] : answers[v.name];
-    const value = raw === undefined || raw === null ? '' : String(raw);
-    const field = `${v.type === 'secret' ? 'secret' : 'environment'}.${v.name}`;
-    if (!value) {
-      if (v.required) throw new ValidationError(`${v.title} is required`, { code: ErrorCodes.surveyValueRequired, title: v.title, field });
-      continue;
-    }
-    if (v.type === 'int' && !/^-?\d+$/.test(value)) throw new ValidationError(`${v.title} must be integer`, { code: ErrorCodes.surveyValueInteger, title: v.title, field });
-    if (v.type === 'enum' && !v.values.some((x) => x.value === value)) throw new ValidationError(`${v.title} must be one of its values`, { code: ErrorCodes.surveyValueEnum, title: v.title, field });
-  }
-}
-
-/**
  * What a task may override is what its template allows; anything else is dropped so a re-run of
  * an old task cannot widen what the template permits. Debug is kept as asked (as Semaphore keeps
  * it): whether it applies depends on who asked, and is decided when the run is loaded, which

@@ -30,6 +30,7 @@ export function presentTaskCore(row: TaskRow): TaskCore {
     params,
     git_branch: row.git_branch,
     inventory_id: row.inventory_id,
+    environment_id: row.environment_id ?? null,
     arguments: row.arguments,
     created: row.created,
     start: row.start,

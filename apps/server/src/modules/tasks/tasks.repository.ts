@@ -230,10 +230,23 @@ export class TasksRepository implements TaskStore {
     return this.db.selectFrom('task').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async last(projectId: number, limit: number, templateId?: number, status?: string): Promise<TaskWithNames[]> {
+  async last(
+    projectId: number,
+    limit: number,
+    templateId?: number,
+    status?: string,
+    host?: string,
+  ): Promise<TaskWithNames[]> {
     let q = this.withNames().where('task.project_id', '=', projectId);
     if (templateId !== undefined) q = q.where('task.template_id', '=', templateId);
     if (status) q = q.where('task.status', '=', status);
+    // Tasks whose PLAY RECAP listed the host (hosts module, table task_host).
+    if (host)
+      q = q.where(
+        'task.id',
+        'in',
+        this.db.selectFrom('task_host').select('task_host.task_id').where('task_host.project_id', '=', projectId).where('task_host.host', '=', host),
+      );
     return withBuildTasks(this.db, await q.orderBy('task.id', 'desc').limit(limit).execute());
   }
 

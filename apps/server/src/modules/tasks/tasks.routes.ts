@@ -27,6 +27,8 @@ const OUTPUT_DOC = `Without parameters: the whole log, an array of ${JSON.string
 const lastQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(200),
   status: z.string().optional(),
+  /** Only tasks whose PLAY RECAP lists this host. */
+  host: z.string().max(255).optional(),
 });
 
 export function tasksRoutes(
@@ -48,9 +50,15 @@ export function tasksRoutes(
           schema: { tags, params, querystring: lastQuery, response: { 200: z.array(taskSchema) } },
         },
         async (request) =>
-          (await tasks.last(request.params.projectId, request.query.limit, undefined, request.query.status)).map(
-            presentTask,
-          ),
+          (
+            await tasks.last(
+              request.params.projectId,
+              request.query.limit,
+              undefined,
+              request.query.status,
+              request.query.host,
+            )
+          ).map(presentTask),
       );
     }
 

@@ -8,6 +8,7 @@ import {
   type ActiveTask,
   type TaskResult,
   type ProjectRole,
+  type Template,
   type taskCreateSchema,
   ErrorCodes,
 } from '@gantry/contracts';
@@ -27,16 +28,16 @@ import { taskUpdateFrame, type FrameSource } from '../../realtime/task-frames.js
 import {
   allowedParams,
   checkArguments,
-  checkBranch,
   checkGroupEnvKept,
-  checkSurvey,
   checkTaskEnvNames,
   checkTaskVariables,
   foldTopLevelOptions,
   nextVersion,
   parseJsonObject,
 } from './task-input.js';
+import { chosenBranch, chosenGroup, chosenInventory } from './run-choices.js';
 import type { TaskRow, TasksRepository, TaskWithNames } from './tasks.repository.js';
+import { typedSurveyAnswers, type DynamicOptionCheck } from './survey-answers.js';
 
 export type TaskInput = z.output<typeof taskCreateSchema>;
 /** Every status of a task a node holds in a run (claimed and not yet final). */
@@ -96,6 +97,15 @@ export class TasksService {
   /** Where task starts, stops, confirmations and rejections are recorded (the composition root wires the audit trail in). */
   audit: AuditRecorder = noAudit;
 
+  /**
+   * Checks answers of parameters whose options come from a source against the live options, for
+   * one task start (its project, template and chosen inventory: an inventory's hosts depend on
+   * them). The dynamic-options module wires it in; unset, such answers are accepted as data.
+   */
+  checkDynamicOption:
+    | ((projectId: number, template: Template, inventoryId: number | null | undefined) => DynamicOptionCheck)
+    | undefined = undefined;
+
   /** Opens and ends the approvals tasks of templates with an approval policy wait for (the approvals module). */
   approvals: TaskApprovals = noTaskApprovals;
 
@@ -119,9 +129,13 @@ export class TasksService {
     if (!app) throw new ValidationError('App not found', { code: ErrorCodes.appNotFound });
     if (!app.active)
       throw new ValidationError(`App ${app.title} is not active`, { code: ErrorCodes.appInactive, app: app.title });
-    const answers = parseJsonObject(input.environment, 'Environment', 'environment');
-    const secretAnswers = parseJsonObject(input.secret, 'Secret', 'secret');
-    checkSurvey(template.survey_vars, answers, secretAnswers);
+    // Answers are checked and stored typed (defaults filled in, "5" as 5, "true" as true).
+    const { environment: answers, secret: secretAnswers } = await typedSurveyAnswers(
+      template.survey_vars,
+      parseJsonObject(input.environment, 'Environment', 'environment'),
+      parseJsonObject(input.secret, 'Secret', 'secret'),
+      { checkDynamicOption: this.checkDynamicOption?.(projectId, template, input.inventory_id) },
+    );
     // Task input is data: names that would steer Ansible or the process are refused, and a task
     // gives only survey answers unless the template allows free extra variables.
     const anyName = origin.integrationId !== undefined || template.allow_extra_vars_in_task;
@@ -129,22 +143,27 @@ export class TasksService {
     checkTaskVariables(Object.keys(secretAnswers), template.survey_vars, anyName, 'secret');
     const envNames = Object.keys(origin.env ?? {});
     checkTaskEnvNames(envNames);
-    // Nor may it replace what the variable group sets (a proxy, an endpoint, a token...).
-    const groupId = origin.environmentId ?? template.environment_id;
-    const groupEnv = new Set(
-      await this.groups.envNames(projectId, groupId).catch(() => {
+    const tp = templateTaskParamsSchema.parse(template.task_params);
+    // A workflow node's group, else a run-time choice: either replaces the template's list.
+    const chosenGroupId =
+      origin.environmentId ??
+      (await chosenGroup(projectId, template, tp, input.environment_id, (p, id) => this.groups.envNames(p, id)));
+    // Nor may it replace what the variable groups set (a proxy, an endpoint, a token...).
+    const groupEnv = new Set<string>();
+    for (const groupId of chosenGroupId ? [chosenGroupId] : template.environment_ids) {
+      const names = await this.groups.envNames(projectId, groupId).catch(() => {
         throw new ValidationError('Variable group not found in this project', {
           code: ErrorCodes.notInProject,
           label_key: 'variable_group',
           field: 'environment_id',
         });
-      }),
-    );
+      });
+      for (const n of names) groupEnv.add(n);
+    }
     checkGroupEnvKept(Object.keys(answers), groupEnv, template.app, 'environment');
     checkGroupEnvKept(Object.keys(secretAnswers), groupEnv, template.app, 'secret');
     checkGroupEnvKept(envNames, groupEnv, template.app, 'env', true);
     const mayOverrideArgs = !!actor && (actor.admin || actor.role === 'owner' || actor.role === 'manager');
-    const tp = templateTaskParamsSchema.parse(template.task_params);
 
     let version: string | null = null;
     let buildTaskId: number | null = null;
@@ -175,17 +194,7 @@ export class TasksService {
       buildTaskId = build.id;
       version = build.version;
     }
-    let inventoryId: number | null = null;
-    if (input.inventory_id && tp.allow_override_inventory) {
-      await this.inventories.get(projectId, input.inventory_id).catch(() => {
-        throw new ValidationError('Inventory not found in this project', {
-          code: ErrorCodes.notInProject,
-          label_key: 'inventory',
-          field: 'inventory_id',
-        });
-      });
-      inventoryId = input.inventory_id;
-    }
+    const inventoryId = await chosenInventory(projectId, tp, input.inventory_id, (p, id) => this.inventories.get(p, id));
     if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash))
       throw new ValidationError('Commit hash must be hexadecimal', {
         code: ErrorCodes.commitHashInvalid,
@@ -210,14 +219,14 @@ export class TasksService {
       params: JSON.stringify(
         allowedParams(taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)), tp, limitField(input)),
       ),
-      git_branch: template.allow_override_branch_in_task ? checkBranch(input.git_branch) : null,
+      git_branch: chosenBranch(template, tp, input.git_branch),
       inventory_id: inventoryId,
       arguments: template.allow_override_args_in_task
         ? checkArguments(input.arguments, template.app, mayOverrideArgs)
         : null,
       created: this.clock.now().toISOString(),
       env: origin.env && Object.keys(origin.env).length ? JSON.stringify(origin.env) : null,
-      environment_id: origin.environmentId ?? null,
+      environment_id: chosenGroupId,
       workflow_run_id: origin.workflow?.runId ?? null,
       workflow_node: origin.workflow?.node ?? null,
       workflow_attempt: origin.workflow?.attempt ?? null,
@@ -275,8 +284,8 @@ export class TasksService {
     return { output: jsonObjectOrNull(row.output), inputs: jsonObjectOrNull(row.inputs) };
   }
 
-  last(projectId: number, limit: number, templateId?: number, status?: string): Promise<TaskWithNames[]> {
-    return this.repo.last(projectId, Math.min(Math.max(limit, 1), 1000), templateId, status);
+  last(projectId: number, limit: number, templateId?: number, status?: string, host?: string): Promise<TaskWithNames[]> {
+    return this.repo.last(projectId, Math.min(Math.max(limit, 1), 1000), templateId, status, host);
   }
 
   /** Deletes a finished task and its log (Semaphore's DELETE /project/{id}/tasks/{task_id}). */

@@ -1,10 +1,12 @@
 import type { Template, TemplateType } from '@gantry/contracts';
-import { approvalPolicySchema, surveyVarSchema, templateTaskParamsSchema } from '@gantry/contracts';
+import { approvalPolicySchema, surveyVarFieldsSchema, templateTaskParamsSchema } from '@gantry/contracts';
 import { z } from 'zod';
+import { templateIdList } from '../../db/template-lists.js';
 import { presentTask } from '../tasks/tasks.presenter.js';
 import type { TemplateWithExtras } from './templates.repository.js';
 
-const surveyList = z.array(surveyVarSchema);
+// Read without the settings' checks: a parameter saved before a rule existed must not break every read.
+const surveyList = z.array(surveyVarFieldsSchema);
 
 export function presentTemplate(row: TemplateWithExtras): Template {
   return {
@@ -18,9 +20,8 @@ export function presentTemplate(row: TemplateWithExtras): Template {
     inventory_id: row.inventory_id,
     repository_id: row.repository_id,
     environment_id: row.environment_id,
-    // Until the template stores its lists: the one group and inventory it has.
-    environment_ids: [row.environment_id],
-    inventory_ids: row.inventory_id ? [row.inventory_id] : [],
+    environment_ids: templateIdList(row.environment_id, row.environment_ids),
+    inventory_ids: templateIdList(row.inventory_id, row.inventory_ids),
     view_id: row.view_id,
     git_branch: row.git_branch,
     runner_tag: row.runner_tag,

@@ -16,6 +16,7 @@ import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { ReferencesRepository } from '../references/references.repository.js';
 import type { RepositoriesService } from '../repositories/repositories.service.js';
+import { checkListLinks, listsToSave, type TemplateLists } from './template-lists.js';
 import type { TemplateValues, TemplatesRepository, TemplateWithExtras } from './templates.repository.js';
 
 export type TemplateInput = z.output<typeof templateInputSchema>;
@@ -61,17 +62,18 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
   }
 
   async create(actor: Actor, projectId: number, input: TemplateInput): Promise<TemplateWithExtras> {
-    await this.checkLinks(projectId, input, null);
-    const row = await this.repo.insert(projectId, this.values(input), this.clock.now().toISOString());
+    const lists = listsToSave(input, null);
+    await this.checkLinks(projectId, input, null, lists);
+    const row = await this.repo.insert(projectId, this.values(input, lists), this.clock.now().toISOString());
     await this.repo.replaceVaults(projectId, row.id, this.vaults(input));
     await this.log(actor, projectId, row.id, `Template ${row.name} created`);
     return this.get(projectId, row.id);
   }
 
   async update(actor: Actor, projectId: number, id: number, input: TemplateInput): Promise<void> {
-    await this.get(projectId, id);
-    await this.checkLinks(projectId, input, id);
-    await this.repo.update(projectId, id, this.values(input));
+    const lists = listsToSave(input, await this.get(projectId, id));
+    await this.checkLinks(projectId, input, id, lists);
+    await this.repo.update(projectId, id, this.values(input, lists));
     await this.repo.replaceVaults(projectId, id, this.vaults(input));
     await this.log(actor, projectId, id, `Template ${input.name} updated`);
   }
@@ -151,7 +153,8 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     const template = await this.get(projectId, id);
     await this.attachWorkspace(actor, projectId, id, inventoryId);
     const inv = await this.workspaceFor(projectId, template.app, inventoryId);
-    await this.repo.update(projectId, id, { inventory_id: inventoryId });
+    // The default workspace is the template's one inventory (workspaces are not passed as a list).
+    await this.repo.update(projectId, id, { inventory_id: inventoryId, inventory_ids: JSON.stringify([inventoryId]) });
     await this.log(actor, projectId, id, `Workspace ${inv.name} is now the default of template ${template.name}`);
     // The attach above recorded the list; this entry is the default alone (none when it was already).
     await this.audit.record({
@@ -203,27 +206,17 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
   }
 
   /** Every id a template points at must be this project's; vault passwords are login keys. */
-  private async checkLinks(projectId: number, t: TemplateInput, selfId: number | null): Promise<void> {
+  private async checkLinks(
+    projectId: number,
+    t: TemplateInput,
+    selfId: number | null,
+    lists: TemplateLists,
+  ): Promise<void> {
     await this.checkApprovalPolicy(projectId, t);
     if (!(await this.links.appExists(t.app)))
       throw new ValidationError('App not found', { code: ErrorCodes.appNotFound, field: 'app' });
     await this.links.repositories.assertInProject(projectId, t.repository_id, 'repository_id');
-    await this.links.environments.get(projectId, t.environment_id).catch(() => {
-      throw new ValidationError('Variable group not found in this project', {
-        code: ErrorCodes.notInProject,
-        label_key: 'variable_group',
-        field: 'environment_id',
-      });
-    });
-    if (t.inventory_id) {
-      await this.links.inventories.get(projectId, t.inventory_id).catch(() => {
-        throw new ValidationError('Inventory not found in this project', {
-          code: ErrorCodes.notInProject,
-          label_key: 'inventory',
-          field: 'inventory_id',
-        });
-      });
-    }
+    await checkListLinks(projectId, t, lists, this.links);
     if (t.view_id && !(await this.links.viewExists(projectId, t.view_id)))
       throw new ValidationError('View not found in this project', {
         code: ErrorCodes.notInProject,
@@ -278,16 +271,26 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     }
   }
 
-  private values(t: TemplateInput): TemplateValues {
+  private values(t: TemplateInput, lists: TemplateLists): TemplateValues {
+    const [environmentId] = lists.environment_ids;
+    // The schema requires a group or a list of them; this only narrows the type.
+    if (!environmentId)
+      throw new ValidationError('Variable group is required', {
+        code: ErrorCodes.fieldRequired,
+        label_key: 'variable_group',
+        field: 'environment_id',
+      });
     return {
       name: t.name,
       description: t.description,
       type: t.type,
       app: t.app,
       playbook: t.playbook,
-      inventory_id: t.inventory_id ?? null,
+      inventory_id: lists.inventory_ids[0] ?? null,
       repository_id: t.repository_id,
-      environment_id: t.environment_id,
+      environment_id: environmentId,
+      environment_ids: JSON.stringify(lists.environment_ids),
+      inventory_ids: JSON.stringify(lists.inventory_ids),
       view_id: t.view_id ?? null,
       git_branch: t.git_branch || null,
       runner_tag: t.runner_tag || null,

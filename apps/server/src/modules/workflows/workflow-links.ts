@@ -1,4 +1,4 @@
-import { surveyVarSchema, templateTaskParamsSchema } from '@gantry/contracts';
+import { surveyVarFieldsSchema, templateTaskParamsSchema } from '@gantry/contracts';
 import { z } from 'zod';
 import type { NodeTemplate } from './workflows.service.js';
 
@@ -15,7 +15,7 @@ export interface TemplateOverrideColumns {
 /** What a node may override of a template, read from its row. */
 export function nodeTemplateOf(row: TemplateOverrideColumns): NodeTemplate {
   const params = templateTaskParamsSchema.parse(JSON.parse(row.task_params));
-  const survey = z.array(surveyVarSchema).catch([]).parse(JSON.parse(row.survey_vars));
+  const survey = z.array(surveyVarFieldsSchema).catch([]).parse(JSON.parse(row.survey_vars));
   return {
     allowBranch: row.allow_override_branch_in_task === 1,
     allowLimit: params.allow_override_limit,

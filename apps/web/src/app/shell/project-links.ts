@@ -2,6 +2,7 @@ import DashboardIcon from '@mui/icons-material/SpaceDashboardOutlined';
 import TemplatesIcon from '@mui/icons-material/PlaylistPlay';
 import ScheduleIcon from '@mui/icons-material/ScheduleOutlined';
 import InventoryIcon from '@mui/icons-material/DnsOutlined';
+import HostsIcon from '@mui/icons-material/ComputerOutlined';
 import KeyIcon from '@mui/icons-material/VpnKeyOutlined';
 import RepositoryIcon from '@mui/icons-material/AccountTreeOutlined';
 import TeamIcon from '@mui/icons-material/GroupsOutlined';
@@ -59,6 +60,7 @@ export const PROJECT_LINKS: ProjectLink[] = [
     section: 'inventory',
     requiresNormalProject: true,
   },
+  { key: 'hosts', labelKey: 'hosts.title', icon: HostsIcon, section: 'hosts', requiresNormalProject: true },
   {
     key: 'environment',
     labelKey: 'environments.title',

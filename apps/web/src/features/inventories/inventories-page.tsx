@@ -11,6 +11,7 @@ import { useSafeDelete } from '../../components/use-safe-delete';
 import { useProjectAccess, useProjectId } from '../../lib/project-access';
 import { projectKeys, projectQueries } from '../../lib/project-queries';
 import { InventoryDialog } from './components/inventory-dialog';
+import { LastRead } from './components/last-read';
 import { NewInventoryMenu } from './components/new-inventory-menu';
 import { kindOf, type InventoryKind } from './inventory-kinds';
 
@@ -42,7 +43,8 @@ export function InventoriesPage() {
           onDelete={(i) => void del.request(i)}
           columns={[
             { key: 'type', header: t('inventories.type'), render: (i) => t(`inventories.types.${i.type}`) },
-            { key: 'path', header: t('inventories.path'), render: (i) => (i.type === 'file' || WORKSPACE_INVENTORY_TYPES.includes(i.type) ? <code>{i.inventory}</code> : '') },
+            { key: 'path', header: t('inventories.path'), render: (i) => (i.type === 'file' || i.type === 'url' || WORKSPACE_INVENTORY_TYPES.includes(i.type) ? <code style={{ overflowWrap: 'anywhere' }}>{i.inventory}{i.git_branch ? ` @ ${i.git_branch}` : ''}</code> : '') },
+            { key: 'lastRead', header: t('inventories.lastReadColumn'), render: (i) => <LastRead inventory={i} compact /> },
           ]}
         />
       ) : (

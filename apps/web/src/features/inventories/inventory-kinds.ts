@@ -2,11 +2,11 @@ import type { InventoryType } from '@gantry/contracts';
 
 /**
  * What the New inventory menu offers (spec 02 §9: of the apps, only Ansible has inventories), and
- * the types each kind may take: an Ansible inventory is static INI, static YAML or a file in a
- * repository; a Terraform or OpenTofu workspace has one type of its own.
+ * the types each kind may take: an Ansible inventory is static INI, static YAML, a file in a
+ * repository (at a branch) or a URL the server fetches; a Terraform or OpenTofu workspace has one type of its own.
  */
 export const INVENTORY_KINDS = {
-  ansible: ['static', 'static-yaml', 'file'],
+  ansible: ['static', 'static-yaml', 'file', 'url'],
   terraform: ['terraform-workspace'],
   tofu: ['tofu-workspace'],
 } as const satisfies Record<string, readonly InventoryType[]>;

@@ -8,12 +8,13 @@ import { focusFirstField } from '../../components/focus-first-field';
 import { FormError } from '../../components/form-error';
 import { api } from '../../lib/api-client';
 import { useProjectAccess } from '../../lib/project-access';
-import { projectQueries } from '../../lib/project-queries';
 import type { TaskLaunch } from '../../lib/task-launcher';
 import { useCreateTask } from './api/tasks-api';
 import { openTaskLog } from './task-log-host';
-import { SurveyFields, checkSurvey } from './components/survey-fields';
+import { SurveyFields } from '../../components/parameters/survey-fields';
+import { initialSurveyValues, surveyErrors, surveyPayload, type SurveyFormValues } from '../../components/parameters/survey-answers-form';
 import { TaskOptions } from './components/task-options';
+import { RunChoices, runChoicesBody, type RunChoiceValues } from './components/run-choices';
 
 /** The New task form for one launch (opened by NewTaskHost). */
 export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose(): void }) {
@@ -28,18 +29,16 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
     queryFn: () => api.get<Task[]>(`/project/${projectId}/templates/${template!.build_template_id}/tasks?status=success`),
     enabled: template?.type === 'deploy' && !!template.build_template_id,
   }).data ?? [];
-  const inventories = useQuery({ ...projectQueries.inventories(projectId), enabled: !!template?.task_params.allow_override_inventory }).data ?? [];
   const create = useCreateTask(projectId);
   const [message, setMessage] = useState('');
-  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [answers, setAnswers] = useState<SurveyFormValues>({});
   const [params, setParams] = useState<TaskParams>({ debug_level: 4 });
-  const [branch, setBranch] = useState('');
+  const [choices, setChoices] = useState<RunChoiceValues>({ environmentId: '', inventoryId: '', branch: '' });
   const [args, setArgs] = useState('');
   // Argument overrides are for managers and owners; the server refuses them from other roles.
   // Those who may edit templates may also always ask for debug output.
   const canManage = useProjectAccess(projectId).canManage;
   const canOverrideArgs = canManage;
-  const [inventoryId, setInventoryId] = useState<number | ''>('');
   const [buildId, setBuildId] = useState<number | ''>('');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
@@ -47,11 +46,12 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
     // Re-run: copy the previous task's fields.
     if (!previous) return;
     setMessage(previous.message);
-    setAnswers(Object.fromEntries(Object.entries(JSON.parse(previous.environment || '{}') as Record<string, unknown>).map(([k, v]) => [k, String(v)])));
+    // Typed answers (true, 5, a list) are kept as text until the template says each one's control.
+    setAnswers(initialSurveyValues([], JSON.parse(previous.environment || '{}') as Record<string, unknown>));
     setParams({ debug_level: 4, ...previous.params });
-    setBranch(previous.git_branch ?? '');
+    // The run-time choices too (those the template no longer offers are left out when sent).
+    setChoices({ environmentId: previous.environment_id ?? '', inventoryId: previous.inventory_id ?? '', branch: previous.git_branch ?? '' });
     setArgs(previous.arguments ?? '');
-    setInventoryId(previous.inventory_id ?? '');
     setBuildId(previous.build_task_id ?? '');
   }, [previous]);
 
@@ -59,30 +59,29 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
   const [prefilled, setPrefilled] = useState(false);
   if (template && !fromTaskId && !prefilled) {
     setPrefilled(true);
-    setAnswers(Object.fromEntries(template.survey_vars.filter((v) => v.default_value !== '').map((v) => [v.name, v.default_value])));
+    setAnswers(initialSurveyValues(template.survey_vars));
   }
 
   if (!template) return null;
   const mayDebug = template.task_params.allow_debug || canManage;
   const submit = async () => {
-    const errs = checkSurvey(template.survey_vars, answers, t);
+    // Every parameter's problem at once, by the server's rules.
+    const errs = surveyErrors(template.survey_vars, answers);
     if (template.type === 'deploy' && !buildId) errs.build = t('tasks.buildRequired');
     if (canOverrideArgs && args && parseArgumentList(args) === null) errs.args = t('tasks.argsInvalid');
     setErrors(errs);
     if (Object.keys(errs).length) return;
-    const secretNames = new Set(template.survey_vars.filter((v) => v.type === 'secret').map((v) => v.name));
-    const pick = (secret: boolean) => JSON.stringify(Object.fromEntries(Object.entries(answers).filter(([k, v]) => v !== '' && secretNames.has(k) === secret)));
+    const typed = surveyPayload(template.survey_vars, answers);
     const task = await create
       .mutateAsync({
         template_id: templateId,
         message,
-        environment: pick(false),
-        secret: pick(true),
+        environment: typed.environment,
+        secret: typed.secret,
         // A re-run of someone else's debug task does not ask for what this user may not have.
         params: mayDebug ? params : { ...params, debug: undefined },
-        git_branch: branch || null,
+        ...runChoicesBody(template, choices),
         arguments: (canOverrideArgs && args) || null,
-        inventory_id: inventoryId || null,
         build_task_id: buildId || null,
       })
       .catch(() => null);
@@ -123,9 +122,9 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
             </TextField>
           ) : null}
           <TextField label={t('tasks.message')} value={message} onChange={(e) => setMessage(e.target.value)} />
-          <SurveyFields vars={template.survey_vars} values={answers} errors={errors} onChange={(n, v) => setAnswers({ ...answers, [n]: v })} />
-          <TaskOptions template={template} params={params} inventories={inventories} inventoryId={inventoryId} mayDebug={mayDebug} onParams={setParams} onInventory={setInventoryId} />
-          {template.allow_override_branch_in_task ? <TextField label={t('tasks.branch')} value={branch} onChange={(e) => setBranch(e.target.value)} placeholder={template.git_branch ?? ''} /> : null}
+          <SurveyFields projectId={projectId} templateId={templateId} inventoryId={choices.inventoryId || null} vars={template.survey_vars} values={answers} errors={errors} onChange={(n, v) => setAnswers({ ...answers, [n]: v })} />
+          <TaskOptions template={template} params={params} mayDebug={mayDebug} onParams={setParams} />
+          <RunChoices projectId={projectId} template={template} value={choices} onChange={setChoices} />
           {template.allow_override_args_in_task && canOverrideArgs ? (
             <TextField label={t('tasks.arguments')} value={args} onChange={(e) => setArgs(e.target.value)} placeholder='["--verbose"]' error={!!errors.args} helperText={errors.args ?? t('tasks.argumentsHelp')} />
           ) : null}

@@ -9,6 +9,7 @@ import { KeySelect } from '../../../components/key-select';
 import { contractResolver } from '../../../lib/contract-resolver';
 import { useSaveInventory } from '../api/inventories-api';
 import { INVENTORY_KINDS, type InventoryKind } from '../inventory-kinds';
+import { LastRead } from './last-read';
 
 interface Values {
   name: string;
@@ -17,6 +18,7 @@ interface Values {
   ssh_key_id: number | '';
   become_key_id: number | '';
   repository_id: number | '';
+  git_branch: string;
 }
 
 const toBody = (v: Values) => ({
@@ -25,6 +27,7 @@ const toBody = (v: Values) => ({
   ssh_key_id: v.ssh_key_id || null,
   become_key_id: v.become_key_id || null,
   repository_id: v.repository_id || null,
+  git_branch: v.git_branch.trim() || null,
 });
 
 /**
@@ -59,6 +62,7 @@ export function InventoryDialog({
       ssh_key_id: item?.ssh_key_id ?? '',
       become_key_id: item?.become_key_id ?? '',
       repository_id: item?.repository_id ?? '',
+      git_branch: item?.git_branch ?? '',
     },
   });
   const type = form.watch('type');
@@ -73,6 +77,7 @@ export function InventoryDialog({
       <DialogContent>
         <Stack spacing={1} component="form" ref={focusFirstField} id="inventory-form" noValidate onSubmit={(ev) => void submit(ev)} sx={{ pt: 1 }}>
           <FormError error={save.error} />
+          {item ? <LastRead inventory={item} /> : null}
           <Controller name="name" control={form.control} render={({ field }) => <TextField {...field} label={t('common.name')} required error={!!e.name} helperText={e.name?.message ?? ' '} />} />
           {types.length > 1 ? (
             <Controller
@@ -118,7 +123,10 @@ export function InventoryDialog({
                   </TextField>
                 )}
               />
+              <Controller name="git_branch" control={form.control} render={({ field }) => <TextField {...field} label={t('inventories.branch')} placeholder="main" error={!!e.git_branch} helperText={e.git_branch?.message ?? t('inventories.branchHelp')} />} />
             </>
+          ) : type === 'url' ? (
+            <Controller name="inventory" control={form.control} render={({ field }) => <TextField {...field} type="url" label={t('inventories.url')} required placeholder="https://cmdb.example.com/inventory.yml" error={!!e.inventory} helperText={e.inventory?.message ?? t('inventories.urlHelp')} />} />
           ) : workspace ? (
             <Controller name="inventory" control={form.control} render={({ field }) => <TextField {...field} label={t('inventories.workspace')} required error={!!e.inventory} helperText={e.inventory?.message ?? ' '} />} />
           ) : (

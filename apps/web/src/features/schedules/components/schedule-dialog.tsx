@@ -33,6 +33,13 @@ import { projectQueries } from '../../../lib/project-queries';
 import { CronBuilder } from './cron-builder';
 import { NextRuns } from './next-runs';
 import { StartTargetFields } from './start-target-fields';
+import { ScheduleAnswers, useScheduleParameters } from './schedule-answers';
+import {
+  initialSurveyValues,
+  surveyErrors,
+  surveyPayload,
+  type SurveyFormValues,
+} from '../../../components/parameters/survey-answers-form';
 import { startKindOf, WORKFLOW_NOT_CHOSEN, type StartKind } from '../api/workflow-choices';
 
 const DEFAULT_CHECK = COMMIT_CHECK_INTERVALS[1].cron;
@@ -73,6 +80,15 @@ export function ScheduleDialog({
   const saved = onCommit ? checkCron : cron;
   const [repository, setRepository] = useState<number | ''>(item?.repository_id ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // Answers to the template's parameters: the stored ones for the stored template, else its defaults
+  // (null until the template's parameters are known, and again when another template is chosen).
+  const vars = useScheduleParameters(projectId, kind === 'template' ? template : '');
+  const [answers, setAnswers] = useState<SurveyFormValues | null>(null);
+  const [answerErrors, setAnswerErrors] = useState<Record<string, string>>({});
+  if (vars && answers === null) {
+    const stored = item?.task_params && item.template_id === template ? item.task_params.environment : null;
+    setAnswers(initialSurveyValues(vars, stored ? (JSON.parse(stored) as Record<string, unknown>) : null));
+  }
   /** An edited field's message goes away until the next save attempt. */
   const clear = (field: string) => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => k !== field)));
   const save = useMutation({
@@ -94,11 +110,16 @@ export function ScheduleDialog({
       cron_format: saved,
       repository_id: onCommit ? repository || undefined : null,
       active: item?.active ?? true,
+      // None for a workflow's schedule or a template without parameters (a null clears stored ones).
+      task_params: vars?.length && answers ? { environment: surveyPayload(vars, answers, true).environment } : null,
     };
     const r = scheduleInputSchema.safeParse(body);
     const errs: Record<string, string> = {};
     if (!r.success) for (const i of r.error.issues) errs[String(i.path[0])] ??= issueText(i);
     if (onCommit && !repository) errs.repository_id = t('schedules.repositoryRequired');
+    const answerErrs = vars && answers ? surveyErrors(vars, answers) : {};
+    setAnswerErrors(answerErrs);
+    if (Object.keys(answerErrs).length) errs.task_params = Object.values(answerErrs)[0]!;
     if (!errs.cron_format) {
       // The server answers 400 with the reason for a bad cron (as Semaphore's does); any failure blocks saving.
       const problem = await api.post(`/project/${projectId}/schedules/validate`, { cron_format: saved }).then(
@@ -158,6 +179,8 @@ export function ScheduleDialog({
             templateId={template}
             onTemplate={(id) => {
               setTemplate(id);
+              setAnswers(null);
+              setAnswerErrors({});
               clear('template_id');
             }}
             workflowId={workflow}
@@ -168,6 +191,19 @@ export function ScheduleDialog({
             templateError={errors.template_id}
             workflowError={errors.workflow_id}
           />
+          {kind === 'template' && template && vars && answers ? (
+            <ScheduleAnswers
+              projectId={projectId}
+              templateId={template}
+              vars={vars}
+              values={answers}
+              errors={answerErrors}
+              onChange={(n, v) => {
+                setAnswers({ ...answers, [n]: v });
+                setAnswerErrors(({ [n]: _edited, ...rest }) => rest);
+              }}
+            />
+          ) : null}
           {kind === 'template' ? (
             <FormControlLabel
               control={

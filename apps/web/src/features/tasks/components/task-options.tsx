@@ -1,5 +1,5 @@
 import { Checkbox, FormControlLabel, MenuItem, Stack, TextField } from '@mui/material';
-import { DEBUG_LEVEL_MAX, DEBUG_LEVEL_MIN, type Inventory, type TaskParams, type Template } from '@gantry/contracts';
+import { DEBUG_LEVEL_MAX, DEBUG_LEVEL_MIN, type TaskParams, type Template } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -8,7 +8,7 @@ const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
  * Per-app run options, shown only where the template allows them. `mayDebug`: the template allows
  * debug, or the user may edit the template (who may always ask for debug output).
  */
-export function TaskOptions({ template, params, inventories, inventoryId, mayDebug, onParams, onInventory }: { template: Template; params: TaskParams; inventories: Inventory[]; inventoryId: number | ''; mayDebug: boolean; onParams(p: TaskParams): void; onInventory(id: number | ''): void }) {
+export function TaskOptions({ template, params, mayDebug, onParams }: { template: Template; params: TaskParams; mayDebug: boolean; onParams(p: TaskParams): void }) {
   const { t } = useTranslation();
   const tp = template.task_params;
   const check = (key: keyof TaskParams, label: string) => (
@@ -45,16 +45,6 @@ export function TaskOptions({ template, params, inventories, inventoryId, mayDeb
       {tp.allow_override_limit ? <TextField size="small" label={t('tasks.limit')} value={(params.limit ?? []).join(', ')} onChange={(e) => onParams({ ...params, limit: list(e.target.value) })} /> : null}
       {tp.allow_override_tags ? <TextField size="small" label={t('tasks.tags')} value={(params.tags ?? []).join(', ')} onChange={(e) => onParams({ ...params, tags: list(e.target.value) })} /> : null}
       {tp.allow_override_skip_tags ? <TextField size="small" label={t('tasks.skipTags')} value={(params.skip_tags ?? []).join(', ')} onChange={(e) => onParams({ ...params, skip_tags: list(e.target.value) })} /> : null}
-      {tp.allow_override_inventory ? (
-        <TextField select size="small" label={t('tasks.inventory')} value={inventoryId} onChange={(e) => onInventory(e.target.value === '' ? '' : Number(e.target.value))}>
-          <MenuItem value="">{t('tasks.templateInventory')}</MenuItem>
-          {inventories.map((i) => (
-            <MenuItem key={i.id} value={i.id}>
-              {i.name}
-            </MenuItem>
-          ))}
-        </TextField>
-      ) : null}
     </Stack>
   );
 }

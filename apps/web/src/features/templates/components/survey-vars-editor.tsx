@@ -3,6 +3,8 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import { Box, Button, Checkbox, FormControlLabel, FormHelperText, IconButton, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { SURVEY_VAR_TYPES, type SurveyVar } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
+import { OptionsSourceEditor } from '../../../components/parameters/options-source-editor';
+import { ParameterDefaultField } from '../../../components/parameters/parameter-default-field';
 
 export const emptySurveyVar = (): SurveyVar => ({ name: '', title: '', description: '', type: '', values: [], default_value: '', required: false });
 
@@ -13,10 +15,27 @@ interface SurveyVarsEditorProps {
   onChange(v: SurveyVar[]): void;
 }
 
-/** Survey variables asked when a task starts: name, title, type, enum values, default, required. */
+/**
+ * Run parameters asked when a task starts: name, title, type, help text, default, required; the
+ * limits of a number, the pattern of a text, the options of a choice (static, or from a source).
+ */
 export function SurveyVarsEditor({ vars, errors, onChange }: SurveyVarsEditorProps) {
   const { t } = useTranslation();
   const set = (i: number, patch: Partial<SurveyVar>) => onChange(vars.map((v, j) => (j === i ? { ...v, ...patch } : v)));
+  // A new type drops the settings only the old one had (the server refuses them on another type).
+  const setType = (i: number, type: SurveyVar['type']) => {
+    const v = vars[i]!;
+    const numeric = (x: string) => x === 'int' || x === 'number';
+    const textual = (x: string) => x === '' || x === 'text';
+    const choice = (x: string) => x === 'enum' || x === 'multi_enum';
+    set(i, {
+      type,
+      default_value: type === v.type ? v.default_value : '',
+      ...(numeric(type) ? {} : { min: null, max: null }),
+      ...(textual(type) ? {} : { regex: null }),
+      ...(choice(type) ? {} : { options_source: null }),
+    });
+  };
   return (
     <Stack spacing={1}>
       <Typography variant="subtitle2">{t('templates.survey')}</Typography>
@@ -29,7 +48,7 @@ export function SurveyVarsEditor({ vars, errors, onChange }: SurveyVarsEditorPro
             <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'flex-start', flexWrap: 'wrap' }}>
               <TextField size="small" required label={t('templates.varName')} value={v.name} onChange={(e) => set(i, { name: e.target.value })} {...field('name')} />
               <TextField size="small" required label={t('templates.varTitle')} value={v.title} onChange={(e) => set(i, { title: e.target.value })} {...field('title')} />
-              <TextField size="small" select label={t('templates.varType')} value={v.type} onChange={(e) => set(i, { type: e.target.value as SurveyVar['type'] })} sx={{ minWidth: 120 }}>
+              <TextField size="small" select label={t('templates.varType')} value={v.type} onChange={(e) => setType(i, e.target.value as SurveyVar['type'])} sx={{ minWidth: 140 }}>
                 {SURVEY_VAR_TYPES.map((x) => (
                   <MenuItem key={x} value={x}>
                     {t(`templates.varTypes.${x || 'string'}`)}
@@ -44,9 +63,39 @@ export function SurveyVarsEditor({ vars, errors, onChange }: SurveyVarsEditorPro
             </Stack>
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mt: 1, alignItems: 'flex-start' }}>
               <TextField size="small" fullWidth label={t('templates.varDescription')} value={v.description} onChange={(e) => set(i, { description: e.target.value })} {...field('description')} />
-              <DefaultValueField v={v} error={err('default_value')} onChange={(default_value) => set(i, { default_value })} />
+              <ParameterDefaultField v={v} error={err('default_value')} onChange={(default_value) => set(i, { default_value })} />
             </Stack>
-            {v.type === 'enum' ? (
+            {v.type === 'int' || v.type === 'number' ? (
+              <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'flex-start' }}>
+                {(['min', 'max'] as const).map((k) => (
+                  <TextField
+                    key={k}
+                    size="small"
+                    type="number"
+                    label={t(k === 'min' ? 'templates.varMin' : 'templates.varMax')}
+                    value={v[k] ?? ''}
+                    onChange={(e) => set(i, { [k]: e.target.value === '' || !Number.isFinite(Number(e.target.value)) ? null : Number(e.target.value) })}
+                    error={!!err(k)}
+                    helperText={err(k)}
+                    sx={{ width: { xs: '50%', sm: 160 } }}
+                  />
+                ))}
+              </Stack>
+            ) : null}
+            {v.type === '' || v.type === 'text' ? (
+              <TextField
+                size="small"
+                fullWidth
+                label={t('templates.varRegex')}
+                value={v.regex ?? ''}
+                onChange={(e) => set(i, { regex: e.target.value || null })}
+                error={!!err('regex')}
+                helperText={err('regex') ?? t('templates.varRegexHelp')}
+                slotProps={{ htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } } }}
+                sx={{ mt: 1 }}
+              />
+            ) : null}
+            {v.type === 'enum' || v.type === 'multi_enum' ? (
               <Stack spacing={1} sx={{ mt: 1 }}>
                 {v.values.map((x, k) => (
                   <Stack key={k} direction="row" spacing={1}>
@@ -61,6 +110,8 @@ export function SurveyVarsEditor({ vars, errors, onChange }: SurveyVarsEditorPro
                 <Button size="small" startIcon={<AddIcon />} onClick={() => set(i, { values: [...v.values, { name: '', value: '' }] })} sx={{ alignSelf: 'flex-start' }}>
                   {t('templates.addValue')}
                 </Button>
+                <OptionsSourceEditor value={v.options_source} onChange={(options_source) => set(i, { options_source })} otherParameters={vars.filter((_x, j) => j !== i).map((x) => x.name).filter(Boolean)} />
+                {err('options_source') ? <FormHelperText error>{err('options_source')}</FormHelperText> : null}
               </Stack>
             ) : null}
           </Paper>
@@ -70,34 +121,5 @@ export function SurveyVarsEditor({ vars, errors, onChange }: SurveyVarsEditorPro
         {t('templates.addVar')}
       </Button>
     </Stack>
-  );
-}
-
-/** The answer a new task starts with: one of the values for an enum, else text. */
-function DefaultValueField({ v, error, onChange }: { v: SurveyVar; error: string | undefined; onChange(value: string): void }) {
-  const { t } = useTranslation();
-  const common = { size: 'small', label: t('templates.varDefault'), value: v.default_value, error: !!error, helperText: error, sx: { width: { xs: '100%', sm: 260 }, flexShrink: 0 } } as const;
-  if (v.type === 'enum') {
-    return (
-      <TextField select {...common} onChange={(e) => onChange(e.target.value)}>
-        <MenuItem value="">{t('templates.none')}</MenuItem>
-        {v.values
-          .filter((x) => x.name)
-          .map((x) => (
-            <MenuItem key={x.name} value={x.value}>
-              {x.name}
-            </MenuItem>
-          ))}
-      </TextField>
-    );
-  }
-  return (
-    <TextField
-      {...common}
-      type={v.type === 'secret' ? 'password' : 'text'}
-      autoComplete={v.type === 'secret' ? 'new-password' : 'off'}
-      slotProps={{ htmlInput: { inputMode: v.type === 'int' ? 'numeric' : undefined } }}
-      onChange={(e) => onChange(e.target.value)}
-    />
   );
 }

@@ -19,8 +19,9 @@ export function TemplateDetails({ projectId, template }: { projectId: number; te
     [t('templates.type'), t(`templates.types.${template.type || 'task'}`)],
     [t('templates.playbook'), <code key="p">{template.playbook}</code>],
     [t('templates.repository'), name(repos, template.repository_id)],
-    [t('templates.environment'), name(envs, template.environment_id)],
-    [t('templates.inventory'), name(invs, template.inventory_id)],
+    // Every group and inventory, in merge / `-i` order (older answers have only the first).
+    [t('templates.environments'), (template.environment_ids ?? [template.environment_id]).map((id) => name(envs, id)).join(', ')],
+    [t('templates.inventories'), (template.inventory_ids ?? [template.inventory_id]).map((id) => name(invs, id)).join(', ')],
     [t('templates.branch'), template.git_branch ?? ''],
     [t('templates.arguments'), <code key="a">{template.arguments ?? ''}</code>],
     [t('templates.survey'), template.survey_vars.map((v) => <Chip key={v.name} size="small" label={v.title} sx={{ mr: 0.5 }} />)],

@@ -32,8 +32,9 @@ import {
 } from '../api/templates-api';
 import { SurveyVarsEditor } from './survey-vars-editor';
 import { draftBody, draftFrom, type TemplateDraft } from './template-draft';
-import { TemplateFields } from './template-fields';
+import { TemplateFields, templateInventories } from './template-fields';
 import { TemplateParams } from './template-params';
+import { RunChoicesSection } from './template-lists-fields';
 import { VaultsEditor } from './vaults-editor';
 import { ApprovalPolicySection } from '../../approvals/components/approval-policy-section';
 import { policyErrors, policyProblems } from '../../approvals/components/approval-policy';
@@ -159,6 +160,12 @@ export function TemplateDialog({
             sx={{ maxWidth: 400 }}
           />
           <TemplateParams d={d} set={set} />
+          <RunChoicesSection
+            d={d}
+            set={set}
+            environments={choices.environments}
+            inventories={templateInventories(d.app, choices.inventories)}
+          />
           <Divider />
           <SurveyVarsEditor vars={d.survey_vars} errors={errors} onChange={(survey_vars) => set({ survey_vars })} />
           {d.app === 'ansible' ? (

@@ -16,8 +16,10 @@ export interface TemplateDraft {
   description: string;
   playbook: string;
   repository_id: number | '';
-  environment_id: number | '';
-  inventory_id: number | '';
+  /** In merge order; the first is the main group (environment_id). */
+  environment_ids: number[];
+  /** In `-i` order (Ansible); a workspace template has at most one. */
+  inventory_ids: number[];
   view_id: number | '';
   git_branch: string;
   arguments: string;
@@ -69,8 +71,8 @@ export function draftFrom(t: Template | null, copy = false): TemplateDraft {
     description: t?.description ?? '',
     playbook: t?.playbook ?? '',
     repository_id: t?.repository_id ?? '',
-    environment_id: t?.environment_id ?? '',
-    inventory_id: t?.inventory_id ?? '',
+    environment_ids: t ? (t.environment_ids?.length ? t.environment_ids : [t.environment_id]) : [],
+    inventory_ids: t ? (t.inventory_ids?.length ? t.inventory_ids : t.inventory_id ? [t.inventory_id] : []) : [],
     view_id: t?.view_id ?? '',
     git_branch: t?.git_branch ?? '',
     arguments: t?.arguments ?? '',
@@ -105,8 +107,10 @@ export function draftBody(d: TemplateDraft): TemplateInput {
     description: d.description,
     playbook: d.playbook,
     repository_id: d.repository_id === '' ? (undefined as unknown as number) : d.repository_id,
-    environment_id: d.environment_id === '' ? (undefined as unknown as number) : d.environment_id,
-    inventory_id: d.inventory_id || null,
+    environment_id: d.environment_ids[0] ?? null,
+    environment_ids: d.environment_ids,
+    inventory_id: d.inventory_ids[0] ?? null,
+    inventory_ids: d.inventory_ids,
     view_id: d.view_id || null,
     git_branch: d.git_branch || null,
     arguments: d.arguments || null,

@@ -36,7 +36,6 @@ export function TemplateParams({ d, set }: { d: TemplateDraft; set(p: Partial<Te
         {flag('allow_override_limit', t('templates.allowLimit'))}
         {flag('allow_override_tags', t('templates.allowTags'))}
         {flag('allow_override_skip_tags', t('templates.allowSkipTags'))}
-        {flag('allow_override_inventory', t('templates.allowInventory'))}
       </Stack>
     </Stack>
   );

@@ -20,6 +20,8 @@ export function nodeTemplateOf(row: TemplateOverrideColumns): NodeTemplate {
     allowBranch: row.allow_override_branch_in_task === 1,
     allowLimit: params.allow_override_limit,
     allowInventory: params.allow_override_inventory,
+    inventoryChoices: params.inventory_choices,
+    branchChoices: params.branch_choices,
     allowExtraVars: row.allow_extra_vars_in_task === 1,
     surveyNames: survey.map((v) => v.name),
   };

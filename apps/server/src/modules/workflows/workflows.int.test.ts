@@ -96,12 +96,25 @@ describe.each(engines)('workflows ($name)', (engine) => {
     await refuse({ nodes: [node('a', open, { params: { environment_id: other.environmentId } })] }, { code: 'workflow_node_not_in_project', label_key: 'variable_group' });
     const inv = (await admin.post(`/api/project/${other.p}/inventory`, { name: 'i', type: 'static', inventory: 'web1', ssh_key_id: other.keyId })).json<{ id: number }>().id;
     await refuse({ nodes: [node('a', open, { params: { inventory_id: inv } })] }, { code: 'workflow_node_not_in_project', label_key: 'inventory' });
+    // A template that offers a list of inventories and branches: a node chooses among them, as a task does.
+    const mine = async (name: string) =>
+      (await admin.post(`/api/project/${p}/inventory`, { name, type: 'static', inventory: 'web1' })).json<{ id: number }>().id;
+    const [offered, notOffered] = [await mine('offered'), await mine('not offered')];
+    const tpl = (await admin.get(`/api/project/${p}/templates/${open}`)).json<{ task_params: object }>();
+    const put = await admin.put(`/api/project/${p}/templates/${open}`, {
+      task_params: { ...tpl.task_params, inventory_choices: [offered], branch_choices: ['main'] },
+    });
+    expect(put.statusCode, put.body).toBe(204);
+    await refuse({ nodes: [node('a', open, { params: { inventory_id: notOffered } })] }, { code: 'run_choice_not_offered', label_key: 'inventory', field: 'nodes.0.params.inventory_id' });
+    await refuse({ nodes: [node('a', open, { params: { git_branch: 'dev' } })] }, { code: 'run_choice_not_offered', label_key: 'branch', field: 'nodes.0.params.git_branch' });
     const stranger = await signedInUser(t());
     await refuse({ nodes: [{ id: 'ok', type: 'approval', approvers: { users: [stranger.id] } }] }, { code: 'workflow_node_not_in_project', label_key: 'user', field: 'nodes.0.approvers.users.0' });
     await refuse({ nodes: [{ id: 'sub', type: 'workflow', workflow_id: 999999 }] }, { code: 'workflow_node_not_in_project', label_key: 'workflow' });
     // The survey's own answers are always a node's to give.
     expect((await admin.post(`/api/project/${p}/workflows`, { name: 'ok', nodes: [node('a', locked, { params: { environment: { region: 'eu' } } })], edges: [] })).statusCode).toBe(201);
-    expect((await admin.get(`/api/project/${p}/workflows`)).json()).toHaveLength(1);
+    const chosen = await admin.post(`/api/project/${p}/workflows`, { name: 'chosen', nodes: [node('a', open, { params: { inventory_id: offered, git_branch: 'main' } })], edges: [] });
+    expect(chosen.statusCode, chosen.body).toBe(201);
+    expect((await admin.get(`/api/project/${p}/workflows`)).json()).toHaveLength(2);
   });
 
   it('nests workflows without a chain that runs itself, and keeps a nested workflow while another runs it', async () => {

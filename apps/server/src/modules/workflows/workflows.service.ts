@@ -11,6 +11,9 @@ export interface NodeTemplate {
   allowBranch: boolean;
   allowLimit: boolean;
   allowInventory: boolean;
+  /** The inventories and branches a task may choose (empty: any), as a task's run-time choices. */
+  inventoryChoices: readonly number[];
+  branchChoices: readonly string[];
   allowExtraVars: boolean;
   /** Names of its survey variables (answers to these are always allowed). */
   surveyNames: readonly string[];
@@ -121,6 +124,18 @@ export class WorkflowsService implements ProjectResourceService<WorkflowRow, Wor
     if (p.git_branch && !t.allowBranch) throw refuse('branch', 'git_branch');
     if (p.limit && !t.allowLimit) throw refuse('limit', 'limit');
     if (p.inventory_id && !t.allowInventory) throw refuse('inventory', 'inventory_id');
+    // A node is a task of its template: the same run-time choices apply, refused on save rather than at run.
+    const notOffered = (label: FieldLabelKey, field: string) =>
+      new ValidationError(`Node "${node.id}": its ${label} is not one of the template's run-time choices`, {
+        code: ErrorCodes.runChoiceNotOffered,
+        node: node.id,
+        label_key: label,
+        field: at(`params.${field}`),
+      });
+    if (p.inventory_id && t.inventoryChoices.length && !t.inventoryChoices.includes(p.inventory_id))
+      throw notOffered('inventory', 'inventory_id');
+    if (p.git_branch && t.branchChoices.length && !t.branchChoices.includes(p.git_branch))
+      throw notOffered('branch', 'git_branch');
     const extra = Object.keys(p.environment ?? {}).filter((k) => !t.surveyNames.includes(k));
     if (extra.length > 0 && !t.allowExtraVars) throw refuse('extra_variables', 'environment');
   }

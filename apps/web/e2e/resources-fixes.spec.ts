@@ -105,7 +105,7 @@ test('inventories: New inventory is a menu of kinds, and the dialog is for the k
   await kinds.nth(0).click();
   await expect(dialog(page).getByRole('heading', { name: 'New Ansible inventory' })).toBeVisible();
   await dialog(page).getByRole('combobox', { name: 'Type' }).click();
-  await expect(page.getByRole('option')).toHaveText(['Static (INI)', 'Static (YAML)', 'File in a repository']);
+  await expect(page.getByRole('option')).toHaveText(['Static (INI)', 'Static (YAML)', 'File in a repository', 'URL (fetched by the server)']);
   await page.keyboard.press('Escape');
   await dialog(page).getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog(page)).toHaveCount(0);

@@ -1,14 +1,7 @@
-/** How one host did in one Ansible run (a line of PLAY RECAP). */
-export interface RecapCounts {
-  host: string;
-  ok: number;
-  changed: number;
-  unreachable: number;
-  failed: number;
-  skipped: number;
-  rescued: number;
-  ignored: number;
-}
+import type { TaskHostTable } from '../../db/types.js';
+
+/** How one host did in one Ansible run (a line of PLAY RECAP): a stored row without its task. */
+export type RecapCounts = Omit<TaskHostTable, 'task_id' | 'project_id'>;
 
 // Colour codes and other terminal escapes (ANSIBLE_FORCE_COLOR is on for task runs).
 // eslint-disable-next-line no-control-regex

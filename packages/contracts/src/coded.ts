@@ -90,6 +90,9 @@ export const FieldLabels = {
   retry_delay: 'Retry delay',
   timeout: 'Timeout',
   required_approvals: 'Required approvals',
+  max_destroys: 'Maximum destroys',
+  resource_type: 'Resource type',
+  policy_path: 'Policy folder',
 } as const;
 export type FieldLabelKey = keyof typeof FieldLabels;
 /** A label as the English messages write it ("Project name"). */

@@ -397,5 +397,23 @@ export const ErrorCodes = {
   inventoryUrlInvalid: 'inventory_url_invalid',
   /** A workspace inventory was asked for its hosts. */
   inventoryNotListable: 'inventory_not_listable',
+  /** A plan destroys more than the template's policy allows. */
+  policyMaxDestroys: 'policy_max_destroys', // count, max
+  /** A plan destroys a resource type the policy protects. */
+  policyDenyDestroy: 'policy_deny_destroy', // type, addresses
+  /** A plan creates a resource type the policy forbids. */
+  policyDenyCreate: 'policy_deny_create', // type, addresses
+  /** A Rego policy (conftest/opa) denied the plan. */
+  policyDenied: 'policy_denied', // message
+  /** The policy names a folder but neither conftest nor opa is installed. */
+  policyToolMissing: 'policy_tool_missing', // path
+  /** This plan's policy asks for a higher role to confirm it. */
+  confirmRoleRequired: 'confirm_role_required', // role
+  /** The state moved since the plan was made: the saved plan was not applied. */
+  planStale: 'plan_stale',
+  /** Drift checks are for Terraform/OpenTofu templates. */
+  driftNotTerraform: 'drift_not_terraform',
+  /** A state version of the diff is not one of this workspace's. */
+  stateVersionNotFound: 'state_version_not_found',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

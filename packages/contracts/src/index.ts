@@ -31,6 +31,7 @@ export * from './branches.js';
 export * from './backup.js';
 export * from './runners.js';
 export * from './terraform.js';
+export * from './terraform-plan.js';
 export * from './terraform-backend.js';
 export * from './sandbox.js';
 export * from './cluster.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { driftSchema } from './terraform-plan.js';
 import { INCORRECT_BRANCH, isValidBranch } from './branches.js';
 import { codedIssue } from './coded.js';
 import { ErrorCodes } from './errors.js';
@@ -68,6 +69,8 @@ export const inventorySchema = z.object({
   /** `file` and `url`: when the inventory was last read (ISO 8601) and why the last read failed (null: it did not). */
   last_read_at: z.string().nullable().optional(),
   last_error: z.string().nullable().optional(),
+  /** Terraform/OpenTofu workspaces: what the last drift check found. */
+  drift: driftSchema.optional(),
 });
 export type Inventory = z.infer<typeof inventorySchema>;
 

@@ -3,6 +3,7 @@ import { coded, codedIssue } from './coded.js';
 import { ErrorCodes } from './errors.js';
 import { requiredMessage, requiredName, requiredString } from './fields.js';
 import { optionalStartId, startTargetIssue } from './start-target.js';
+import { SCHEDULE_TYPES, scheduleTypeSchema } from './terraform-plan.js';
 
 /** How often a "run on new commit" schedule looks at its branch (spec 9). */
 export const COMMIT_CHECK_INTERVALS = [
@@ -26,15 +27,15 @@ export const scheduleSchema = z.object({
   cron_format: z.string(),
   repository_id: z.number().int().nullable(),
   active: z.boolean(),
-  /** Semaphore's schedule kind: '' is a cron schedule, the only kind here. */
-  type: z.literal(''),
+  /** Semaphore's schedule kind: '' is a cron schedule that runs the template; Gantry's 'drift_check' plans only and records drift. */
+  type: scheduleTypeSchema,
   /** Semaphore's flag for one-off schedules: always false here. */
   delete_after_run: z.literal(false),
   /** The template's name, or the workflow's for a workflow's schedule. */
   tpl_name: z.string(),
   last_commit_hash: z.string().nullable(),
   /** Answers to the template's parameters for every run (Semaphore's schedule `task_params`); null: none. */
-  task_params: z.object({ environment: z.string() }).nullable().optional(),
+  task_params: z.object({ environment: z.string(), refresh_only: z.boolean().optional() }).nullable().optional(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 
@@ -45,14 +46,15 @@ export const scheduleInputSchema = z
     // saved as the recurring schedule its cron field would make; checked first, so such a body
     // hears about its type, not about its empty cron.
     type: z
-      .literal(
-        '',
-        coded('Schedule type must be "" (cron): one-off run_at schedules are not supported', ErrorCodes.mustBeOneOf, {
-          name: 'type',
-          values: '""',
-        }),
+      .enum(
+        SCHEDULE_TYPES,
+        coded(
+          'Schedule type must be "" (cron) or "drift_check": one-off run_at schedules are not supported',
+          ErrorCodes.mustBeOneOf,
+          { name: 'type', values: '"", drift_check' },
+        ),
       )
-      .optional(),
+      .default(''),
     name: z.preprocess(
       (v) => (v == null || (typeof v === 'string' && !v.trim()) ? undefined : v),
       requiredName('Name').optional(),
@@ -64,7 +66,8 @@ export const scheduleInputSchema = z
     repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),
     active: z.boolean().default(true),
     /** `environment`: JSON object text of answers to the template's parameters (typed as the template says). */
-    task_params: z.object({ environment: z.string().optional() }).nullish(),
+    /** `refresh_only`: a drift check's `-refresh-only` variant (ignores configuration changes). */
+    task_params: z.object({ environment: z.string().optional(), refresh_only: z.boolean().optional() }).nullish(),
   })
   .superRefine((s, ctx) => {
     const problem = startTargetIssue(s);
@@ -78,9 +81,15 @@ export const scheduleInputSchema = z
           ErrorCodes.commitScheduleTemplateOnly,
         ),
       });
+    } else if (s.type === 'drift_check' && (s.workflow_id || s.repository_id)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['type'],
+        ...codedIssue('A drift check runs a Terraform/OpenTofu template on its cron, not a workflow or a new commit', ErrorCodes.driftNotTerraform),
+      });
     }
   })
-  .transform(({ type: _cron, ...s }) => ({
+  .transform((s) => ({
     ...s,
     template_id: s.template_id ?? null,
     workflow_id: s.workflow_id ?? null,

@@ -3,6 +3,7 @@ import { coded } from './coded.js';
 import { ErrorCodes } from './errors.js';
 import { DEBUG_LEVEL_DEFAULT, DEBUG_LEVEL_MAX, DEBUG_LEVEL_MIN } from './constants.js';
 import { requiredMessage } from './fields.js';
+import { driftCheckParamsSchema, planConfirmationSchema, planSummarySchema } from './terraform-plan.js';
 
 export const TASK_STATUSES = [
   'waiting',
@@ -62,6 +63,8 @@ export const taskParamsSchema = z
     limit: z.array(z.string()).optional(),
     tags: z.array(z.string()).optional(),
     skip_tags: z.array(z.string()).optional(),
+    /** Terraform/OpenTofu: a drift check (plan with -detailed-exitcode, never applied) that records the workspace's drift. */
+    drift_check: driftCheckParamsSchema.optional(),
   })
   .default({});
 export type TaskParams = z.infer<typeof taskParamsSchema>;
@@ -114,6 +117,10 @@ export const taskSchema = taskCoreSchema.extend({
   build_task: taskCoreSchema.nullable(),
   /** The workflow run, node and try this task is (Gantry's own; null for a task started on its own). */
   workflow_run: z.object({ id: z.number().int(), workflow_id: z.number().int(), node: z.string(), attempt: z.number().int() }).nullable().optional(),
+  /** A Terraform/OpenTofu task's saved plan in numbers and per resource (Gantry's own; in a single task's answer). */
+  plan_summary: planSummarySchema.nullable().optional(),
+  /** Who confirmed the plan and when (null until confirmed, or when it was auto-approved). */
+  plan_confirmation: planConfirmationSchema.nullable().optional(),
 });
 export type Task = z.infer<typeof taskSchema>;
 

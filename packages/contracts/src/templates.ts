@@ -17,6 +17,7 @@ import {
 import { taskVariableIssue } from './variables.js';
 import { taskSchema } from './tasks.js';
 import { approvalPolicySchema } from './approvals.js';
+import { driftSchema, terraformPolicySchema } from './terraform-plan.js';
 import { SURVEY_VAR_TYPES, optionsSourceSchema, surveyOptionSchema } from './parameters.js';
 import { surveyParameterIssues } from './survey-answers.js';
 
@@ -155,6 +156,8 @@ export const templateTaskParamsSchema = z
     environment_choices: z.array(z.number().int().positive()).default([]),
     /** Branches a task may choose when allow_override_branch_in_task is on; empty: any branch. */
     branch_choices: z.array(z.string()).default([]),
+    /** Terraform/OpenTofu governance (Gantry's own): rules every plan of the template meets before confirmation is offered; null: none. */
+    policy: terraformPolicySchema.nullish(),
   })
   .default({
     limit: [],
@@ -349,6 +352,8 @@ export const templateSchema = z.object({
   last_task_id: z.number().int().nullable(),
   /** The template's newest task, shaped as a row of the task lists (Semaphore's `last_task`). */
   last_task: taskSchema.nullable(),
+  /** Terraform/OpenTofu templates: the latest drift check's finding (a drifted workspace first); absent otherwise. */
+  drift: driftSchema.nullable().optional(),
 });
 export type Template = z.infer<typeof templateSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { coded } from './coded.js';
 import { ErrorCodes } from './errors.js';
 import { requiredMessage, requiredName } from './fields.js';
+import { planConfirmationSchema, planSummarySchema } from './terraform-plan.js';
 
 /** One stored version of a Terraform/OpenTofu workspace's state, as listed. */
 export const terraformStateVersionSchema = z.object({
@@ -17,6 +18,10 @@ export const terraformStateVersionSchema = z.object({
   resource_count: z.number().int().nullable(),
   /** The first characters of the alias that wrote it through the HTTP backend; null for a task. */
   alias_hint: z.string().nullable(),
+  /** The plan (of the task that wrote it) that produced this version; null when none was recorded. */
+  plan_summary: planSummarySchema.nullable().optional(),
+  /** Who confirmed that plan; null when auto-approved or written through an alias. */
+  confirmed_by: planConfirmationSchema.nullable().optional(),
 });
 export type TerraformStateVersion = z.infer<typeof terraformStateVersionSchema>;
 

@@ -149,6 +149,36 @@ export interface InventoryTable {
 }
 
 /** Migration 036: how one host of an Ansible task's PLAY RECAP did. */
+/** A task's saved Terraform plan (migration 037). */
+export interface TerraformPlanTable {
+  task_id: number;
+  project_id: number;
+  template_id: number;
+  inventory_id: number | null;
+  /** JSON text of PlanSummary (with the policy verdict). */
+  summary: string;
+  /** The role the policy asks to confirm this plan (or higher); null: the usual permission. */
+  confirm_role: string | null;
+  confirmed_by: number | null;
+  confirmed_at: string | null;
+  created: string;
+}
+
+/** The last drift check per template and workspace (migration 037). */
+export interface TerraformDriftTable {
+  /** `<template_id>:<inventory_id or 0>`. */
+  scope: string;
+  project_id: number;
+  template_id: number;
+  inventory_id: number | null;
+  status: string;
+  checked_at: string;
+  /** JSON text of PlanSummary when drifted. */
+  summary: string | null;
+  task_id: number | null;
+  refresh_only: number;
+}
+
 export interface TaskHostTable {
   task_id: number;
   project_id: number;
@@ -316,6 +346,8 @@ export interface ScheduleTable {
   created: string;
   /** Answers for every run, `{"environment": "<JSON object text>"}` (migration 035); null: none. */
   task_params: string | null;
+  /** '' runs the template; 'drift_check' plans only and records drift (migration 037). */
+  type: Generated<string>;
 }
 
 export interface IntegrationTable {
@@ -418,6 +450,8 @@ export interface Database {
   task: TaskTable;
   task_output: TaskOutputTable;
   task_host: TaskHostTable;
+  terraform_plan: TerraformPlanTable;
+  terraform_drift: TerraformDriftTable;
   node: NodeTable;
   schedule: ScheduleTable;
   integration: IntegrationTable;

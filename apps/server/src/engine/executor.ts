@@ -6,6 +6,7 @@ import {
   WORKFLOW_INPUTS_ENV,
   WORKFLOW_INPUTS_VAR,
   type App,
+  type PlanSummary,
 } from '@gantry/contracts';
 import { ansibleArgv } from './apps/ansible.js';
 import { scriptArgv } from './apps/scripts.js';
@@ -67,6 +68,22 @@ export interface ExecutionHost {
   onInventoryRead?(inventoryId: number, error: string | null): void;
   /** A terraform/tofu apply changed the selected workspace's state (its JSON text); must not throw. */
   onTerraformState?(state: string): void;
+  /**
+   * A terraform/tofu plan was summarised from `show -json` (with the template's policy verdict in
+   * `summary.policy`). Stored before confirmation is offered, so whoever sees the task waiting sees
+   * its plan; must not throw.
+   */
+  onPlanSummary?(summary: PlanSummary): Promise<void>;
+  /** A drift check (`params.drift_check`) ended its plan: what it found; must not throw. */
+  onDrift?(result: DriftResult): Promise<void>;
+}
+
+/** What a drift check found: `drifted` when `plan -detailed-exitcode` exited 2. */
+export interface DriftResult {
+  drifted: boolean;
+  /** The plan's changes (null when the summary could not be made). */
+  summary: PlanSummary | null;
+  refreshOnly: boolean;
 }
 
 /** The app settings a run uses (from the apps service, or from the job package on a runner). */

@@ -62,6 +62,7 @@ if (!onlyUnit) {
   });
   const p = readJson(pwOut);
   if (p?.stats) {
+    if (p.stats.flaky > 0) process.stdout.write(`Browser tests that passed only on their retry (flaky): ${p.stats.flaky}\n`);
     passed += p.stats.expected + p.stats.flaky;
     failed += p.stats.unexpected + (pwOk || p.stats.unexpected > 0 ? 0 : 1);
   } else failed += 1;

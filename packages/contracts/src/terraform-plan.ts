@@ -226,7 +226,7 @@ export const stateResourceDiffSchema = z.object({
 });
 export type StateResourceDiff = z.infer<typeof stateResourceDiffSchema>;
 
-/** `GET /api/project/{pid}/inventory/{iid}/state/versions/diff?from=&to=`. */
+/** `GET /api/project/{pid}/inventory/{iid}/terraform/states/diff?from=&to=`. */
 export const stateDiffSchema = z.object({
   from: z.number().int(),
   to: z.number().int(),

@@ -1,4 +1,4 @@
-import type { SandboxStatus } from '@gantry/contracts';
+import type { PlanSummary, SandboxStatus } from '@gantry/contracts';
 import os from 'node:os';
 import path from 'node:path';
 import type { Config } from './config/config.js';
@@ -65,11 +65,15 @@ import { TaskOutputService } from './modules/tasks/task-output.service.js';
 import { createProcessLauncher, type ProcessLauncher } from './engine/process.js';
 import { serverTaskSandbox, type TaskSandbox } from './engine/sandbox.js';
 import { TaskRun } from './engine/runner.js';
+import { templateIdList } from './db/template-lists.js';
+import type { DriftResult } from './engine/executor.js';
 import { LogRetryBuffer } from './engine/log-retry-buffer.js';
 import { loadRunContext } from './engine/run-context.js';
 import { TerraformStateStore } from './engine/terraform-state.js';
 import { TerraformStatesRepository } from './modules/terraform-states/terraform-states.repository.js';
 import { TerraformStatesService } from './modules/terraform-states/terraform-states.service.js';
+import { TerraformPlansRepository } from './modules/terraform-plans/terraform-plans.repository.js';
+import { TERRAFORM_APPS, TerraformPlansService } from './modules/terraform-plans/terraform-plans.service.js';
 import { TerraformAliasesService } from './modules/terraform-backend/terraform-aliases.service.js';
 import { TerraformBackendRepository } from './modules/terraform-backend/terraform-backend.repository.js';
 import { TerraformBackendService } from './modules/terraform-backend/terraform-backend.service.js';
@@ -186,6 +190,8 @@ export interface Services {
   terraformStates: TerraformStatesService;
   terraformBackend: TerraformBackendService;
   terraformAliases: TerraformAliasesService;
+  /** Plan summaries (policy role, who confirmed) and drift findings of Terraform/OpenTofu tasks. */
+  terraformPlans: TerraformPlansService;
   /** How this node's tasks reach its API; told the listening address by buildApp's caller. */
   selfUrl: SelfUrl;
   schedules: SchedulesService;
@@ -411,6 +417,24 @@ export function createServices({
     channelSecrets(config.notifications),
   );
   tasks.endedOutsideRun = (t) => notifications.dispatch(t);
+  // Terraform governance: plans and drift, reached by tasks, inventories, templates and notifications through ports.
+  const terraformPlans = new TerraformPlansService(new TerraformPlansRepository(db.db), clock);
+  tasks.checkParams = (template, params) => {
+    if (params.drift_check) terraformPlans.checkDriftTemplate(template.app);
+  };
+  tasks.confirmGuard = (projectId, id, actor) =>
+    actor
+      ? terraformPlans.checkConfirm(projectId, id, { id: actor.id, admin: actor.admin, role: actor.role })
+      : Promise.resolve();
+  tasks.onConfirmed = (_projectId, id, actor) => terraformPlans.confirmed(id, actor?.id ?? null);
+  tasks.taskExtras = async (projectId, id, app) =>
+    TERRAFORM_APPS.includes(app) ? terraformPlans.taskExtras(projectId, id) : {};
+  inventories.driftOf = (projectId, ids) => terraformPlans.driftOfInventories(projectId, ids);
+  templates.driftOf = (projectId, ids) => terraformPlans.driftOfTemplates(projectId, ids);
+  notifications.planOf = async (taskId) => {
+    const task = await tasksRepo.findById(taskId);
+    return task ? (await terraformPlans.taskExtras(task.project_id, taskId)).plan_summary : null;
+  };
   // Workflow runs: their nodes' tasks are started as the run's user (with their project role), as a console start would.
   const {
     service: workflowRuns,
@@ -523,11 +547,34 @@ export function createServices({
       return hosts.recordTask(t).then(() => tasks.finished(t));
     },
     onWaitingConfirmation: (t: Parameters<TasksService['finished']>[0]) => notifications.dispatch(t),
+    // The plan is stored before confirmation is offered; a drift check's finding once its plan ended.
+    onPlanSummary: (t: Parameters<TasksService['finished']>[0], inventoryId: number | null, summary: PlanSummary) =>
+      terraformPlans.recordPlan(t, inventoryId, summary),
+    onDrift: async (t: Parameters<TasksService['finished']>[0], inventoryId: number | null, r: DriftResult) => {
+      if (!(await terraformPlans.recordDrift(t, inventoryId, r))) return;
+      const workspace =
+        inventoryId === null
+          ? null
+          : await inventories.get(t.project_id, inventoryId).then(
+              (i) => i.name,
+              () => null,
+            );
+      notifications.driftFound(t.id, workspace, r.summary);
+    },
     // Gantry stores the state a run left: its entry is not the request that happened to start the run.
     onTerraformState: (t: Parameters<TasksService['finished']>[0], inventoryId: number, state: string) =>
       runAsCaller({ authKind: 'system' }, () =>
         terraformStates.record({ projectId: t.project_id, inventoryId, taskId: t.id, status: t.status, state }),
       ),
+  };
+  // The workspace inventory a run uses, as the run context picks it: the task's inventory, else the template's first.
+  const runWorkspace = async (t: Parameters<TasksService['finished']>[0]): Promise<number | null> => {
+    const template = await templates.getForTask(t.project_id, t.template_id).catch(() => null);
+    const id =
+      t.inventory_id ?? (template ? templateIdList(template.inventory_id, template.inventory_ids)[0] : undefined);
+    if (!id) return null;
+    const inv = await inventories.get(t.project_id, id).catch(() => null);
+    return inv?.type.endsWith('-workspace') ? inv.id : null;
   };
   const dispatcher = new Dispatcher(
     tasksRepo,
@@ -595,6 +642,9 @@ export function createServices({
     timeoutMs: config.runnerTimeoutSeconds * 1000,
     onFinished: runnerDeps.onFinished,
     onWaitingConfirmation: runnerDeps.onWaitingConfirmation,
+    // A runner's plan and drift reports, filed under the workspace its run used (as a local run's).
+    onPlanSummary: async (t, summary) => runnerDeps.onPlanSummary(t, await runWorkspace(t), summary),
+    onDrift: async (t, r) => runnerDeps.onDrift(t, await runWorkspace(t), r),
   });
   tasks.stopRequested = (id, force) => runnerProtocol.stopRequested(id, force);
   if (config.useRemoteRunner) {
@@ -618,17 +668,20 @@ export function createServices({
     systemPath: config.systemPath,
     localPaths,
     fire: async (s, commitHash) => {
+      const stored = scheduleTaskParams(s.task_params);
+      // A drift check schedule plans only: its task carries params.drift_check (never applied).
+      const drift = s.type === 'drift_check';
       await tasks.create(
         null,
         s.project_id,
         {
           template_id: s.template_id!,
-          message: `Schedule ${s.name}`,
+          message: drift ? `Drift check (schedule ${s.name})` : `Schedule ${s.name}`,
           commit_hash: commitHash,
           // The schedule's answers to the template's parameters, checked again as the task starts.
-          environment: scheduleTaskParams(s.task_params)?.environment ?? '{}',
+          environment: stored?.environment ?? '{}',
           secret: '{}',
-          params: {},
+          params: drift ? { drift_check: { refresh_only: stored?.refresh_only ?? false } } : {},
         },
         { scheduleId: s.id },
       );
@@ -767,6 +820,7 @@ export function createServices({
     terraformStates,
     terraformBackend,
     terraformAliases,
+    terraformPlans,
     selfUrl,
     schedules,
     scheduler,

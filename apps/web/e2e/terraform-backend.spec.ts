@@ -126,7 +126,7 @@ test('terraform backend: turn it on, add an alias, copy it, paste-ready block, r
   await expect(versions.getByRole('row').nth(2)).toContainText(/#\d+/);
   await page.getByRole('button', { name: 'Compare' }).click();
   const diff = page.getByRole('dialog', { name: 'Compare state versions' });
-  await expect(diff.getByTestId('state-diff')).toContainText('2 added, 0 removed, 1 unchanged');
+  await expect(diff.getByTestId('state-diff')).toContainText('2 added, 1 changed, 0 removed; 0 outputs changed');
   await expect(diff.getByTestId('state-diff')).toContainText('+ terraform_data.web[2]');
   await page.waitForTimeout(400); // let the dialog finish fading in for the picture
   await shot(page, 'terraform-state-diff');

@@ -17,6 +17,7 @@ import { keyTypeSchema } from './keys.js';
 import { surveyVarSchema, templateTaskParamsSchema, templateTypeSchema } from './templates.js';
 import { approvalPolicySchema } from './approvals.js';
 import { WORKFLOW_JOINS, workflowEdgeSchema, workflowNodeSchema } from './workflows.js';
+import { scheduleTypeSchema } from './terraform-plan.js';
 
 /**
  * A project backup: the project's settings and resources, never a secret. Objects point at each
@@ -144,8 +145,10 @@ export const backupScheduleSchema = z.object({
   repository_id: ref,
   /** As it was when exported; a restored schedule starts inactive. */
   active: z.boolean().default(false),
-  /** Answers to the template's parameters (JSON object text under `environment`). */
-  task_params: z.object({ environment: z.string() }).nullable().default(null),
+  /** Answers to the template's parameters (JSON object text under `environment`); a drift check's `refresh_only`. */
+  task_params: z.object({ environment: z.string(), refresh_only: z.boolean().optional() }).nullable().default(null),
+  /** '' runs the template; 'drift_check' plans only and records drift (absent in older backups: ''). */
+  type: scheduleTypeSchema.default(''),
 });
 
 export const backupMatcherSchema = z.object({

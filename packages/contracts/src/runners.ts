@@ -3,6 +3,7 @@ import { coded } from './coded.js';
 import { ErrorCodes } from './errors.js';
 import { nonNegativeIntegerOrZero, requiredString, singleLine, URL_MAX } from './fields.js';
 import { TASK_OUTPUT_MAX_BYTES } from './workflow-runs.js';
+import { planSummarySchema } from './terraform-plan.js';
 
 /** Runner status thresholds by last contact (spec): under 5 minutes success, under 1 hour warning. */
 export const RUNNER_ACTIVE_MS = 5 * 60_000;
@@ -123,3 +124,12 @@ export const runnerStatusSchema = z.object({
   output: z.string().max(TASK_OUTPUT_MAX_BYTES).optional(),
 });
 export type RunnerStatusBody = z.infer<typeof runnerStatusSchema>;
+
+/** A runner's Terraform/OpenTofu report on its task: a plan's summary (with the policy verdict), or a drift check's finding. */
+export const runnerTerraformSchema = z.object({
+  plan_summary: planSummarySchema.optional(),
+  drift: z
+    .object({ drifted: z.boolean(), summary: planSummarySchema.nullable(), refresh_only: z.boolean() })
+    .optional(),
+});
+export type RunnerTerraformBody = z.infer<typeof runnerTerraformSchema>;

@@ -61,10 +61,10 @@ describe.each(engines)('Semaphore clients: schedules ($name)', (engine) => {
       expect([res.statusCode, res.json()]).toEqual([
         400,
         {
-          error: 'Schedule type must be "" (cron): one-off run_at schedules are not supported',
+          error: 'Schedule type must be "" (cron) or "drift_check": one-off run_at schedules are not supported',
           code: 'must_be_one_of',
           name: 'type',
-          values: '""',
+          values: '"", drift_check',
           field: 'type',
         },
       ]);

@@ -10,24 +10,24 @@ import {
 } from '@gantry/contracts';
 import { ansibleArgv } from './apps/ansible.js';
 import { scriptArgv } from './apps/scripts.js';
-import { BACKEND_OVERRIDE, BACKEND_OVERRIDE_FILE, terraformSteps } from './apps/terraform.js';
 import { unsafeExtraVarsYaml } from './apps/unsafe-yaml.js';
 import { Git } from './git.js';
-import { startBackendRelay } from './backend-relay.js';
 import { gitEnvironment } from './git-credentials.js';
 import { mergeKnownHosts, readKnownHosts } from './known-hosts.js';
 import type { ProcessLauncher, RunningProcess } from './process.js';
 import type { RepoWithKey, RunContext } from './run-context.js';
-import { realDirInside, safeWriteFile } from './safe-fs.js';
+import { realDirInside } from './safe-fs.js';
 import type { TaskSandbox } from './sandbox.js';
 import { inventoryFileName, lexists, localInventoryPaths } from './inventory-list.js';
 import type { RunInventory } from './run-inventories.js';
+import { Rejected, Stopped } from './run-errors.js';
 import { prepareSsh, type SshAccess } from './ssh.js';
 import { semaphoreVars, taskDetailsEnv } from './task-details.js';
 import { checkUntrustedVars, scalarEnv, userEnvironment } from './task-env.js';
 import { INPUTS_ENV_MAX_BYTES, INPUTS_FILE_ENV, OUTPUT_FILE, readTaskOutput, TaskOutputError } from './task-outputs.js';
 import type { TaskIdentity } from './task-user.js';
 import type { WorkspaceState } from './terraform-state.js';
+import { runTerraform, type TerraformIo } from './terraform-run.js';
 import { Workspace } from './workspace.js';
 import type { OutputFlow } from './log-sink.js';
 
@@ -41,6 +41,8 @@ export interface ExecutorDeps {
     restore(templateId: number, workDir: string, owner?: TaskIdentity | null): string[];
     save(templateId: number, workDir: string): string[];
     readState(workDir: string, rel: string): WorkspaceState;
+    /** A hash of the template's kept state ('' when none): a saved plan is applied only while it holds. */
+    fingerprint?(templateId: number): string;
   };
   systemPath: string;
   /**
@@ -91,11 +93,17 @@ export type ExecutableApp = Pick<App, 'id' | 'title' | 'path' | 'args'>;
 
 export type ControlAction = 'confirm' | 'reject' | 'stop' | 'kill';
 
-/** The port a task's Terraform backend relay listens on, inside the task's own network namespace. */
-const RELAY_PORT = 47_680;
+// Kept in their own module so terraform-run.ts throws them without importing the executor.
+export { Rejected, Stopped };
 
-export class Stopped extends Error {}
-export class Rejected extends Error {}
+export interface ExecOptions {
+  /** Exit codes that are not a failure (default: 0 only); 'any': the caller reads the code. */
+  ok?: readonly number[] | 'any';
+  /** Stdout unsplit, kept from the log (stderr is still logged). */
+  capture?: (chunk: string) => void;
+  /** Sees every logged line first. */
+  watch?: (line: string) => void;
+}
 
 /**
  * The execution part of a run, shared by local runs and remote runners: workspace, checkout,
@@ -268,7 +276,7 @@ export class TaskExecutor {
         return this.runAnsible(ctx, ws, repoDir, env, knownHosts, app.path);
       case 'terraform':
       case 'tofu':
-        return this.runTerraform(ctx, ws, repoDir, env, app.path);
+        return runTerraform(this.terraformIo(ctx, ws), ctx, ws, repoDir, env, app.path);
       default: {
         // Built-in script apps and custom apps: the app's own arguments, then the script and its arguments.
         const vars = { ...ctx.trustedVars, ...ctx.untrustedVars };
@@ -285,7 +293,8 @@ export class TaskExecutor {
           id === 'bash' || id === 'python' || id === 'powershell' || id === 'pulumi'
             ? scriptArgv(id, script, ctx.args)
             : [script, ...ctx.args];
-        return this.exec(app.path, [...app.args, ...argv], cwd, scriptEnv);
+        await this.exec(app.path, [...app.args, ...argv], cwd, scriptEnv);
+        return;
       }
     }
   }
@@ -435,11 +444,15 @@ export class TaskExecutor {
       if (inv.repository) {
         base = ws.path(`inventory-repository${n}`);
         await this.checkout(ws, inv.repository, base, inv.branch, null, knownHosts, `inventory${n}`);
-        this.host.log(`Inventory ${inv.inventory} read from ${inv.repository.row.git_url}${inv.branch ? ` (${inv.branch})` : ''}`);
+        this.host.log(
+          `Inventory ${inv.inventory} read from ${inv.repository.row.git_url}${inv.branch ? ` (${inv.branch})` : ''}`,
+        );
       }
       const file = inside(base, inv.inventory);
       if (!lexists(file))
-        throw new Error(`Inventory ${inv.inventory} is not in the repository${inv.branch ? ` at branch ${inv.branch}` : ''}`);
+        throw new Error(
+          `Inventory ${inv.inventory} is not in the repository${inv.branch ? ` at branch ${inv.branch}` : ''}`,
+        );
       this.host.onInventoryRead?.(inv.id, null);
       return file;
     } catch (e) {
@@ -448,106 +461,31 @@ export class TaskExecutor {
     }
   }
 
-  private async runTerraform(
-    ctx: RunContext,
-    ws: Workspace,
-    repoDir: string,
-    env: Record<string, string>,
-    exe: string,
-  ): Promise<void> {
-    // The server writes and reads files here: a real folder of the checkout, resolved before any
-    // task process ran; safe-fs checks it still is one at every later access.
-    const cwd = realDirInside(repoDir, ctx.template.playbook || '.');
-    const tfEnv = {
-      ...env,
-      TF_IN_AUTOMATION: '1',
-      TF_INPUT: '0',
-      ...Object.fromEntries(
-        Object.entries({ ...ctx.trustedVars, ...ctx.untrustedVars }).map(([k, v]) => [
-          `TF_VAR_${k}`,
-          typeof v === 'string' ? v : JSON.stringify(v),
-        ]),
-      ),
-      ...this.inputsEnv(ctx, ws, `TF_VAR_${WORKFLOW_INPUTS_VAR}`),
+  /** What a Terraform/OpenTofu run (terraform-run.ts) may do through this executor. */
+  private terraformIo(ctx: RunContext, ws: Workspace): TerraformIo {
+    return {
+      deps: this.d,
+      host: this.host,
+      exec: (command, args, cwd, env, o) => this.exec(command, args, cwd, env, o),
+      note: (line) => this.note(line),
+      setStatus: (from, to) => this.setStatus(from, to),
+      confirmation: () => this.answer(),
+      addCleanup: (cleanup) => void this.cleanups.push(cleanup),
+      setForward: (forward) => {
+        this.forward = forward;
+      },
+      inputsEnv: (name) => this.inputsEnv(ctx, ws, name),
     };
-    const p = ctx.params;
-    // The workspace keeps its state in Gantry: an override file points any backend at it, the
-    // one-time credentials go by environment (never on the command line).
-    const backend = ctx.terraformBackend ?? null;
-    let backendAddress: string | null = null;
-    if (backend) {
-      const server = this.d.serverUrl?.();
-      if (!server)
-        throw new Error("The workspace keeps its state in Gantry, but this run does not know the server's address");
-      backendAddress = `${server.replace(/\/+$/, '')}${backend.path}`;
-      if (this.d.sandbox.isolatesNetwork) {
-        // The task's own network reaches no port of this host: its backend comes through a
-        // socket only its sandbox shows, on 127.0.0.1 of its own network.
-        const relay = await startBackendRelay(
-          path.join(this.d.workRoot, '.relay'),
-          `task_${ctx.task.id}`,
-          server,
-          backend.path,
-        );
-        this.cleanups.push(() => void relay.close());
-        this.forward = { socket: relay.socket, port: RELAY_PORT };
-        backendAddress = `http://127.0.0.1:${RELAY_PORT}${backend.path}`;
-      }
-      // A committed file of that name (or a link there) is replaced, never written through.
-      safeWriteFile(cwd, BACKEND_OVERRIDE_FILE, BACKEND_OVERRIDE, { mode: 0o600, owner: ws.owner });
-      Object.assign(tfEnv, { TF_HTTP_USERNAME: backend.username, TF_HTTP_PASSWORD: backend.password });
-      this.host.log("State: Gantry's HTTP state backend (the workspace's lock is held until this task ends)");
-    }
-    const steps = terraformSteps({
-      workspace: ctx.inventory && ctx.inventory.type.endsWith('-workspace') ? ctx.inventory.inventory : null,
-      destroy: !!p.destroy && ctx.templateParams.allow_destroy,
-      upgrade: !!p.upgrade,
-      reconfigure: !!p.reconfigure,
-      planFile: ws.path('gantry.tfplan'),
-      args: ctx.args,
-      backendAddress,
-    });
-    if (!backend) for (const n of this.d.terraformState.restore(ctx.template.id, cwd, ws.owner)) this.note(n);
-    await this.exec(exe, steps.init, cwd, tfEnv);
-    if (steps.workspace) await this.exec(exe, steps.workspace, cwd, tfEnv);
-    const stateFile = workspaceStateFile(steps.workspace ? ctx.inventory!.inventory : null);
-    const before = this.d.terraformState.readState(cwd, stateFile).state;
-    await this.exec(exe, steps.plan, cwd, tfEnv);
-    if (p.plan) return;
-    const autoApprove = ctx.templateParams.auto_approve || (!!p.auto_approve && ctx.templateParams.allow_auto_approve);
-    if (!autoApprove) {
-      if (await this.setStatus(['running'], 'waiting_confirmation')) this.host.onWaitingConfirmation?.();
-      const answer = await new Promise<'confirm' | 'reject' | 'stop'>((resolve) => {
-        this.confirmation = resolve;
-        if (this.stopRequested) resolve('stop');
-      });
-      this.confirmation = null;
-      if (answer === 'reject') throw new Rejected();
-      if (answer === 'stop') throw new Stopped();
-      await this.setStatus(['confirmed', 'waiting_confirmation'], 'running');
-    }
-    try {
-      await this.exec(exe, steps.apply, cwd, tfEnv);
-    } finally {
-      // With the backend on, terraform itself stored every version (as this task) while it ran.
-      if (!backend) this.saveLocalState(ctx.template.id, cwd, stateFile, before);
-    }
   }
 
-  /**
-   * Even a failed apply may have changed real resources: keep what it recorded. Only a regular
-   * file that parses as a state is kept or recorded; the log says why anything else is not.
-   */
-  private saveLocalState(templateId: number, cwd: string, stateFile: string, before: string | null): void {
-    try {
-      for (const n of this.d.terraformState.save(templateId, cwd)) this.note(n);
-      const after = this.d.terraformState.readState(cwd, stateFile);
-      if (after.problem) this.note(`State not recorded: ${after.problem}`);
-      else if (after.state !== null && after.state !== before) this.host.onTerraformState?.(after.state);
-    } catch (e) {
-      // Called from a finally: the apply's own error, if any, is the one the task ends with.
-      this.note(`State not saved: ${(e as Error).message}`);
-    }
+  /** Waits for the console's confirm, reject or stop; a stop that came first answers at once. */
+  private async answer(): Promise<'confirm' | 'reject' | 'stop'> {
+    const answer = await new Promise<'confirm' | 'reject' | 'stop'>((resolve) => {
+      this.confirmation = resolve;
+      if (this.stopRequested) resolve('stop');
+    });
+    this.confirmation = null;
+    return answer;
   }
 
   /** Gantry's own line in the task's log. */
@@ -555,15 +493,34 @@ export class TaskExecutor {
     (this.host.note ?? this.host.log).call(this.host, line);
   }
 
-  /** Runs one process to its end; a non-zero exit fails the task, a stop request stops it. */
-  private async exec(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
+  /** Runs one process to its end; an exit code not `ok` fails the task, a stop request stops it. Answers the code. */
+  private async exec(
+    command: string,
+    args: string[],
+    cwd: string,
+    env: Record<string, string>,
+    o: ExecOptions = {},
+  ): Promise<number> {
     if (this.stopRequested) throw new Stopped();
     // Every app process runs sandboxed; git and ssh-agent (run by the server itself) do not.
     // Checkouts and earlier steps made files the task user must own; no link is followed.
     this.ws?.handOver();
+    const watch = o.watch;
     this.current = this.d.launcher.start(
-      { command, args, cwd, env, sandbox: { writable: this.writable, readable: this.readable, forward: this.forward } },
-      (l) => this.host.log(l),
+      {
+        command,
+        args,
+        cwd,
+        env,
+        sandbox: { writable: this.writable, readable: this.readable, forward: this.forward },
+        ...(o.capture ? { captureStdout: o.capture } : {}),
+      },
+      watch
+        ? (l) => {
+            watch(l);
+            this.host.log(l);
+          }
+        : (l) => this.host.log(l),
       this.host.flow,
     );
     if (this.stopRequested) this.current.kill(this.killRequested ? 'SIGKILL' : 'SIGTERM');
@@ -571,7 +528,10 @@ export class TaskExecutor {
     this.current = null;
     if (this.stopRequested) throw new Stopped();
     if (r.spawnError) throw new Error(`${command} could not be started: ${r.spawnError}`);
-    if (r.code !== 0) throw new Error(`${path.basename(command)} exited with ${r.code ?? r.signal}`);
+    const ok = o.ok ?? [0];
+    if (r.code === null || (ok !== 'any' && !ok.includes(r.code)))
+      throw new Error(`${path.basename(command)} exited with ${r.code ?? r.signal}`);
+    return r.code;
   }
 }
 
@@ -597,10 +557,4 @@ function runInventories(ctx: RunContext): RunInventory[] {
   if (!inv || !['static', 'static-yaml', 'file'].includes(inv.type)) return [];
   const repository = inv.type === 'file' ? ctx.inventoryRepository : null;
   return [{ ...inv, repository, branch: repository?.row.git_branch || null }];
-}
-
-/** Where the local backend keeps a workspace's state (relative to its folder); the default workspace's is at the top. */
-function workspaceStateFile(workspace: string | null): string {
-  if (!workspace || workspace === 'default') return 'terraform.tfstate';
-  return path.join('terraform.tfstate.d', workspace, 'terraform.tfstate');
 }

@@ -33,6 +33,11 @@ export interface ProcessSpec {
    * does with the started child before its command runs (its network); returns the clean-up.
    */
   attach?: { pipes: number; start(child: StartedChild): () => void };
+  /**
+   * Stdout as it comes, unsplit (UTF-8 decoded), instead of as lines to `onLine` (a command whose
+   * output the engine reads: `terraform show -json`); stderr still goes to `onLine`.
+   */
+  captureStdout?: (chunk: string) => void;
 }
 
 export interface ProcessResult {
@@ -140,7 +145,11 @@ function spawnProcess(
       },
     };
   };
-  const out = splitter();
+  const capture = spec.captureStdout;
+  const captureDecoder = new StringDecoder('utf8');
+  const out = capture
+    ? { push: (c: Buffer) => capture(captureDecoder.write(c)), end: () => capture(captureDecoder.end()) }
+    : splitter();
   const err = splitter();
   let paused = false;
   const throttle = () => {

@@ -1,9 +1,9 @@
-import type { App } from '@gantry/contracts';
+import type { App, PlanSummary } from '@gantry/contracts';
 import type { Clock } from '../platform/clock.js';
 import type { EventBus } from '../realtime/bus.js';
 import { taskUpdateFrame } from '../realtime/task-frames.js';
 import type { TaskRecord, TaskStore } from './ports.js';
-import { TaskExecutor, type ExecutionHost, type ExecutorDeps } from './executor.js';
+import { TaskExecutor, type DriftResult, type ExecutionHost, type ExecutorDeps } from './executor.js';
 import { finalStatusTroubleLine, storageVerdict, untilStored, type FinalStatus } from './final-status.js';
 import type { LogRetryBuffer } from './log-retry-buffer.js';
 import { LogSink, type LogSeqReader } from './log-sink.js';
@@ -32,6 +32,13 @@ export interface RunnerDeps extends RunContextDeps, ExecutorDeps {
   onWaitingConfirmation?(task: TaskRecord): void;
   /** Called after the final status with the state a terraform/tofu run left in its workspace inventory. */
   onTerraformState?(task: TaskRecord, inventoryId: number, state: string): Promise<void>;
+  /**
+   * A terraform/tofu plan was summarised (with its policy verdict), with the task's workspace
+   * inventory (null: none); stored before confirmation is offered. Failures are swallowed.
+   */
+  onPlanSummary?(task: TaskRecord, inventoryId: number | null, summary: PlanSummary): Promise<void>;
+  /** A drift check's finding for the task's template and workspace (null: none). Failures are swallowed. */
+  onDrift?(task: TaskRecord, inventoryId: number | null, result: DriftResult): Promise<void>;
   /** This node's runs: a shutdown's drain and the cluster's fence stop this run through it. */
   runs?: LocalRuns;
 }
@@ -67,6 +74,12 @@ export class TaskRun {
       onInventoryRead: (id, error) => void d.inventoryReads?.record(task.project_id, id, error).catch(() => undefined),
       onTerraformState: (state) => {
         tf.state = state;
+      },
+      onPlanSummary: async (summary) => {
+        await d.onPlanSummary?.(task, workspaceId, summary).catch(() => undefined);
+      },
+      onDrift: async (result) => {
+        await d.onDrift?.(task, workspaceId, result).catch(() => undefined);
       },
     };
     const executor = new TaskExecutor(d, host);

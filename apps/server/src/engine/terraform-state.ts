@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { summarizeState } from '@gantry/contracts';
@@ -220,6 +221,45 @@ export class TerraformStateStore {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * A sha256 over the template's kept state files (their plain content, opened when sealed, so a
+   * re-seal of the same state does not move it), '' when none is kept: taken when a run restores
+   * the state and again before it applies, it says whether another run saved meanwhile.
+   */
+  fingerprint(templateId: number): string {
+    const dir = this.dir(templateId, false);
+    if (!dir) return '';
+    const rels: string[] = [];
+    for (const f of STATE_FILES) rels.push(f);
+    try {
+      for (const w of fs.readdirSync(path.join(dir, 'terraform.tfstate.d')).sort())
+        for (const f of STATE_FILES) rels.push(path.join('terraform.tfstate.d', w, f));
+    } catch {
+      // No workspace folder kept.
+    }
+    const hash = crypto.createHash('sha256');
+    let any = false;
+    for (const rel of rels) {
+      let data: Buffer | null;
+      try {
+        data = safeReadFile(dir, rel, this.keptMaxBytes);
+      } catch (e) {
+        if (e instanceof UnsafePathError) continue;
+        throw e;
+      }
+      if (data === null) continue;
+      let plain = data;
+      try {
+        plain = this.opened(rel, data);
+      } catch {
+        // Kept but not opened here: its bytes still say whether it moved.
+      }
+      any = true;
+      hash.update(`${rel}\0${plain.length}\0`).update(plain);
+    }
+    return any ? hash.digest('hex') : '';
   }
 
   /**

@@ -37,6 +37,15 @@ export class RemoteTaskRun {
         return true;
       },
       commit: (hash, message) => this.report({ status: 'running', commit_hash: hash, commit_message: message }),
+      // Stored by the server before confirmation is offered (the waiting status is reported after it).
+      onPlanSummary: async (summary) => {
+        await this.server.terraform?.(job.task_id, { plan_summary: summary }).catch(() => undefined);
+      },
+      onDrift: async (r) => {
+        await this.server
+          .terraform?.(job.task_id, { drift: { drifted: r.drifted, summary: r.summary, refresh_only: r.refreshOnly } })
+          .catch(() => undefined);
+      },
     };
     this.executor = new TaskExecutor(d, host);
   }

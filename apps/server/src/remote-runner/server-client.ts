@@ -1,10 +1,18 @@
-import { runnerPollResponseSchema, type RunnerLogBody, type RunnerPollResponse, type RunnerStatusBody } from '@gantry/contracts';
+import {
+  runnerPollResponseSchema,
+  type RunnerLogBody,
+  type RunnerPollResponse,
+  type RunnerStatusBody,
+  type RunnerTerraformBody,
+} from '@gantry/contracts';
 
 /** The runner's side of the HTTP protocol; an adapter so the agent can be tested with a fake. */
 export interface RunnerServer {
   poll(running: number[]): Promise<RunnerPollResponse>;
   log(taskId: number, body: RunnerLogBody): Promise<void>;
   status(taskId: number, body: RunnerStatusBody): Promise<void>;
+  /** A plan summary or a drift finding of a Terraform/OpenTofu task (absent in fakes that do not care). */
+  terraform?(taskId: number, body: RunnerTerraformBody): Promise<void>;
 }
 
 export class RunnerHttpError extends Error {
@@ -41,5 +49,6 @@ export function httpRunnerServer(baseUrl: string, token: string, fetchFn: typeof
     poll: async (running) => runnerPollResponseSchema.parse(await call('/poll', { running })),
     log: async (taskId, body) => void (await call(`/tasks/${taskId}/log`, body)),
     status: async (taskId, body) => void (await call(`/tasks/${taskId}/status`, body)),
+    terraform: async (taskId, body) => void (await call(`/tasks/${taskId}/terraform`, body)),
   };
 }

@@ -130,6 +130,7 @@ export function presentBackup(src: BackupSource): ProjectBackup {
       repository_id: repos.ref(s.repository_id),
       active: s.active,
       task_params: s.task_params ?? null,
+      type: s.type,
     })),
     integrations: src.integrations.map((i) => ({
       name: i.name,

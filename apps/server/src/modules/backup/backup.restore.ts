@@ -191,6 +191,7 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
         repository_id: repositoryId,
         active: false,
         task_params: sc.task_params,
+        type: sc.type,
       });
       await s.schedules.create(actor, p, input);
     });

@@ -97,7 +97,7 @@ export function toSemaphore(b: ProjectBackup) {
       environment_choices: (t.task_params.environment_choices ?? []).flatMap((id) => envs.ref(id) ?? []),
       inventory_choices: (t.task_params.inventory_choices ?? []).flatMap((id) => invs.ref(id) ?? []),
     },
-    cron: b.schedules.find((s) => s.template_id === t.id)?.cron_format ?? null,
+    cron: b.schedules.find((s) => s.template_id === t.id && s.type !== 'drift_check')?.cron_format ?? null,
   }));
   return {
     meta: {
@@ -114,8 +114,9 @@ export function toSemaphore(b: ProjectBackup) {
     inventories,
     environments,
     // Semaphore has no workflows: a workflow's schedules and integrations are left out (the Gantry format keeps them).
+    // Nor drift checks: Semaphore would run one as a plain schedule of the template (which may apply).
     schedules: b.schedules
-      .filter((s) => !s.workflow_id)
+      .filter((s) => !s.workflow_id && s.type !== 'drift_check')
       .map((s) => ({
         name: s.name,
         cron_format: s.cron_format,

@@ -1,7 +1,9 @@
 import type { Inventory, InventoryType } from '@gantry/contracts';
+import { UNKNOWN_DRIFT } from '@gantry/contracts';
 import type { InventoryRow } from './inventories.repository.js';
 
-export function presentInventory(row: InventoryRow): Inventory {
+/** A Terraform/OpenTofu workspace answers its last drift check's finding (`unknown` when none). */
+export function presentInventory(row: InventoryRow & { drift?: Inventory['drift'] }): Inventory {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -16,5 +18,6 @@ export function presentInventory(row: InventoryRow): Inventory {
     git_branch: row.git_branch ?? null,
     last_read_at: row.last_read_at ?? null,
     last_error: row.last_error ?? null,
+    ...(row.type.endsWith('-workspace') ? { drift: row.drift ?? UNKNOWN_DRIFT } : {}),
   };
 }

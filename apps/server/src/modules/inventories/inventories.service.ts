@@ -3,6 +3,7 @@ import {
   cannotDeleteMessage,
   hasReferences,
   type InventoryType,
+  type Drift,
   type References,
   type inventoryInputSchema,
   ErrorCodes,
@@ -19,6 +20,8 @@ import type { RepositoriesService } from '../repositories/repositories.service.j
 import type { InventoriesRepository, InventoryRow } from './inventories.repository.js';
 
 type Input = z.output<typeof inventoryInputSchema>;
+/** A workspace inventory carries its drift once the terraform-plans module is wired in. */
+export type InventoryWithDrift = InventoryRow & { drift?: Drift };
 
 /** Inventory types usable by each app, for `?app=` filtering of the list. */
 const TYPES_BY_APP: Record<string, readonly InventoryType[]> = {
@@ -38,18 +41,30 @@ export class InventoriesService implements ProjectResourceService<InventoryRow, 
     private readonly localPaths: LocalPathCheck,
   ) {}
 
-  list(projectId: number, query: Record<string, string | undefined>): Promise<InventoryRow[]> {
+  /** The last drift checks' findings of workspace inventories (terraform-plans); unset, none is shown. */
+  driftOf: ((projectId: number, ids: number[]) => Promise<Map<number, Drift>>) | undefined = undefined;
+
+  async list(projectId: number, query: Record<string, string | undefined>): Promise<InventoryWithDrift[]> {
     const templateId = query.template_id ? Number(query.template_id) : undefined;
-    return this.repo.list(projectId, {
+    const rows = await this.repo.list(projectId, {
       types: query.app ? (TYPES_BY_APP[query.app] ?? []) : undefined,
       templateId: Number.isInteger(templateId) ? templateId : undefined,
     });
+    return this.withDrift(projectId, rows);
   }
 
-  async get(projectId: number, id: number): Promise<InventoryRow> {
+  /** Workspace inventories with their drift: one query for the whole list. */
+  private async withDrift(projectId: number, rows: InventoryRow[]): Promise<InventoryWithDrift[]> {
+    const ids = rows.filter((r) => r.type.endsWith('-workspace')).map((r) => r.id);
+    if (!ids.length || !this.driftOf) return rows;
+    const drift = await this.driftOf(projectId, ids);
+    return rows.map((r) => (drift.has(r.id) ? { ...r, drift: drift.get(r.id) } : r));
+  }
+
+  async get(projectId: number, id: number): Promise<InventoryWithDrift> {
     const row = await this.repo.find(projectId, id);
     if (!row) throw new NotFoundError('Inventory not found', { code: ErrorCodes.inventoryNotFound });
-    return row;
+    return (await this.withDrift(projectId, [row]))[0]!;
   }
 
   async create(actor: Actor, projectId: number, input: Input): Promise<InventoryRow> {

@@ -71,4 +71,34 @@ describe('notification message', () => {
     for (const s of ['rejected', 'running', 'waiting', 'starting', 'confirmed', 'stopping'])
       expect(notificationEventFor(s)).toBeNull();
   });
+
+  it('words a drift finding with the workspace and the counts', () => {
+    const m = buildMessage({
+      ...base,
+      templateName: 'Infra',
+      status: 'success',
+      author: 'a schedule',
+      drift: { workspace: 'prod', changes: { create: 1, update: 2, replace: 0, destroy: 3 } },
+    });
+    expect(m.event).toBe('drift');
+    expect(m.status).toBe('drifted');
+    expect(m.title).toBe('[Web] Drift found in Infra (workspace prod)');
+    expect(m.text).toContain('Workspace: prod');
+    expect(m.text).toContain('Changes: 1 to add, 2 to change, 0 to replace, 3 to destroy');
+    expect(m.text).toContain('https://gantry.example.com/project/3/templates/7?t=42');
+    expect(buildMessage({ ...base, drift: { workspace: null, changes: null } }).title).toBe(
+      '[Web] Drift found in Deploy',
+    );
+  });
+
+  it('gives the plan counts to a task waiting for confirmation', () => {
+    const m = buildMessage({
+      ...base,
+      status: 'waiting_confirmation',
+      plan: { create: 2, update: 0, replace: 1, destroy: 0 },
+    });
+    expect(m.event).toBe('task_waiting_confirmation');
+    expect(m.text).toContain('Plan: 2 to add, 0 to change, 1 to replace, 0 to destroy');
+    expect(buildMessage({ ...base, status: 'waiting_confirmation' }).text).not.toContain('Plan:');
+  });
 });

@@ -1,5 +1,13 @@
-/** Why a notification is sent: a task reached a final status, or it waits for someone to confirm it. */
-export type NotificationEvent = 'task_finished' | 'task_waiting_confirmation' | 'approval_requested';
+import { planCounts, type PlanSummary } from '@gantry/contracts';
+
+/**
+ * Why a notification is sent: a task reached a final status, it waits for someone to confirm it,
+ * an approval waits, or a drift check found changes nobody applied.
+ */
+export type NotificationEvent = 'task_finished' | 'task_waiting_confirmation' | 'approval_requested' | 'drift';
+
+/** The counts a plan line names. */
+export type PlanCounts = Pick<PlanSummary, 'create' | 'update' | 'replace' | 'destroy'>;
 
 /** Final statuses that notify; `rejected` does not, as the person who rejected the task already knows. */
 export const NOTIFYING_FINAL_STATUSES: readonly string[] = ['success', 'error', 'stopped'];
@@ -21,6 +29,10 @@ export interface MessageInput {
   author: string | null;
   /** Public URL of the console without a trailing slash; empty gives a relative link. */
   webHost: string;
+  /** The task's plan, when it made one: a waiting-for-confirmation message carries its counts. */
+  plan?: PlanCounts | null;
+  /** A drift check's finding (a `drift` message): the workspace's name (null: the template's own state) and the changes. */
+  drift?: { workspace: string | null; changes: PlanCounts | null } | null;
 }
 
 /** One notification, already worded: every channel picks the fields it needs. */
@@ -104,6 +116,7 @@ const COLORS: Record<string, string> = {
 
 /** Builds the words of a notification from a task's facts; pure. */
 export function buildMessage(i: MessageInput): NotificationMessage {
+  if (i.drift) return buildDriftMessage(i, i.drift);
   const event: NotificationEvent = i.status === 'waiting_confirmation' ? 'task_waiting_confirmation' : 'task_finished';
   const url = `${i.webHost}/project/${i.projectId}/templates/${i.templateId}?t=${i.taskId}`;
   const title = `[${i.projectName}] Task #${i.taskId} of ${i.templateName} ${HEADLINES[i.status] ?? `ended: ${i.status}`}`;
@@ -115,7 +128,10 @@ export function buildMessage(i: MessageInput): NotificationMessage {
     `Status: ${i.status}`,
   ];
   if (i.author) lines.push(`Started by: ${i.author}`);
-  if (event === 'task_waiting_confirmation') lines.push('The plan is ready: confirm or reject the task in Gantry.');
+  if (event === 'task_waiting_confirmation') {
+    if (i.plan) lines.push(`Plan: ${planCounts(i.plan)}`);
+    lines.push('The plan is ready: confirm or reject the task in Gantry.');
+  }
   lines.push(url);
   return {
     event,
@@ -130,5 +146,31 @@ export function buildMessage(i: MessageInput): NotificationMessage {
     title,
     text: lines.join('\n'),
     color: COLORS[i.status] ?? '888888',
+  };
+}
+
+/** A drift check found changes nobody applied: the template, the workspace and the plan's counts. */
+function buildDriftMessage(i: MessageInput, d: NonNullable<MessageInput['drift']>): NotificationMessage {
+  const url = `${i.webHost}/project/${i.projectId}/templates/${i.templateId}?t=${i.taskId}`;
+  const where = d.workspace ? `${i.templateName} (workspace ${d.workspace})` : i.templateName;
+  const title = `[${i.projectName}] Drift found in ${where}`;
+  const lines = [title, `Project: ${i.projectName}`, `Template: ${i.templateName}`];
+  if (d.workspace) lines.push(`Workspace: ${d.workspace}`);
+  lines.push(`Drift check: task #${i.taskId}`);
+  if (d.changes) lines.push(`Changes: ${planCounts(d.changes)}`);
+  lines.push('The infrastructure no longer matches the configuration and state; review the plan in Gantry.', url);
+  return {
+    event: 'drift',
+    projectId: i.projectId,
+    projectName: i.projectName,
+    templateId: i.templateId,
+    templateName: i.templateName,
+    taskId: i.taskId,
+    status: 'drifted',
+    author: i.author,
+    url,
+    title,
+    text: lines.join('\n'),
+    color: 'F0AD4E',
   };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { insertReturningId } from '../../db/portable.js';
-import { gitRepo } from '../../test/git-fixture.js';
+import { commitFiles, gitRepo } from '../../test/git-fixture.js';
 import {
   addMember,
   engines,
@@ -51,6 +51,7 @@ function watchOutcomes(ctx: TestContext) {
   const off = ctx.app.services.notifications.onSettled((o) => seen.push(o));
   return {
     off,
+    seen: () => seen,
     async of(taskId: number, status: string): Promise<NotifyOutcome> {
       const until = Date.now() + 30_000;
       for (;;) {
@@ -287,11 +288,45 @@ describe.each(engines)('notifications ($name)', (engine) => {
       `Task #${id} of Infra is waiting for confirmation`,
     );
     expect(waiting.teams[0]!.json).toMatchObject({ themeColor: 'F0AD4E' });
+    // The plan's counts travel with it.
+    expect((waiting.slack[0]!.json as { text: string }).text).toContain(
+      'Plan: 1 to add, 0 to change, 0 to replace, 0 to destroy',
+    );
 
     expect((await admin.post(`/api/project/${project.id}/tasks/${id}/reject`)).statusCode).toBe(204);
     expect((await waitForTask(admin, project.id, id)).status).toBe('rejected');
     expect((await outcomes.of(id, 'rejected')).skipped).toBe('status');
     expect(received(project.name).webhook).toHaveLength(1);
+    outcomes.off();
+  });
+
+  it('tells of drift once: a drifted finding, not the same one found again', async () => {
+    const outcomes = watchOutcomes(t());
+    const admin = await signedInUser(t(), { admin: true });
+    const project = await alertProject(admin);
+    const tf = (input: string) => `resource "terraform_data" "x" {\n  input = "${input}"\n}\n`;
+    const repo = gitRepo({ 'main.tf': tf('a') });
+    const s = await setupTemplate(admin, project.id, repo, {
+      name: 'Net',
+      app: 'terraform',
+      playbook: '',
+      task_params: { allow_auto_approve: true },
+    });
+    const applied = await runTask(admin, project.id, { template_id: s.templateId, params: { auto_approve: true } });
+    expect((await waitForTask(admin, project.id, applied)).status).toBe('success');
+    commitFiles(repo, { 'main.tf': tf('b') });
+    const check = await runTask(admin, project.id, { template_id: s.templateId, params: { drift_check: {} } });
+    expect((await outcomes.of(check, 'drifted')).channels).toMatchObject({ slack: 'sent', webhook: 'sent' });
+    const drift = received(project.name).webhook.map((r) => r.json as { event: string; message: string });
+    const told = drift.filter((m) => m.event === 'drift');
+    expect(told).toHaveLength(1);
+    expect(told[0]!.message).toContain('Drift found in Net');
+    expect(told[0]!.message).toContain('Changes: 0 to add, 1 to change, 0 to replace, 0 to destroy');
+    await waitForTask(admin, project.id, check);
+    const again = await runTask(admin, project.id, { template_id: s.templateId, params: { drift_check: {} } });
+    await waitForTask(admin, project.id, again);
+    await outcomes.of(again, 'success');
+    expect(outcomes.seen().some((o) => o.taskId === again && o.status === 'drifted')).toBe(false);
     outcomes.off();
   });
 });

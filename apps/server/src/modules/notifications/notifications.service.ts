@@ -1,3 +1,4 @@
+import type { PlanSummary } from '@gantry/contracts';
 import type { EventsService } from '../events/events.service.js';
 import type { Audience, ChannelName, NotificationChannel } from './channels/channel.js';
 import {
@@ -12,6 +13,8 @@ import type { NotificationsRepository, TaskNotificationContext } from './notific
 export interface NotifiableTask {
   id: number;
   status: string;
+  /** A drift check's finding: sent as a `drift` notification whatever the task's status. */
+  drift?: { workspace: string | null; summary: PlanSummary | null };
 }
 
 export type DeliveryResult = 'sent' | 'skipped' | 'failed';
@@ -52,6 +55,14 @@ export class NotificationsService {
       .catch(() => undefined);
   }
 
+  /** A task's plan summary (terraform-plans): a waiting-for-confirmation message carries its counts. */
+  planOf: (taskId: number) => Promise<PlanSummary | null> = async () => null;
+
+  /** A drift check found drift worth telling (terraform-plans decides when): fire and forget. */
+  driftFound(taskId: number, workspace: string | null, summary: PlanSummary | null): void {
+    this.dispatch({ id: taskId, status: 'drifted', drift: { workspace, summary } });
+  }
+
   /** Hears the outcome of every dispatched notification (tests wait on it). */
   onSettled(fn: (o: NotifyOutcome) => void): () => void {
     this.listeners.add(fn);
@@ -60,15 +71,16 @@ export class NotificationsService {
 
   /** Notifies about the task's status when it should; resolves once every channel is done. */
   async notify(task: NotifiableTask): Promise<NotifyOutcome> {
-    const event = notificationEventFor(task.status);
+    const event = task.drift ? 'drift' : notificationEventFor(task.status);
     const outcome: NotifyOutcome = { taskId: task.id, status: task.status, event, skipped: null, channels: {} };
     if (this.channels.length === 0) return { ...outcome, skipped: 'no channel' };
     if (!event) return { ...outcome, skipped: 'status' };
     const ctx = await this.repo.context(task.id);
     if (!ctx) return { ...outcome, skipped: 'task gone' };
     if (ctx.project_alert !== 1) return { ...outcome, skipped: 'project alert off' };
-    if (task.status === 'success' && ctx.suppress_success_alerts === 1)
+    if (!task.drift && task.status === 'success' && ctx.suppress_success_alerts === 1)
       return { ...outcome, skipped: 'success suppressed' };
+    const plan = event === 'task_waiting_confirmation' ? await this.planOf(task.id).catch(() => null) : null;
 
     const message = buildMessage({
       projectId: ctx.project_id,
@@ -79,6 +91,8 @@ export class NotificationsService {
       status: task.status,
       author: authorOf(ctx),
       webHost: this.webHost,
+      plan,
+      drift: task.drift ? { workspace: task.drift.workspace, changes: task.drift.summary } : null,
     });
     const audience: Audience = {
       emails: this.channels.some((c) => c.name === 'email') ? await this.repo.alertEmails(ctx.project_id) : [],

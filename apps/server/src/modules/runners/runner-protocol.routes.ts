@@ -4,6 +4,7 @@ import {
   runnerPollRequestSchema,
   runnerPollResponseSchema,
   runnerStatusSchema,
+  runnerTerraformSchema,
   ErrorCodes,
 } from '@gantry/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -66,6 +67,16 @@ export function runnerProtocolRoutes(runners: RunnersService, protocol: RunnerPr
       { ...opts, bodyLimit: 8 * 1024 * 1024, schema: { tags, params: taskParams, body: runnerStatusSchema } },
       async (request, reply) => {
         await protocol.status(runnerOf(request), request.params.taskId, request.body);
+        return reply.status(204).send();
+      },
+    );
+
+    // A Terraform/OpenTofu plan's summary or a drift check's finding, sent before the status that follows it.
+    app.post(
+      '/internal/runners/tasks/:taskId/terraform',
+      { ...opts, bodyLimit: 8 * 1024 * 1024, schema: { tags, params: taskParams, body: runnerTerraformSchema } },
+      async (request, reply) => {
+        await protocol.terraform(runnerOf(request), request.params.taskId, request.body);
         return reply.status(204).send();
       },
     );

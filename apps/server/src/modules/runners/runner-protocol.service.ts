@@ -7,6 +7,8 @@ import {
   type RunnerLogBody,
   type RunnerPollResponse,
   type RunnerStatusBody,
+  type RunnerTerraformBody,
+  type PlanSummary,
   ErrorCodes,
 } from '@gantry/contracts';
 import type { App } from '@gantry/contracts';
@@ -37,6 +39,13 @@ export interface RunnerProtocolDeps {
   /** Called once a task's final status is stored (events, autorun, notifications). */
   onFinished(task: TaskRow): Promise<void>;
   onWaitingConfirmation?(task: TaskRow): void;
+  /** A runner's plan summary of its task (terraform-plans stores it). */
+  onPlanSummary?(task: TaskRow, summary: PlanSummary): Promise<void>;
+  /** A runner's drift check finding of its task. */
+  onDrift?(
+    task: TaskRow,
+    result: { drifted: boolean; summary: PlanSummary | null; refreshOnly: boolean },
+  ): Promise<void>;
 }
 
 /** Claims go at most this far in one poll even for an unlimited runner. */
@@ -140,6 +149,18 @@ export class RunnerProtocolService {
         if (!(await this.finish(task, body.status, outputOf(body.output))))
           throw new ConflictError(TASK_FINISHED, { code: ErrorCodes.taskFinished });
     }
+  }
+
+  /** A plan summary or a drift finding of the runner's own task, while it runs (409 once it ended). */
+  async terraform(runner: RunnerRow, taskId: number, body: RunnerTerraformBody): Promise<void> {
+    const task = await this.openTask(runner, taskId);
+    if (body.plan_summary) await this.d.onPlanSummary?.(task, body.plan_summary);
+    if (body.drift)
+      await this.d.onDrift?.(task, {
+        drifted: body.drift.drifted,
+        summary: body.drift.summary,
+        refreshOnly: body.drift.refresh_only,
+      });
   }
 
   /**

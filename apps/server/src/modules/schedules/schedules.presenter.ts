@@ -12,7 +12,7 @@ function presentScheduleFields(r: ScheduleWithTemplate): Schedule {
     cron_format: r.cron_format,
     repository_id: r.repository_id,
     active: r.active === 1,
-    type: '',
+    type: r.type === 'drift_check' ? 'drift_check' : '',
     delete_after_run: false,
     tpl_name: r.tpl_name,
     last_commit_hash: r.last_commit_hash,
@@ -25,12 +25,18 @@ export function presentSchedule(r: ScheduleWithTemplate): Schedule {
   return taskParams ? { ...presentScheduleFields(r), task_params: taskParams } : presentScheduleFields(r);
 }
 
-/** The stored answers as the API shows them: `{environment}` (JSON object text), or null for none. */
-export function scheduleTaskParams(text: string | null): { environment: string } | null {
+/**
+ * The stored answers as the API shows them: `{environment}` (JSON object text) and, for a drift
+ * check, `refresh_only`; null for none.
+ */
+export function scheduleTaskParams(text: string | null): { environment: string; refresh_only?: boolean } | null {
   if (!text) return null;
   try {
-    const v = JSON.parse(text) as { environment?: unknown };
-    return typeof v.environment === 'string' ? { environment: v.environment } : null;
+    const v = JSON.parse(text) as { environment?: unknown; refresh_only?: unknown };
+    if (typeof v.environment !== 'string') return null;
+    return typeof v.refresh_only === 'boolean'
+      ? { environment: v.environment, refresh_only: v.refresh_only }
+      : { environment: v.environment };
   } catch {
     return null;
   }

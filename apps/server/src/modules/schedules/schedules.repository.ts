@@ -7,7 +7,7 @@ export type ScheduleRow = Selectable<ScheduleTable>;
 export type ScheduleWithTemplate = ScheduleRow & { tpl_name: string };
 type Values = Pick<
   ScheduleRow,
-  'name' | 'template_id' | 'workflow_id' | 'cron_format' | 'repository_id' | 'active' | 'task_params'
+  'name' | 'template_id' | 'workflow_id' | 'cron_format' | 'repository_id' | 'active' | 'task_params' | 'type'
 >;
 
 export class SchedulesRepository {

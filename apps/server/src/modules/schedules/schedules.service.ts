@@ -109,12 +109,29 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
     await checkStartTarget({ templates: this.templates, workflows: this.workflows }, projectId, input);
     if (input.repository_id) await this.repositories.assertInProject(projectId, input.repository_id, 'repository_id');
     const text = input.task_params?.environment;
+    if (input.type === 'drift_check' && input.template_id !== null) {
+      // A drift check plans a Terraform/OpenTofu workspace; any other template has nothing to compare.
+      const t = await this.templates.get(projectId, input.template_id);
+      if (t.app !== 'terraform' && t.app !== 'tofu')
+        throw new ValidationError('A drift check schedule needs a Terraform or OpenTofu template', {
+          code: ErrorCodes.driftNotTerraform,
+          field: 'type',
+        });
+    }
     if (input.template_id === null || text === undefined || !text.trim()) return null;
     const template = presentTemplate(await this.templates.get(projectId, input.template_id));
     return scheduleAnswers(template, text);
   }
 
   private values(i: Input, answers: string | null) {
+    const drift = i.type === 'drift_check';
+    // A drift check keeps its `refresh_only` beside the answers (an empty answer object when it has none).
+    const taskParams =
+      drift && i.task_params?.refresh_only !== undefined
+        ? { environment: answers ?? '{}', refresh_only: i.task_params.refresh_only }
+        : answers === null
+          ? null
+          : { environment: answers };
     return {
       name: i.name,
       template_id: i.template_id,
@@ -122,7 +139,8 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
       cron_format: i.cron_format.trim(),
       repository_id: i.repository_id ?? null,
       active: +i.active,
-      task_params: answers === null ? null : JSON.stringify({ environment: answers }),
+      type: drift ? 'drift_check' : '',
+      task_params: taskParams === null ? null : JSON.stringify(taskParams),
     };
   }
 

@@ -44,6 +44,8 @@ export function allowedParams(p: TaskParams, t: TemplateTaskParams, limitField =
     upgrade: p.upgrade,
     reconfigure: p.reconfigure,
   };
+  // A drift check plans only (never applies): any task runner may ask for one (terraform-plans checks the template).
+  if (p.drift_check) out.drift_check = p.drift_check;
   if (t.allow_destroy) out.destroy = p.destroy;
   if (t.allow_auto_approve) out.auto_approve = p.auto_approve;
   if (t.allow_override_limit) out.limit = cleanList(p.limit, 'Limit', limitField);

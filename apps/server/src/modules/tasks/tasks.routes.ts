@@ -90,7 +90,11 @@ export function tasksRoutes(
     app.get(
       '/project/:projectId/tasks/:id',
       { preValidation: read, schema: { tags, params: taskParams, response: { 200: taskSchema } } },
-      async (request) => presentTask(await tasks.get(request.params.projectId, request.params.id)),
+      async (request) => {
+        const { projectId, id } = request.params;
+        const row = await tasks.get(projectId, id);
+        return { ...presentTask(row), ...(await tasks.taskExtras(projectId, id, row.tpl_app ?? '')) };
+      },
     );
 
     // What the task left for later workflow nodes and what it was given: readable as its log is.
@@ -168,7 +172,9 @@ export function tasksRoutes(
       '/project/:projectId/tasks/:id/confirm',
       { preValidation: run, schema: { tags, params: taskParams } },
       async (request, reply) => {
-        await tasks.confirm(request.params.projectId, request.params.id);
+        const u = requireUser(request);
+        const actor = { id: u.id, admin: u.admin === 1, role: projectOf(request).role };
+        await tasks.confirm(request.params.projectId, request.params.id, actor);
         return reply.status(204).send();
       },
     );
@@ -192,7 +198,8 @@ export function tasksRoutes(
       { schema: { tags, params: adminTaskParams, response: { 200: taskSchema } } },
       async (request) => {
         requireAdmin(request);
-        return presentTask(await tasks.getAny(request.params.id));
+        const row = await tasks.getAny(request.params.id);
+        return { ...presentTask(row), ...(await tasks.taskExtras(row.project_id, row.id, row.tpl_app ?? '')) };
       },
     );
 

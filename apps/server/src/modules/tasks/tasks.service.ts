@@ -9,6 +9,8 @@ import {
   type TaskResult,
   type ProjectRole,
   type Template,
+  type Task,
+  type TaskParams,
   type taskCreateSchema,
   ErrorCodes,
 } from '@gantry/contracts';
@@ -109,6 +111,21 @@ export class TasksService {
   /** Opens and ends the approvals tasks of templates with an approval policy wait for (the approvals module). */
   approvals: TaskApprovals = noTaskApprovals;
 
+  /** Checks a new task's params against its template (terraform-plans: a drift check needs a Terraform/OpenTofu template). */
+  checkParams: (template: Template, params: TaskParams) => void = () => undefined;
+
+  /** Before a confirm: may this caller confirm this task's plan? Throws when not (terraform-plans: a policy's role). */
+  confirmGuard: (projectId: number, taskId: number, actor: TaskActor | null) => Promise<void> = async () => undefined;
+
+  /** After a confirm is stored: who confirmed (terraform-plans records it beside the plan). */
+  onConfirmed: (projectId: number, taskId: number, actor: TaskActor | null) => Promise<void> = async () => undefined;
+
+  /**
+   * Fields a single task's answer carries beside the row's, by its template's app (terraform-plans:
+   * plan_summary and plan_confirmation of Terraform/OpenTofu tasks; others keep Semaphore's shape).
+   */
+  taskExtras: (projectId: number, taskId: number, app: string) => Promise<Partial<Task>> = async () => ({});
+
   /** Queues a task in `waiting`; the dispatcher starts it as soon as a slot is free. */
   async create(
     actor: TaskActor | null,
@@ -201,6 +218,13 @@ export class TasksService {
         field: 'commit_hash',
       });
 
+    const params = allowedParams(
+      taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)),
+      tp,
+      limitField(input),
+    );
+    this.checkParams(template, params);
+
     const row = await this.repo.insert({
       project_id: projectId,
       template_id: template.id,
@@ -216,9 +240,7 @@ export class TasksService {
       schedule_id: origin.scheduleId ?? null,
       environment: JSON.stringify(answers),
       secret: Object.keys(secretAnswers).length ? this.box.seal(JSON.stringify(secretAnswers)) : null,
-      params: JSON.stringify(
-        allowedParams(taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)), tp, limitField(input)),
-      ),
+      params: JSON.stringify(params),
       git_branch: chosenBranch(template, tp, input.git_branch),
       inventory_id: inventoryId,
       arguments: template.allow_override_args_in_task
@@ -354,10 +376,12 @@ export class TasksService {
     for (const id of await this.repo.unfinishedOfTemplate(projectId, templateId)) await this.stop(projectId, id, force);
   }
 
-  async confirm(projectId: number, id: number): Promise<void> {
+  async confirm(projectId: number, id: number, actor: TaskActor | null = null): Promise<void> {
     const task = await this.get(projectId, id);
+    await this.confirmGuard(projectId, id, actor);
     if (!(await this.repo.transition(id, ['waiting_confirmation'], 'confirmed')))
       throw new ConflictError('The task is not waiting for confirmation', { code: ErrorCodes.taskNotWaiting });
+    await this.onConfirmed(projectId, id, actor);
     this.publish({ ...task, status: 'confirmed' });
     await this.audit.record({
       action: 'task_confirm',

@@ -8,7 +8,8 @@ import type { TemplateWithExtras } from './templates.repository.js';
 // Read without the settings' checks: a parameter saved before a rule existed must not break every read.
 const surveyList = z.array(surveyVarFieldsSchema);
 
-export function presentTemplate(row: TemplateWithExtras): Template {
+/** A Terraform/OpenTofu template answers its worst drift finding (null when never checked). */
+export function presentTemplate(row: TemplateWithExtras & { drift?: Template['drift'] }): Template {
   return {
     id: row.id,
     project_id: row.project_id,
@@ -45,5 +46,6 @@ export function presentTemplate(row: TemplateWithExtras): Template {
     approval_policy: row.approval_policy ? approvalPolicySchema.parse(JSON.parse(row.approval_policy)) : null,
     last_task_id: row.last_task?.id ?? null,
     last_task: row.last_task ? presentTask(row.last_task) : null,
+    ...(row.app === 'terraform' || row.app === 'tofu' ? { drift: row.drift ?? null } : {}),
   };
 }

@@ -4,6 +4,7 @@ import {
   type References,
   type templateInputSchema,
   ErrorCodes,
+  type Drift,
 } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
@@ -18,6 +19,9 @@ import type { ReferencesRepository } from '../references/references.repository.j
 import type { RepositoriesService } from '../repositories/repositories.service.js';
 import { checkListLinks, listsToSave, type TemplateLists } from './template-lists.js';
 import type { TemplateValues, TemplatesRepository, TemplateWithExtras } from './templates.repository.js';
+
+/** A Terraform/OpenTofu template carries its drift once the terraform-plans module is wired in. */
+export type TemplateWithDrift = TemplateWithExtras & { drift?: Drift | null };
 
 export type TemplateInput = z.output<typeof templateInputSchema>;
 
@@ -43,15 +47,30 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     private readonly clock: Clock,
   ) {}
 
-  list(projectId: number, query: Record<string, string | undefined>): Promise<TemplateWithExtras[]> {
+  /** The worst drift finding of Terraform/OpenTofu templates (terraform-plans); unset, none is shown. */
+  driftOf: ((projectId: number, ids: number[]) => Promise<Map<number, Drift | null>>) | undefined = undefined;
+
+  async list(projectId: number, query: Record<string, string | undefined>): Promise<TemplateWithDrift[]> {
     const viewId = query.view_id ? Number(query.view_id) : undefined;
-    return this.repo.list(projectId, { app: query.app, viewId: Number.isInteger(viewId) ? viewId : undefined });
+    const rows = await this.repo.list(projectId, {
+      app: query.app,
+      viewId: Number.isInteger(viewId) ? viewId : undefined,
+    });
+    return this.withDrift(projectId, rows);
   }
 
-  async get(projectId: number, id: number): Promise<TemplateWithExtras> {
+  async get(projectId: number, id: number): Promise<TemplateWithDrift> {
     const row = await this.repo.find(projectId, id);
     if (!row) throw new NotFoundError('Template not found', { code: ErrorCodes.templateNotFound });
-    return row;
+    return (await this.withDrift(projectId, [row]))[0]!;
+  }
+
+  /** Terraform/OpenTofu templates with their drift: one query for the whole list. */
+  private async withDrift(projectId: number, rows: TemplateWithExtras[]): Promise<TemplateWithDrift[]> {
+    const ids = rows.filter((r) => r.app === 'terraform' || r.app === 'tofu').map((r) => r.id);
+    if (!ids.length || !this.driftOf) return rows;
+    const drift = await this.driftOf(projectId, ids);
+    return rows.map((r) => (drift.has(r.id) ? { ...r, drift: drift.get(r.id) ?? null } : r));
   }
 
   /** The template a task is started from: as get(), without its newest task. */

@@ -51,6 +51,46 @@ describe('redactState', () => {
     });
   });
 
+  it('hides copies of a sensitive value in attributes terraform does not mark', () => {
+    const s = {
+      outputs: {
+        pw: { value: { nested: 'output-secret' }, sensitive: true },
+        echo: { value: 'output-secret' },
+        other: { value: 'fine' },
+      },
+      resources: [
+        {
+          type: 'terraform_data',
+          name: 'attr-secret',
+          instances: [
+            {
+              attributes: {
+                input: { value: 'attr-secret', type: 'string' },
+                output: { value: 'attr-secret', type: 'string' },
+                list: ['output-secret', 'kept'],
+                short: 'abc',
+              },
+              sensitive_attributes: [[{ type: 'get_attr', value: 'input' }]],
+            },
+          ],
+        },
+        { type: 't', name: 'other', instances: [{ attributes: { x: 'attr-secret', y: 'string', z: 'abc' } }] },
+      ],
+    };
+    const out = JSON.parse(redactState(JSON.stringify(s))) as typeof s;
+    expect(out.outputs.echo.value).toBe('(sensitive)');
+    expect(out.outputs.other.value).toBe('fine');
+    expect(out.resources[0]!.instances[0]!.attributes).toEqual({
+      input: '(sensitive)',
+      output: { value: '(sensitive)', type: 'string' },
+      list: ['(sensitive)', 'kept'],
+      short: 'abc',
+    });
+    // Names and types stay; other resources' copies go; type names are never taken for secrets.
+    expect(out.resources[0]!.name).toBe('attr-secret');
+    expect(out.resources[1]!.instances[0]!.attributes).toEqual({ x: '(sensitive)', y: 'string', z: 'abc' });
+  });
+
   it('hides a whole branch when a path step is not understood', () => {
     const s = {
       resources: [

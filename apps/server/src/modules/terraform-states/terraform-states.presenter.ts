@@ -1,5 +1,10 @@
-import type { TerraformState, TerraformStateVersion } from '@gantry/contracts';
-import type { TerraformStateListRow, TerraformStateRow } from './terraform-states.repository.js';
+import {
+  planSummarySchema,
+  type PlanSummary,
+  type TerraformState,
+  type TerraformStateVersion,
+} from '@gantry/contracts';
+import type { StatePlanRow, TerraformStateListRow, TerraformStateRow } from './terraform-states.repository.js';
 
 /** Enough of an alias to tell writers apart, not enough to use it as an address. */
 const ALIAS_HINT = 6;
@@ -17,6 +22,31 @@ export function presentStateVersion(row: TerraformStateListRow | TerraformStateR
     lineage: row.lineage,
     resource_count: row.resource_count,
     alias_hint: row.writer_alias ? `${row.writer_alias.slice(0, ALIAS_HINT)}…` : null,
+  };
+}
+
+/** A stored plan summary, or null when it cannot be read (stored by an older or broken writer). */
+function planSummaryOf(text: string): PlanSummary | null {
+  try {
+    const parsed = planSummarySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A listed version with the plan of the task that wrote it and who confirmed that plan (null: none). */
+export function presentListedVersion(
+  row: TerraformStateListRow,
+  plan: StatePlanRow | undefined,
+): TerraformStateVersion {
+  return {
+    ...presentStateVersion(row),
+    plan_summary: plan ? planSummaryOf(plan.summary) : null,
+    confirmed_by:
+      plan?.confirmed_at != null
+        ? { user_id: plan.confirmed_by, user_name: plan.user_name, at: plan.confirmed_at }
+        : null,
   };
 }
 

@@ -6,6 +6,15 @@ export type TerraformStateRow = Selectable<TerraformStateTable>;
 /** A version as listed: without its state text, with the current status of the task that wrote it. */
 export type TerraformStateListRow = Omit<TerraformStateRow, 'state'> & { task_status: string | null };
 
+/** The plan of a task that wrote a version, and who confirmed it (the user's name when they still exist). */
+export interface StatePlanRow {
+  task_id: number;
+  summary: string;
+  confirmed_by: number | null;
+  confirmed_at: string | null;
+  user_name: string | null;
+}
+
 export class TerraformStatesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -30,6 +39,24 @@ export class TerraformStatesRepository {
       .where('s.project_id', '=', projectId)
       .where('s.inventory_id', '=', inventoryId)
       .orderBy('s.id', 'desc')
+      .execute();
+  }
+
+  /** The plans of the tasks that wrote the workspace's versions: one query for the whole list. */
+  plans(projectId: number, inventoryId: number): Promise<StatePlanRow[]> {
+    return this.db
+      .selectFrom('terraform_plan as p')
+      .leftJoin('user as u', 'u.id', 'p.confirmed_by')
+      .select(['p.task_id', 'p.summary', 'p.confirmed_by', 'p.confirmed_at', 'u.name as user_name'])
+      .where('p.project_id', '=', projectId)
+      .where('p.task_id', 'in', (qb) =>
+        qb
+          .selectFrom('terraform_state as s')
+          .select('s.task_id')
+          .where('s.project_id', '=', projectId)
+          .where('s.inventory_id', '=', inventoryId)
+          .where('s.task_id', 'is not', null),
+      )
       .execute();
   }
 

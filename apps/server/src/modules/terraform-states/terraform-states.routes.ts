@@ -1,4 +1,10 @@
-import { idParamSchema, Permission, terraformStateSchema, terraformStateVersionSchema } from '@gantry/contracts';
+import {
+  idParamSchema,
+  Permission,
+  stateDiffSchema,
+  terraformStateSchema,
+  terraformStateVersionSchema,
+} from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
@@ -7,6 +13,7 @@ import type { TerraformStatesService } from './terraform-states.service.js';
 
 const listParams = z.object({ projectId: idParamSchema, id: idParamSchema });
 const itemParams = listParams.extend({ stateId: idParamSchema });
+const diffQuery = z.object({ from: idParamSchema, to: idParamSchema });
 const tags = ['inventory'];
 
 /**
@@ -41,6 +48,14 @@ export function terraformStatesRoutes(
         const [newest] = await states.list(request.params.projectId, request.params.id);
         return states.get(request.params.projectId, request.params.id, newest?.id ?? 0);
       },
+    );
+    app.get(
+      `${base}/diff`,
+      {
+        preValidation: projectGuard(members, 0),
+        schema: { tags, params: listParams, querystring: diffQuery, response: { 200: stateDiffSchema } },
+      },
+      async (request) => states.diff(request.params.projectId, request.params.id, request.query.from, request.query.to),
     );
     app.get(
       `${base}/:stateId`,

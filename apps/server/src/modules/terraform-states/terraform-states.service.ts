@@ -1,4 +1,10 @@
-import { summarizeState, type TerraformState, type TerraformStateVersion, ErrorCodes } from '@gantry/contracts';
+import {
+  summarizeState,
+  type StateDiff,
+  type TerraformState,
+  type TerraformStateVersion,
+  ErrorCodes,
+} from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import { NotFoundError } from '../../platform/errors.js';
@@ -6,11 +12,13 @@ import type { Actor } from '../../platform/resource-routes.js';
 import { noAudit, type AuditRecord, type AuditRecorder } from '../audit/audit.port.js';
 import type { EventsService } from '../events/events.service.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
-import { presentState, presentStateVersion } from './terraform-states.presenter.js';
+import { presentListedVersion, presentState, presentStateVersion } from './terraform-states.presenter.js';
 import type { TerraformStateRow, TerraformStatesRepository } from './terraform-states.repository.js';
 import { redactState } from './state-redaction.js';
+import { diffStates } from './state-diff.js';
 
 const NO_STATE = 'No state available.';
+const NO_VERSION = 'State version not found';
 
 /** Who wrote a version through the HTTP backend: a running task, or someone holding an alias. */
 export type StateWriter = { taskId: number; alias: null } | { taskId: null; alias: string };
@@ -109,7 +117,23 @@ export class TerraformStatesService {
 
   async list(projectId: number, inventoryId: number): Promise<TerraformStateVersion[]> {
     await this.inventories.get(projectId, inventoryId);
-    return (await this.repo.list(projectId, inventoryId)).map(presentStateVersion);
+    const [rows, plans] = await Promise.all([
+      this.repo.list(projectId, inventoryId),
+      this.repo.plans(projectId, inventoryId),
+    ]);
+    const byTask = new Map(plans.map((p) => [p.task_id, p]));
+    return rows.map((row) => presentListedVersion(row, row.task_id === null ? undefined : byTask.get(row.task_id)));
+  }
+
+  /** What changed from one version of the workspace's state to another, values redacted as in `get`. */
+  async diff(projectId: number, inventoryId: number, fromId: number, toId: number): Promise<StateDiff> {
+    await this.inventories.get(projectId, inventoryId);
+    const [from, to] = await Promise.all([
+      this.repo.find(projectId, inventoryId, fromId),
+      this.repo.find(projectId, inventoryId, toId),
+    ]);
+    if (!from || !to) throw new NotFoundError(NO_VERSION, { code: ErrorCodes.stateVersionNotFound });
+    return diffStates(from.id, this.box.open(from.state), to.id, this.box.open(to.state));
   }
 
   async get(projectId: number, inventoryId: number, id: number): Promise<TerraformState> {

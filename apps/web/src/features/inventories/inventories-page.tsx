@@ -1,4 +1,4 @@
-import { Box } from '@mui/material';
+import { Box, Stack } from '@mui/material';
 import { WORKSPACE_INVENTORY_TYPES, type Inventory } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import { InventoryDialog } from './components/inventory-dialog';
 import { LastRead } from './components/last-read';
 import { NewInventoryMenu } from './components/new-inventory-menu';
 import { kindOf, type InventoryKind } from './inventory-kinds';
+import { DriftBadge } from '../terraform-plans/components/drift-badge';
 
 /** /project/{id}/inventory: name, type, and the path for file and workspace types; New offers a menu of kinds. */
 export function InventoriesPage() {
@@ -26,7 +27,12 @@ export function InventoriesPage() {
   const repositories = useQuery(projectQueries.repositories(projectId)).data ?? [];
   /** An inventory to edit, or the kind of a new one. */
   const [editing, setEditing] = useState<Inventory | InventoryKind | null>(null);
-  const del = useSafeDelete({ projectId, object: t('inventories.object'), baseUrl: `/project/${projectId}/inventory`, invalidate: projectKeys.inventories(projectId) });
+  const del = useSafeDelete({
+    projectId,
+    object: t('inventories.object'),
+    baseUrl: `/project/${projectId}/inventory`,
+    invalidate: projectKeys.inventories(projectId),
+  });
   return (
     <Box>
       <PageHeader
@@ -42,13 +48,45 @@ export function InventoriesPage() {
           onEdit={setEditing}
           onDelete={(i) => void del.request(i)}
           columns={[
-            { key: 'type', header: t('inventories.type'), render: (i) => t(`inventories.types.${i.type}`) },
-            { key: 'path', header: t('inventories.path'), render: (i) => (i.type === 'file' || i.type === 'url' || WORKSPACE_INVENTORY_TYPES.includes(i.type) ? <code style={{ overflowWrap: 'anywhere' }}>{i.inventory}{i.git_branch ? ` @ ${i.git_branch}` : ''}</code> : '') },
-            { key: 'lastRead', header: t('inventories.lastReadColumn'), render: (i) => <LastRead inventory={i} compact /> },
+            {
+              key: 'type',
+              header: t('inventories.type'),
+              // A Terraform/OpenTofu workspace: what its last drift check found.
+              render: (i) =>
+                i.drift ? (
+                  <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                    <span>{t(`inventories.types.${i.type}`)}</span>
+                    <DriftBadge drift={i.drift} />
+                  </Stack>
+                ) : (
+                  t(`inventories.types.${i.type}`)
+                ),
+            },
+            {
+              key: 'path',
+              header: t('inventories.path'),
+              render: (i) =>
+                i.type === 'file' || i.type === 'url' || WORKSPACE_INVENTORY_TYPES.includes(i.type) ? (
+                  <code style={{ overflowWrap: 'anywhere' }}>
+                    {i.inventory}
+                    {i.git_branch ? ` @ ${i.git_branch}` : ''}
+                  </code>
+                ) : (
+                  ''
+                ),
+            },
+            {
+              key: 'lastRead',
+              header: t('inventories.lastReadColumn'),
+              render: (i) => <LastRead inventory={i} compact />,
+            },
           ]}
         />
       ) : (
-        <QueryStates query={query} empty={<EmptyState title={t('inventories.none')} hint={t('inventories.noneHint')} />} />
+        <QueryStates
+          query={query}
+          empty={<EmptyState title={t('inventories.none')} hint={t('inventories.noneHint')} />}
+        />
       )}
       {editing ? (
         <InventoryDialog

@@ -1,7 +1,20 @@
 import CloseIcon from '@mui/icons-material/Close';
 import FullscreenExitIcon from '@mui/icons-material/FullscreenExit';
 import FullscreenIcon from '@mui/icons-material/Fullscreen';
-import { Alert, Box, Dialog, DialogContent, DialogTitle, IconButton, Stack, Typography, useMediaQuery, useTheme } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Dialog,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Stack,
+  Tab,
+  Tabs,
+  Typography,
+  useMediaQuery,
+  useTheme,
+} from '@mui/material';
 import { TASK_DIALOG_MAX_WIDTH, isFinished } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
@@ -17,6 +30,7 @@ import { LogView, type LogViewHandle } from './components/log-view';
 import { TaskFinishedActions, TaskRunActions } from './components/task-log-actions';
 import { TaskLogHeaderInfo } from './components/task-log-header-info';
 import { useTaskLog } from './components/use-task-log';
+import { PlanView } from '../terraform-plans/components/plan-view';
 
 /**
  * A task's status, actions and log (opened by TaskLogHost). Below 960 px it fills the screen
@@ -45,6 +59,11 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
   // Whether the task was running when its status was first known: the view then follows the end.
   const [followAtOpen, setFollowAtOpen] = useState<boolean | null>(null);
   if (status && followAtOpen === null) setFollowAtOpen(!isFinished(status));
+  // A planned Terraform task has a Plan tab beside the log (shown first while it waits for confirmation or when its policy blocked it).
+  const [pane, setPane] = useState<'log' | 'plan' | null>(null);
+  const plan = task?.plan_summary ?? null;
+  const planFirst = status === 'waiting_confirmation' || plan?.policy?.passed === false;
+  const shown = plan ? (pane ?? (planFirst ? 'plan' : 'log')) : 'log';
 
   const close = () => {
     const next = new URLSearchParams(params);
@@ -67,9 +86,21 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
       fullScreen={full}
       fullWidth
       maxWidth={false}
-      slotProps={{ paper: { sx: full ? {} : { maxWidth: TASK_DIALOG_MAX_WIDTH, height: 'min(820px, calc(100% - 64px))' } } }}
+      slotProps={{
+        paper: { sx: full ? {} : { maxWidth: TASK_DIALOG_MAX_WIDTH, height: 'min(820px, calc(100% - 64px))' } },
+      }}
     >
-      <DialogTitle sx={{ display: 'flex', flexWrap: { xs: 'wrap', md: 'nowrap' }, alignItems: 'center', gap: { xs: 1, md: 1.5 }, pr: 1, pl: { xs: 2, md: 3 }, minWidth: 0 }}>
+      <DialogTitle
+        sx={{
+          display: 'flex',
+          flexWrap: { xs: 'wrap', md: 'nowrap' },
+          alignItems: 'center',
+          gap: { xs: 1, md: 1.5 },
+          pr: 1,
+          pl: { xs: 2, md: 3 },
+          minWidth: 0,
+        }}
+      >
         <Typography variant="h6" component="span" noWrap sx={{ flexShrink: 0 }}>
           {t('tasks.title', { id: taskId })}
         </Typography>
@@ -83,13 +114,25 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
         <Typography
           variant="body2"
           color="text.secondary"
-          sx={{ flex: { xs: '1 0 100%', md: '1 1 0' }, order: { xs: 1, md: 0 }, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: { xs: 'normal', md: 'nowrap' } }}
+          sx={{
+            flex: { xs: '1 0 100%', md: '1 1 0' },
+            order: { xs: 1, md: 0 },
+            minWidth: 0,
+            overflow: 'hidden',
+            textOverflow: 'ellipsis',
+            whiteSpace: { xs: 'normal', md: 'nowrap' },
+          }}
         >
           {task?.tpl_alias}
         </Typography>
         {task && !mobile ? <TaskRunActions projectId={projectId} task={task} /> : null}
         {task ? <TaskFinishedActions projectId={projectId} task={task} compact={mobile} /> : null}
-        <IconButton aria-label={t('tasks.fullscreen')} aria-pressed={full} onClick={toggleFullscreen} sx={{ flexShrink: 0 }}>
+        <IconButton
+          aria-label={t('tasks.fullscreen')}
+          aria-pressed={full}
+          onClick={toggleFullscreen}
+          sx={{ flexShrink: 0 }}
+        >
           {full ? <FullscreenExitIcon /> : <FullscreenIcon />}
         </IconButton>
         <IconButton aria-label={t('common.close')} onClick={close} sx={{ flexShrink: 0 }}>
@@ -110,18 +153,51 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
             {task.commit_hash.slice(0, 10)} {task.commit_message.slice(0, 50)}
           </Typography>
         ) : null}
-        <LogToolbar
-          onSearch={setQ}
-          onFirst={() => view.current?.toStart()}
-          onLast={() => view.current?.toEnd()}
-          onGoToLine={(seq) => view.current?.goToLine(seq) ?? null}
-          showTime={showTime}
-          onShowTime={toggleTime}
-        />
-        {q ? <LogSearchResults projectId={projectId} taskId={taskId} q={q} onPick={(seq) => view.current?.showSeq(seq)} /> : null}
-        {followAtOpen === null ? null : (
-          <LogView ref={view} loader={loader} follow={followAtOpen} showTime={showTime} sx={{ flex: 1, minHeight: 160 }} />
-        )}
+        {plan ? (
+          <Tabs
+            value={shown}
+            onChange={(_e, v: 'log' | 'plan') => setPane(v)}
+            sx={{ minHeight: 40, flexShrink: 0, borderBottom: 1, borderColor: 'divider' }}
+          >
+            <Tab value="log" label={t('terraformPlans.logTab')} sx={{ minHeight: 40 }} />
+            <Tab value="plan" label={t('terraformPlans.planTab')} sx={{ minHeight: 40 }} />
+          </Tabs>
+        ) : null}
+        {plan && shown === 'plan' ? (
+          <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
+            <PlanView summary={plan} confirmation={task?.plan_confirmation} />
+          </Box>
+        ) : null}
+        {/* The log stays mounted (its place and loaded lines kept) while the plan shows. */}
+        <Box
+          sx={{ display: shown === 'log' ? 'flex' : 'none', flexDirection: 'column', gap: 1, flex: 1, minHeight: 0 }}
+        >
+          <LogToolbar
+            onSearch={setQ}
+            onFirst={() => view.current?.toStart()}
+            onLast={() => view.current?.toEnd()}
+            onGoToLine={(seq) => view.current?.goToLine(seq) ?? null}
+            showTime={showTime}
+            onShowTime={toggleTime}
+          />
+          {q ? (
+            <LogSearchResults
+              projectId={projectId}
+              taskId={taskId}
+              q={q}
+              onPick={(seq) => view.current?.showSeq(seq)}
+            />
+          ) : null}
+          {followAtOpen === null ? null : (
+            <LogView
+              ref={view}
+              loader={loader}
+              follow={followAtOpen}
+              showTime={showTime}
+              sx={{ flex: 1, minHeight: 160 }}
+            />
+          )}
+        </Box>
       </DialogContent>
     </Dialog>
   );

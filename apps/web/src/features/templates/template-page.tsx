@@ -26,6 +26,8 @@ import { TemplateDetails, TemplateState } from './components/template-details';
 import { TemplateDialog } from './components/template-dialog';
 import { TemplateReferences } from './components/template-references';
 import { TemplateWorkspaces } from './components/template-workspaces';
+import { CheckDriftButton } from '../terraform-plans/components/check-drift-button';
+import { DriftBadge } from '../terraform-plans/components/drift-badge';
 
 export type TemplateTab = 'tasks' | 'details' | 'state';
 
@@ -66,18 +68,33 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
         {t('templates.backToList')}
       </Button>
     );
-    const notFound = <EmptyState heading title={t('templates.notFound')} hint={t('templates.notFoundHint')} action={back} />;
+    const notFound = (
+      <EmptyState heading title={t('templates.notFound')} hint={t('templates.notFoundHint')} action={back} />
+    );
     return <QueryStates query={templateResult} loading={<PageSkeleton />} notFound={notFound} />;
   }
   const terraform = template.app === 'terraform' || template.app === 'tofu';
-  const action = template.type === 'build' ? t('templates.build') : template.type === 'deploy' ? t('templates.deploy') : t('templates.run');
+  const action =
+    template.type === 'build'
+      ? t('templates.build')
+      : template.type === 'deploy'
+        ? t('templates.deploy')
+        : t('templates.run');
   return (
     <Box>
       {/* On a phone the name has its own line and the buttons wrap below it. */}
       <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
-        <Typography variant="h5" component="h1" sx={{ fontWeight: 600, flexGrow: 1, flexBasis: { xs: '100%', sm: 0 }, minWidth: 0, overflowWrap: 'anywhere' }}>
+        <Typography
+          variant="h5"
+          component="h1"
+          sx={{ fontWeight: 600, flexGrow: 1, flexBasis: { xs: '100%', sm: 0 }, minWidth: 0, overflowWrap: 'anywhere' }}
+        >
           {template.name}
         </Typography>
+        {terraform ? <DriftBadge drift={template.drift} /> : null}
+        {terraform ? (
+          <CheckDriftButton projectId={projectId} templateId={templateId} disabled={!access.canRun} />
+        ) : null}
         {access.canManage ? (
           <>
             <Tooltip title={t('common.edit')}>
@@ -97,7 +114,12 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
             </Tooltip>
           </>
         ) : null}
-        <Button variant="contained" startIcon={<PlayIcon />} disabled={!access.canRun} onClick={() => launchTask({ projectId, templateId })}>
+        <Button
+          variant="contained"
+          startIcon={<PlayIcon />}
+          disabled={!access.canRun}
+          onClick={() => launchTask({ projectId, templateId })}
+        >
           {action}
         </Button>
       </Stack>
@@ -107,10 +129,18 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
         editable={access.canManage}
         onSave={(v) => void setDescription.mutateAsync(v).catch((e: unknown) => snackbar.error(errorText(e)))}
       />
-      <Tabs value={tab} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ my: 2, borderBottom: 1, borderColor: 'divider' }}>
+      <Tabs
+        value={tab}
+        variant="scrollable"
+        scrollButtons="auto"
+        allowScrollButtonsMobile
+        sx={{ my: 2, borderBottom: 1, borderColor: 'divider' }}
+      >
         <Tab value="tasks" label={t('templates.tasksTab')} component={Link} to={`${base}/${templateId}/tasks`} />
         <Tab value="details" label={t('templates.detailsTab')} component={Link} to={`${base}/${templateId}/details`} />
-        {terraform ? <Tab value="state" label={t('templates.stateTab')} component={Link} to={`${base}/${templateId}/state`} /> : null}
+        {terraform ? (
+          <Tab value="state" label={t('templates.stateTab')} component={Link} to={`${base}/${templateId}/state`} />
+        ) : null}
       </Tabs>
       {tab === 'tasks' ? (
         <TaskTable
@@ -125,7 +155,11 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
               hint={t('templates.noTasksHint')}
               action={
                 access.canRun ? (
-                  <Button variant="outlined" startIcon={<PlayIcon />} onClick={() => launchTask({ projectId, templateId })}>
+                  <Button
+                    variant="outlined"
+                    startIcon={<PlayIcon />}
+                    onClick={() => launchTask({ projectId, templateId })}
+                  >
                     {t('templates.runFirstTask')}
                   </Button>
                 ) : null

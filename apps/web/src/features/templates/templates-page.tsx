@@ -21,6 +21,7 @@ import { appsQuery } from './api/templates-api';
 import { TemplateColumnsButton, useTemplateColumns, type TemplateColumn } from './components/template-columns';
 import { TemplateDialog } from './components/template-dialog';
 import { ViewsDialog } from './components/views-dialog';
+import { DriftBadge } from '../terraform-plans/components/drift-badge';
 
 /** /project/{id}/templates and /views/{viewId}/templates: All and one tab per view. */
 export function TemplatesPage() {
@@ -66,7 +67,12 @@ export function TemplatesPage() {
         title={t('templates.title')}
         actions={
           access.canManage ? (
-            <Button variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)} disabled={noActiveApp && !me.admin}>
+            <Button
+              variant="contained"
+              startIcon={<AddIcon />}
+              onClick={() => setCreating(true)}
+              disabled={noActiveApp && !me.admin}
+            >
               {t('templates.new')}
             </Button>
           ) : null
@@ -95,11 +101,39 @@ export function TemplatesPage() {
           rowKey={(x) => x.id}
           label={t('templates.title')}
           columns={[
-            { key: 'name', header: t('common.name'), render: (x: Template) => <MuiLink component={Link} to={`${base}/templates/${x.id}`}>{x.name}</MuiLink> },
-            { key: 'app', header: headers.app, render: (x: Template) => apps.find((a) => a.id === x.app)?.title ?? x.app },
+            {
+              key: 'name',
+              header: t('common.name'),
+              render: (x: Template) => (
+                <>
+                  <MuiLink component={Link} to={`${base}/templates/${x.id}`}>
+                    {x.name}
+                  </MuiLink>
+                  {/* Terraform/OpenTofu: what the last drift check of its workspaces found. */}
+                  {x.app === 'terraform' || x.app === 'tofu' ? (
+                    <Box component="span" sx={{ ml: 1, display: 'inline-block' }}>
+                      <DriftBadge drift={x.drift} />
+                    </Box>
+                  ) : null}
+                </>
+              ),
+            },
+            {
+              key: 'app',
+              header: headers.app,
+              render: (x: Template) => apps.find((a) => a.id === x.app)?.title ?? x.app,
+            },
             { key: 'type', header: headers.type, render: (x: Template) => t(`templates.types.${x.type || 'task'}`) },
-            { key: 'version', header: headers.version, render: (x: Template) => x.last_task?.version ?? x.last_task?.build_task?.version ?? '' },
-            { key: 'last', header: headers.last, render: (x: Template) => (x.last_task ? <TaskStatus status={x.last_task.status} /> : '') },
+            {
+              key: 'version',
+              header: headers.version,
+              render: (x: Template) => x.last_task?.version ?? x.last_task?.build_task?.version ?? '',
+            },
+            {
+              key: 'last',
+              header: headers.last,
+              render: (x: Template) => (x.last_task ? <TaskStatus status={x.last_task.status} /> : ''),
+            },
             { key: 'lastBy', header: headers.lastBy, render: (x: Template) => x.last_task?.user_name ?? '' },
           ]
             .filter((c) => !columns.hidden.includes(c.key as TemplateColumn))
@@ -107,8 +141,18 @@ export function TemplatesPage() {
               key: 'run',
               header: '',
               render: (x) => (
-                <Button size="small" startIcon={<PlayIcon />} disabled={!access.canRun} onClick={() => launchTask({ projectId, templateId: x.id })} aria-label={t('templates.runNamed', { name: x.name })}>
-                  {x.type === 'build' ? t('templates.build') : x.type === 'deploy' ? t('templates.deploy') : t('templates.run')}
+                <Button
+                  size="small"
+                  startIcon={<PlayIcon />}
+                  disabled={!access.canRun}
+                  onClick={() => launchTask({ projectId, templateId: x.id })}
+                  aria-label={t('templates.runNamed', { name: x.name })}
+                >
+                  {x.type === 'build'
+                    ? t('templates.build')
+                    : x.type === 'deploy'
+                      ? t('templates.deploy')
+                      : t('templates.run')}
                 </Button>
               ),
             })}
@@ -120,12 +164,25 @@ export function TemplatesPage() {
             <EmptyState
               title={t('templates.noneList')}
               hint={t('templates.noneHint')}
-              action={access.canManage && !viewId ? <Button variant="outlined" onClick={() => setCreating(true)} disabled={noActiveApp && !me.admin}>{t('templates.createFirst')}</Button> : null}
+              action={
+                access.canManage && !viewId ? (
+                  <Button variant="outlined" onClick={() => setCreating(true)} disabled={noActiveApp && !me.admin}>
+                    {t('templates.createFirst')}
+                  </Button>
+                ) : null
+              }
             />
           }
         />
       )}
-      {creating ? <TemplateDialog projectId={projectId} template={null} onClose={() => setCreating(false)} onSaved={(id) => void navigate(`${base}/templates/${id}`)} /> : null}
+      {creating ? (
+        <TemplateDialog
+          projectId={projectId}
+          template={null}
+          onClose={() => setCreating(false)}
+          onSaved={(id) => void navigate(`${base}/templates/${id}`)}
+        />
+      ) : null}
       {editingViews ? <ViewsDialog projectId={projectId} views={views} onClose={() => setEditingViews(false)} /> : null}
     </Box>
   );

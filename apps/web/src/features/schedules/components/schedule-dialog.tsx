@@ -20,6 +20,7 @@ import {
   type CronBuild,
   type Schedule,
   type ScheduleInput,
+  type ScheduleType,
 } from '@gantry/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -33,6 +34,7 @@ import { projectQueries } from '../../../lib/project-queries';
 import { CronBuilder } from './cron-builder';
 import { NextRuns } from './next-runs';
 import { StartTargetFields } from './start-target-fields';
+import { ScheduleTypeFields, useIsTerraformTemplate } from './schedule-type-fields';
 import { ScheduleAnswers, useScheduleParameters } from './schedule-answers';
 import {
   initialSurveyValues,
@@ -75,8 +77,13 @@ export function ScheduleDialog({
     item && parseCron(item.cron_format, ANY_BUILD) ? 'builder' : 'raw',
   );
   const [commitChecked, setOnCommit] = useState(!!item?.repository_id);
-  // "Run on new commit" starts a template only.
-  const onCommit = kind === 'template' && commitChecked;
+  // A Terraform/OpenTofu template's schedule may be a drift check (plan only), optionally -refresh-only.
+  const [scheduleType, setScheduleType] = useState<ScheduleType>(item?.type ?? '');
+  const [refreshOnly, setRefreshOnly] = useState(!!item?.task_params?.refresh_only);
+  const terraform = useIsTerraformTemplate(projectId, kind === 'template' ? template : '');
+  const driftCheck = kind === 'template' && terraform && scheduleType === 'drift_check';
+  // "Run on new commit" starts a template only (and never a drift check).
+  const onCommit = kind === 'template' && commitChecked && !driftCheck;
   const saved = onCommit ? checkCron : cron;
   const [repository, setRepository] = useState<number | ''>(item?.repository_id ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -110,8 +117,17 @@ export function ScheduleDialog({
       cron_format: saved,
       repository_id: onCommit ? repository || undefined : null,
       active: item?.active ?? true,
+      type: driftCheck ? ('drift_check' as const) : ('' as const),
       // None for a workflow's schedule or a template without parameters (a null clears stored ones).
-      task_params: vars?.length && answers ? { environment: surveyPayload(vars, answers, true).environment } : null,
+      task_params:
+        vars?.length && answers
+          ? {
+              environment: surveyPayload(vars, answers, true).environment,
+              ...(driftCheck ? { refresh_only: refreshOnly } : {}),
+            }
+          : driftCheck
+            ? { refresh_only: refreshOnly }
+            : null,
     };
     const r = scheduleInputSchema.safeParse(body);
     const errs: Record<string, string> = {};
@@ -204,7 +220,19 @@ export function ScheduleDialog({
               }}
             />
           ) : null}
-          {kind === 'template' ? (
+          {kind === 'template' && terraform ? (
+            <ScheduleTypeFields
+              type={scheduleType}
+              refreshOnly={refreshOnly}
+              error={errors.type}
+              onType={(v) => {
+                setScheduleType(v);
+                clear('type');
+              }}
+              onRefreshOnly={setRefreshOnly}
+            />
+          ) : null}
+          {kind === 'template' && !driftCheck ? (
             <FormControlLabel
               control={
                 <Checkbox

@@ -72,6 +72,18 @@ export function ScheduleTable({
         },
         { key: 'name', header: t('common.name'), render: (s) => s.name },
         { key: 'cron', header: t('schedules.cronUtc'), render: (s) => <code>{s.cron_format}</code> },
+        {
+          key: 'type',
+          header: t('terraformPlans.scheduleType'),
+          render: (s) =>
+            s.type === 'drift_check'
+              ? s.task_params?.refresh_only
+                ? t('terraformPlans.scheduleTypes.drift_check_refresh')
+                : t('terraformPlans.scheduleTypes.drift_check')
+              : s.repository_id
+                ? t('terraformPlans.scheduleTypes.on_commit')
+                : t('terraformPlans.scheduleTypes.run'),
+        },
         // tpl_name is the workflow's name for a workflow's schedule.
         {
           key: 'template',

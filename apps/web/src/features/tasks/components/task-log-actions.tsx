@@ -10,6 +10,7 @@ import { useSnackbar } from '../../../components/snackbar';
 import { errorText } from '../../../lib/error-text';
 import { launchTask } from '../../../lib/task-launcher';
 import { taskRawOutputUrl, useTaskActions } from '../api/tasks-api';
+import { PlanConfirmDialog } from '../../terraform-plans/components/plan-confirm-dialog';
 
 /** Confirm / reject (waiting for confirmation) and stop (while it runs): what changes the task. */
 export function TaskRunActions({ projectId, task }: { projectId: number; task: Task }) {
@@ -18,11 +19,18 @@ export function TaskRunActions({ projectId, task }: { projectId: number; task: T
   const actions = useTaskActions(projectId, task.id);
   const act = (p: Promise<unknown>) => void p.catch((e: unknown) => snackbar.error(errorText(e)));
   const status = task.status;
+  // A planned Terraform task is confirmed in a dialog that shows what its saved plan does.
+  const [confirming, setConfirming] = useState(false);
+  const plan = task.plan_summary;
   return (
     <>
       {status === 'waiting_confirmation' ? (
         <>
-          <Button variant="contained" color="success" onClick={() => act(actions.confirm.mutateAsync())}>
+          <Button
+            variant="contained"
+            color="success"
+            onClick={() => (plan ? setConfirming(true) : act(actions.confirm.mutateAsync()))}
+          >
             {t('tasks.confirm')}
           </Button>
           <Button color="error" onClick={() => act(actions.reject.mutateAsync())}>
@@ -31,9 +39,22 @@ export function TaskRunActions({ projectId, task }: { projectId: number; task: T
         </>
       ) : null}
       {STOPPABLE_STATUSES.includes(status as TaskStatus) && status !== 'rejected' ? (
-        <Button color="error" variant="outlined" sx={{ flexShrink: 0 }} onClick={() => act(actions.stop.mutateAsync(status === 'stopping'))}>
+        <Button
+          color="error"
+          variant="outlined"
+          sx={{ flexShrink: 0 }}
+          onClick={() => act(actions.stop.mutateAsync(status === 'stopping'))}
+        >
           {status === 'stopping' ? t('tasks.forceStop') : t('tasks.stop')}
         </Button>
+      ) : null}
+      {confirming && plan ? (
+        <PlanConfirmDialog
+          projectId={projectId}
+          summary={plan}
+          onConfirm={() => actions.confirm.mutateAsync()}
+          onClose={() => setConfirming(false)}
+        />
       ) : null}
     </>
   );
@@ -55,13 +76,24 @@ export function TaskFinishedActions({ projectId, task, compact }: { projectId: n
           <MoreVertIcon />
         </IconButton>
         <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)}>
-          <MenuItem component="a" href={taskRawOutputUrl(projectId, task.id)} target="_blank" rel="noopener" onClick={() => setAnchor(null)}>
+          <MenuItem
+            component="a"
+            href={taskRawOutputUrl(projectId, task.id)}
+            target="_blank"
+            rel="noopener"
+            onClick={() => setAnchor(null)}
+          >
             <ListItemIcon>
               <OpenInNewIcon fontSize="small" />
             </ListItemIcon>
             {t('tasks.rawLog')}
           </MenuItem>
-          <MenuItem component="a" href={taskRawOutputUrl(projectId, task.id, true)} download onClick={() => setAnchor(null)}>
+          <MenuItem
+            component="a"
+            href={taskRawOutputUrl(projectId, task.id, true)}
+            download
+            onClick={() => setAnchor(null)}
+          >
             <ListItemIcon>
               <DownloadIcon fontSize="small" />
             </ListItemIcon>
@@ -87,7 +119,12 @@ export function TaskFinishedActions({ projectId, task, compact }: { projectId: n
       <Button href={taskRawOutputUrl(projectId, task.id)} target="_blank" rel="noopener" sx={{ flexShrink: 0 }}>
         {t('tasks.rawLog')}
       </Button>
-      <Button href={taskRawOutputUrl(projectId, task.id, true)} download startIcon={<DownloadIcon />} sx={{ flexShrink: 0 }}>
+      <Button
+        href={taskRawOutputUrl(projectId, task.id, true)}
+        download
+        startIcon={<DownloadIcon />}
+        sx={{ flexShrink: 0 }}
+      >
         {t('tasks.log.download')}
       </Button>
       <Tooltip title={t('tasks.rerun')}>

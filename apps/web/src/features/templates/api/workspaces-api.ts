@@ -1,4 +1,4 @@
-import type { Inventory, TerraformState, TerraformStateVersion } from '@gantry/contracts';
+import type { Inventory, StateDiff, TerraformState, TerraformStateVersion } from '@gantry/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { projectKeys } from '../../../lib/project-queries';
@@ -30,6 +30,15 @@ export const stateVersionQuery = (p: number, inventoryId: number, stateId: numbe
   queryOptions({
     queryKey: ['project', p, 'inventory', inventoryId, 'states', stateId],
     queryFn: () => api.get<TerraformState>(`/project/${p}/inventory/${inventoryId}/terraform/states/${stateId}`),
+    retry: false,
+  });
+
+/** What changed from one state version to another (resources by address, attribute paths, outputs; values redacted). */
+export const stateDiffQuery = (p: number, inventoryId: number, from: number, to: number) =>
+  queryOptions({
+    queryKey: ['project', p, 'inventory', inventoryId, 'states', 'diff', from, to],
+    queryFn: () =>
+      api.get<StateDiff>(`/project/${p}/inventory/${inventoryId}/terraform/states/diff?from=${from}&to=${to}`),
     retry: false,
   });
 

@@ -34,6 +34,7 @@ import { SurveyVarsEditor } from './survey-vars-editor';
 import { draftBody, draftFrom, type TemplateDraft } from './template-draft';
 import { TemplateFields, templateInventories } from './template-fields';
 import { TemplateParams } from './template-params';
+import { TemplatePolicySection } from './template-policy-section';
 import { RunChoicesSection } from './template-lists-fields';
 import { VaultsEditor } from './vaults-editor';
 import { ApprovalPolicySection } from '../../approvals/components/approval-policy-section';
@@ -160,6 +161,7 @@ export function TemplateDialog({
             sx={{ maxWidth: 400 }}
           />
           <TemplateParams d={d} set={set} />
+          <TemplatePolicySection d={d} set={set} errors={errors} />
           <RunChoicesSection
             d={d}
             set={set}

@@ -30,6 +30,7 @@ import {
 import { AttachWorkspaceDialog, NewWorkspaceDialog } from './workspace-dialogs';
 import { WorkspaceBackend } from './workspace-backend';
 import { WorkspaceStates } from './workspace-states';
+import { DriftBadge } from '../../terraform-plans/components/drift-badge';
 
 /**
  * The workspaces of a terraform/tofu template (workspace inventories attached to it): default
@@ -112,7 +113,8 @@ export function TemplateWorkspaces({
                       {w.name}{' '}
                       {isDefault ? (
                         <Chip size="small" color="primary" label={t('workspaces.default')} sx={{ ml: 1 }} />
-                      ) : null}
+                      ) : null}{' '}
+                      {w.drift ? <DriftBadge drift={w.drift} /> : null}
                     </TableCell>
                     <TableCell align="right" onClick={(ev) => ev.stopPropagation()}>
                       {canManage && !isDefault ? (

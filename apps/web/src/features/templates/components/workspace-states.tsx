@@ -1,5 +1,6 @@
 import {
   Alert,
+  Box,
   Button,
   Dialog,
   DialogActions,
@@ -13,8 +14,10 @@ import {
   TableContainer,
   TableHead,
   TableRow,
+  Tooltip,
+  Typography,
 } from '@mui/material';
-import { isFinished } from '@gantry/contracts';
+import { isFinished, type PlanConfirmation, type PlanSummary } from '@gantry/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -101,8 +104,15 @@ export function WorkspaceStates({
                     ) : v.alias_hint ? (
                       t('terraformBackend.viaAlias', { hint: v.alias_hint })
                     ) : null}
+                    {v.confirmed_by ? <ConfirmedBy confirmation={v.confirmed_by} /> : null}
                   </TableCell>
-                  <TableCell>{v.status ? <TaskStatus status={v.status} /> : null}</TableCell>
+                  <TableCell>
+                    {/* The plan that made this version, under the status of the task that applied it. */}
+                    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+                      {v.status ? <TaskStatus status={v.status} /> : null}
+                      {v.plan_summary ? <PlanChips summary={v.plan_summary} /> : null}
+                    </Stack>
+                  </TableCell>
                   <TableCell align="right">{v.serial ?? ''}</TableCell>
                   <TableCell align="right">{v.resource_count ?? ''}</TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
@@ -121,6 +131,79 @@ export function WorkspaceStates({
         <StateDialog projectId={projectId} inventoryId={inventoryId} stateId={open} onClose={() => setOpen(null)} />
       ) : null}
     </Stack>
+  );
+}
+
+/** Terraform's signs for the four plan actions, as `terraform plan` prints them. */
+const SIGNS = [
+  ['create', '+'],
+  ['update', '~'],
+  ['replace', '±'],
+  ['destroy', '-'],
+] as const;
+
+/**
+ * The plan that produced a version as compact counts ("+1 ~2 ±0 -1"); the sentence behind them is
+ * the tooltip and what a screen reader reads. Focusable, so the tooltip opens from the keyboard too.
+ */
+function PlanChips({ summary }: { summary: PlanSummary }) {
+  const { t } = useTranslation();
+  const text = t('stateHistory.planCounts', {
+    create: summary.create,
+    update: summary.update,
+    replace: summary.replace,
+    destroy: summary.destroy,
+  });
+  const colors = { create: 'success.main', update: 'info.main', replace: 'warning.main', destroy: 'error.main' };
+  return (
+    <Tooltip title={text}>
+      <Box
+        component="span"
+        role="img"
+        tabIndex={0}
+        aria-label={text}
+        data-testid="state-plan-counts"
+        sx={{ display: 'inline-flex', gap: '3px', whiteSpace: 'nowrap', fontFamily: 'monospace', fontSize: 12 }}
+      >
+        {SIGNS.map(([action, sign]) => (
+          <Box
+            key={action}
+            component="span"
+            aria-hidden
+            sx={{
+              px: '3px',
+              borderRadius: 1,
+              border: 1,
+              borderColor: summary[action] ? colors[action] : 'divider',
+              color: summary[action] ? 'text.primary' : 'text.secondary',
+              fontWeight: summary[action] ? 600 : 400,
+            }}
+          >
+            {sign}
+            {summary[action]}
+          </Box>
+        ))}
+      </Box>
+    </Tooltip>
+  );
+}
+
+/** "Confirmed by <name>" under the task that applied a confirmed plan; when is the tooltip. */
+function ConfirmedBy({ confirmation }: { confirmation: PlanConfirmation }) {
+  const { t } = useTranslation();
+  const name = confirmation.user_name ?? t('stateHistory.deletedUser');
+  return (
+    <Tooltip describeChild title={t('stateHistory.confirmedAt', { at: formatDateTime(confirmation.at) })}>
+      <Typography
+        variant="caption"
+        component="div"
+        tabIndex={0}
+        data-testid="state-confirmed-by"
+        sx={{ color: 'text.secondary', display: 'block', minWidth: 90 }}
+      >
+        {t('stateHistory.confirmedBy', { name })}
+      </Typography>
+    </Tooltip>
   );
 }
 

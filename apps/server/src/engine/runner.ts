@@ -34,7 +34,8 @@ export interface RunnerDeps extends RunContextDeps, ExecutorDeps {
   onTerraformState?(task: TaskRecord, inventoryId: number, state: string): Promise<void>;
   /**
    * A terraform/tofu plan was summarised (with its policy verdict), with the task's workspace
-   * inventory (null: none); stored before confirmation is offered. Failures are swallowed.
+   * inventory (null: none); stored before confirmation is offered. A failure fails the task when
+   * the policy names who confirms (the check reads the stored plan), else it is swallowed.
    */
   onPlanSummary?(task: TaskRecord, inventoryId: number | null, summary: PlanSummary): Promise<void>;
   /** A drift check's finding for the task's template and workspace (null: none). Failures are swallowed. */
@@ -76,7 +77,14 @@ export class TaskRun {
         tf.state = state;
       },
       onPlanSummary: async (summary) => {
-        await d.onPlanSummary?.(task, workspaceId, summary).catch(() => undefined);
+        // The stored plan is what a confirm's role check reads: a plan whose policy names who
+        // confirms it is never offered when it could not be stored (the task fails instead).
+        await d.onPlanSummary?.(task, workspaceId, summary).catch((e: unknown) => {
+          if (summary.policy?.confirm_role)
+            throw new Error(
+              `The plan could not be stored, so its policy could not be enforced: ${(e as Error).message}`,
+            );
+        });
       },
       onDrift: async (result) => {
         await d.onDrift?.(task, workspaceId, result).catch(() => undefined);

@@ -29,6 +29,7 @@ import type { Clock } from './platform/clock.js';
 import { NotFoundError } from './platform/errors.js';
 import { randomUrlToken, type SecretBox } from './platform/crypto.js';
 import type { LocalPathCheck } from './platform/local-paths.js';
+import { driftWorkspace } from './modules/terraform-plans/drift-workspace.js';
 
 /** A project's resources, as the API and a restore both write them. */
 export interface ResourceServices {
@@ -101,6 +102,9 @@ export function createResourceServices(db: Kysely<Database>, d: ResourceServices
   // Workflows are built below; a schedule or integration only looks one up once saved.
   const workflowLookup = { get: (projectId: number, id: number) => workflows.get(projectId, id) };
   const schedules = new SchedulesService(schedulesRepo, templates, repositories, events, clock, workflowLookup);
+  // Here, not in services.ts: a restore's services (in its transaction) check a drift check's workspace too.
+  schedules.driftWorkspace = async (projectId, template, given) =>
+    driftWorkspace(template, await inventories.get(projectId, given).catch(() => null), 'task_params.inventory_id');
   const integrationsRepo = new IntegrationsRepository(db);
   const integrations = new IntegrationsService(
     integrationsRepo,

@@ -74,6 +74,7 @@ import { TerraformStatesRepository } from './modules/terraform-states/terraform-
 import { TerraformStatesService } from './modules/terraform-states/terraform-states.service.js';
 import { TerraformPlansRepository } from './modules/terraform-plans/terraform-plans.repository.js';
 import { TERRAFORM_APPS, TerraformPlansService } from './modules/terraform-plans/terraform-plans.service.js';
+import { driftWorkspace } from './modules/terraform-plans/drift-workspace.js';
 import { TerraformAliasesService } from './modules/terraform-backend/terraform-aliases.service.js';
 import { TerraformBackendRepository } from './modules/terraform-backend/terraform-backend.repository.js';
 import { TerraformBackendService } from './modules/terraform-backend/terraform-backend.service.js';
@@ -422,6 +423,8 @@ export function createServices({
   tasks.checkParams = (template, params) => {
     if (params.drift_check) terraformPlans.checkDriftTemplate(template.app);
   };
+  tasks.driftInventory = async (projectId, template, given) =>
+    driftWorkspace(template, await inventories.get(projectId, given).catch(() => null), 'inventory_id');
   tasks.confirmGuard = (projectId, id, actor) =>
     actor
       ? terraformPlans.checkConfirm(projectId, id, { id: actor.id, admin: actor.admin, role: actor.role })
@@ -682,6 +685,8 @@ export function createServices({
           environment: stored?.environment ?? '{}',
           secret: '{}',
           params: drift ? { drift_check: { refresh_only: stored?.refresh_only ?? false } } : {},
+          // A drift check's workspace (checked again as the task is made); none: the template's.
+          ...(drift && stored?.inventory_id ? { inventory_id: stored.inventory_id } : {}),
         },
         { scheduleId: s.id },
       );
@@ -754,12 +759,17 @@ export function createServices({
   // Dynamic options of choice parameters: the run dialog reads them, a task start checks its answers against them.
   const surveyOptions = new SurveyOptionsService({
     template: async (projectId, id) => presentTemplate(await templates.getForTask(projectId, id)),
-    inventoryExists: (projectId, id) => inventories.get(projectId, id).then(() => true, () => false),
+    inventoryExists: (projectId, id) =>
+      inventories.get(projectId, id).then(
+        () => true,
+        () => false,
+      ),
     listInventory: (projectId, id) => inventoryListing.list(projectId, id),
     fetch: (url, opts) => safeFetch(url, { ...opts, allowedHosts: config.fetchAllowedHosts }),
     clock,
   });
-  tasks.checkDynamicOption = (projectId, template, inventoryId) => surveyOptions.checker(projectId, template, inventoryId);
+  tasks.checkDynamicOption = (projectId, template, inventoryId) =>
+    surveyOptions.checker(projectId, template, inventoryId);
   const hosts = new HostsService({
     repo: new HostsRepository(db.db),
     inventories,

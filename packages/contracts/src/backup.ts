@@ -82,6 +82,8 @@ export const backupInventorySchema = z.object({
   repository_id: ref,
   /** A repository file inventory's branch (null: the repository's own). */
   git_branch: text.nullable().default(null),
+  /** A workspace's template (the one it is attached to); null: none, or a backup made before it was kept. */
+  template_id: ref,
 });
 
 export const backupEnvironmentSchema = z.object({
@@ -145,8 +147,11 @@ export const backupScheduleSchema = z.object({
   repository_id: ref,
   /** As it was when exported; a restored schedule starts inactive. */
   active: z.boolean().default(false),
-  /** Answers to the template's parameters (JSON object text under `environment`); a drift check's `refresh_only`. */
-  task_params: z.object({ environment: z.string(), refresh_only: z.boolean().optional() }).nullable().default(null),
+  /** Answers to the template's parameters (JSON object text under `environment`); a drift check's `refresh_only` and workspace. */
+  task_params: z
+    .object({ environment: z.string(), refresh_only: z.boolean().optional(), inventory_id: backupId.optional() })
+    .nullable()
+    .default(null),
   /** '' runs the template; 'drift_check' plans only and records drift (absent in older backups: ''). */
   type: scheduleTypeSchema.default(''),
 });

@@ -35,7 +35,14 @@ export const scheduleSchema = z.object({
   tpl_name: z.string(),
   last_commit_hash: z.string().nullable(),
   /** Answers to the template's parameters for every run (Semaphore's schedule `task_params`); null: none. */
-  task_params: z.object({ environment: z.string(), refresh_only: z.boolean().optional() }).nullable().optional(),
+  task_params: z
+    .object({
+      environment: z.string(),
+      refresh_only: z.boolean().optional(),
+      inventory_id: z.number().int().optional(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Schedule = z.infer<typeof scheduleSchema>;
 
@@ -66,8 +73,20 @@ export const scheduleInputSchema = z
     repository_id: z.preprocess((v) => (v === '' || v === 0 ? null : v), z.coerce.number().int().positive().nullish()),
     active: z.boolean().default(true),
     /** `environment`: JSON object text of answers to the template's parameters (typed as the template says). */
-    /** `refresh_only`: a drift check's `-refresh-only` variant (ignores configuration changes). */
-    task_params: z.object({ environment: z.string().optional(), refresh_only: z.boolean().optional() }).nullish(),
+    /**
+     * `refresh_only`: a drift check's `-refresh-only` variant (ignores configuration changes);
+     * `inventory_id`: the workspace a drift check plans (one of the template's; none: its default).
+     */
+    task_params: z
+      .object({
+        environment: z.string().optional(),
+        refresh_only: z.boolean().optional(),
+        inventory_id: z.preprocess(
+          (v) => (v === 0 || v === '' ? undefined : v),
+          z.coerce.number().int().positive().nullish(),
+        ),
+      })
+      .nullish(),
   })
   .superRefine((s, ctx) => {
     const problem = startTargetIssue(s);
@@ -85,7 +104,10 @@ export const scheduleInputSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['type'],
-        ...codedIssue('A drift check runs a Terraform/OpenTofu template on its cron, not a workflow or a new commit', ErrorCodes.driftNotTerraform),
+        ...codedIssue(
+          'A drift check runs a Terraform/OpenTofu template on its cron, not a workflow or a new commit',
+          ErrorCodes.driftNotTerraform,
+        ),
       });
     }
   })

@@ -63,8 +63,10 @@ export function presentBackup(src: BackupSource): ProjectBackup {
   const views = new Renumber();
   const tpls = new Renumber();
   const wfs = new Renumber();
-  // Numbered first: schedules and integrations, written before them, may name a workflow.
+  // Numbered first: schedules and integrations, written before them, may name a workflow;
+  // inventories, written before templates, name the template a workspace is attached to.
   numberWorkflows(src.workflows, wfs);
+  numberTemplates(src.templates, tpls);
   const p = src.project;
   return {
     meta: {
@@ -99,6 +101,7 @@ export function presentBackup(src: BackupSource): ProjectBackup {
       become_key_id: keys.ref(i.become_key_id),
       repository_id: repos.ref(i.repository_id),
       git_branch: i.git_branch ?? null,
+      template_id: tpls.ref(i.template_id),
     })),
     environments: src.environments.map((e) => ({
       id: envs.add(e.id),
@@ -108,7 +111,7 @@ export function presentBackup(src: BackupSource): ProjectBackup {
       secrets: e.secrets.map((s) => ({ name: s.name, type: s.type })),
     })),
     views: src.views.map((v) => ({ id: views.add(v.id), title: v.title, position: v.position })),
-    templates: numberTemplates(src.templates, tpls).map((t) => ({
+    templates: src.templates.map((t) => ({
       id: tpls.ref(t.id)!,
       ...templateFields(t, {
         key: (id) => keys.ref(id),
@@ -129,7 +132,13 @@ export function presentBackup(src: BackupSource): ProjectBackup {
       cron_format: s.cron_format,
       repository_id: repos.ref(s.repository_id),
       active: s.active,
-      task_params: s.task_params ?? null,
+      // A drift check's workspace is numbered as the backup numbers inventories.
+      task_params: s.task_params
+        ? (({ inventory_id, ...rest }) => ({
+            ...rest,
+            ...(inventory_id ? { inventory_id: invs.ref(inventory_id) ?? undefined } : {}),
+          }))(s.task_params)
+        : null,
       type: s.type,
     })),
     integrations: src.integrations.map((i) => ({

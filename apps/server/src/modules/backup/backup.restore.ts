@@ -175,6 +175,15 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
       k.tpls.set(t.id, (await s.templates.create(actor, p, templateInputSchema.parse(input))).id);
     });
   }
+  // Workspaces attached to their templates again (a drift check schedule names one of them).
+  for (const i of doc.inventories) {
+    if (i.template_id === null) continue;
+    const inv = k.invs.lookup('inventory', i.id);
+    const tpl = k.tpls.lookup('template', i.template_id);
+    // Either left out is said already (or the reference is listed among the unmapped ones below).
+    if ('problem' in inv || 'problem' in tpl) continue;
+    await notes.attempt(`Inventory "${i.name}"`, () => s.templates.attachWorkspace(actor, p, tpl.id, inv.id));
+  }
   // Before schedules and integrations, which may start a workflow.
   const wfs = await restoreWorkflows(s, actor, p, doc, k, notes, pacer);
   for (const sc of doc.schedules) {
@@ -190,7 +199,12 @@ export async function restoreProject(s: RestoreServices, actor: Actor, doc: Proj
         cron_format: sc.cron_format,
         repository_id: repositoryId,
         active: false,
-        task_params: sc.task_params,
+        task_params: sc.task_params && {
+          ...sc.task_params,
+          inventory_id: sc.task_params.inventory_id
+            ? notes.optional(what, 'inventory', k.invs, sc.task_params.inventory_id)
+            : undefined,
+        },
         type: sc.type,
       });
       await s.schedules.create(actor, p, input);

@@ -29,14 +29,18 @@ export function presentSchedule(r: ScheduleWithTemplate): Schedule {
  * The stored answers as the API shows them: `{environment}` (JSON object text) and, for a drift
  * check, `refresh_only`; null for none.
  */
-export function scheduleTaskParams(text: string | null): { environment: string; refresh_only?: boolean } | null {
+export function scheduleTaskParams(
+  text: string | null,
+): { environment: string; refresh_only?: boolean; inventory_id?: number } | null {
   if (!text) return null;
   try {
-    const v = JSON.parse(text) as { environment?: unknown; refresh_only?: unknown };
+    const v = JSON.parse(text) as { environment?: unknown; refresh_only?: unknown; inventory_id?: unknown };
     if (typeof v.environment !== 'string') return null;
-    return typeof v.refresh_only === 'boolean'
-      ? { environment: v.environment, refresh_only: v.refresh_only }
-      : { environment: v.environment };
+    return {
+      environment: v.environment,
+      ...(typeof v.refresh_only === 'boolean' ? { refresh_only: v.refresh_only } : {}),
+      ...(Number.isInteger(v.inventory_id) ? { inventory_id: v.inventory_id as number } : {}),
+    };
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { ErrorCodes } from '@gantry/contracts';
-import type { References, scheduleInputSchema } from '@gantry/contracts';
+import type { References, scheduleInputSchema, Template } from '@gantry/contracts';
 import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
@@ -25,6 +25,10 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
     private readonly clock: Clock,
     private readonly workflows: WorkflowLookup,
   ) {}
+
+  /** A drift check's workspace: one of its template's (terraform-plans checks it; throws a 400 otherwise). */
+  driftWorkspace: (projectId: number, template: Template, inventoryId: number) => Promise<number> = () =>
+    Promise.reject(new Error('Drift checks are not wired'));
 
   list(projectId: number, query: Record<string, string | undefined> = {}): Promise<ScheduleWithTemplate[]> {
     const templateId = query.template_id ? Number(query.template_id) : undefined;
@@ -117,6 +121,8 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
           code: ErrorCodes.driftNotTerraform,
           field: 'type',
         });
+      if (input.task_params?.inventory_id)
+        await this.driftWorkspace(projectId, presentTemplate(t), input.task_params.inventory_id);
     }
     if (input.template_id === null || text === undefined || !text.trim()) return null;
     const template = presentTemplate(await this.templates.get(projectId, input.template_id));
@@ -126,9 +132,10 @@ export class SchedulesService implements ProjectResourceService<ScheduleWithTemp
   private values(i: Input, answers: string | null) {
     const drift = i.type === 'drift_check';
     // A drift check keeps its `refresh_only` beside the answers (an empty answer object when it has none).
+    const workspace = drift && i.task_params?.inventory_id ? { inventory_id: i.task_params.inventory_id } : {};
     const taskParams =
-      drift && i.task_params?.refresh_only !== undefined
-        ? { environment: answers ?? '{}', refresh_only: i.task_params.refresh_only }
+      drift && (i.task_params?.refresh_only !== undefined || workspace.inventory_id)
+        ? { environment: answers ?? '{}', refresh_only: i.task_params?.refresh_only ?? false, ...workspace }
         : answers === null
           ? null
           : { environment: answers };

@@ -114,6 +114,13 @@ export class TasksService {
   /** Checks a new task's params against its template (terraform-plans: a drift check needs a Terraform/OpenTofu template). */
   checkParams: (template: Template, params: TaskParams) => void = () => undefined;
 
+  /**
+   * The workspace a drift check (params.drift_check) asked for, checked to be one of its template's
+   * (terraform-plans); null: the template's own. Used instead of the run-time inventory choice.
+   */
+  driftInventory: (projectId: number, template: Template, given: number) => Promise<number> = () =>
+    Promise.reject(new Error('Drift checks are not wired'));
+
   /** Before a confirm: may this caller confirm this task's plan? Throws when not (terraform-plans: a policy's role). */
   confirmGuard: (projectId: number, taskId: number, actor: TaskActor | null) => Promise<void> = async () => undefined;
 
@@ -211,19 +218,21 @@ export class TasksService {
       buildTaskId = build.id;
       version = build.version;
     }
-    const inventoryId = await chosenInventory(projectId, tp, input.inventory_id, (p, id) => this.inventories.get(p, id));
-    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash))
-      throw new ValidationError('Commit hash must be hexadecimal', {
-        code: ErrorCodes.commitHashInvalid,
-        field: 'commit_hash',
-      });
-
     const params = allowedParams(
       taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)),
       tp,
       limitField(input),
     );
     this.checkParams(template, params);
+    const inventoryId =
+      params.drift_check && input.inventory_id
+        ? await this.driftInventory(projectId, template, input.inventory_id)
+        : await chosenInventory(projectId, tp, input.inventory_id, (p, id) => this.inventories.get(p, id));
+    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash))
+      throw new ValidationError('Commit hash must be hexadecimal', {
+        code: ErrorCodes.commitHashInvalid,
+        field: 'commit_hash',
+      });
 
     const row = await this.repo.insert({
       project_id: projectId,
@@ -306,7 +315,13 @@ export class TasksService {
     return { output: jsonObjectOrNull(row.output), inputs: jsonObjectOrNull(row.inputs) };
   }
 
-  last(projectId: number, limit: number, templateId?: number, status?: string, host?: string): Promise<TaskWithNames[]> {
+  last(
+    projectId: number,
+    limit: number,
+    templateId?: number,
+    status?: string,
+    host?: string,
+  ): Promise<TaskWithNames[]> {
     return this.repo.last(projectId, Math.min(Math.max(limit, 1), 1000), templateId, status, host);
   }
 

@@ -375,6 +375,97 @@ describe.each(engines)('terraform governance ($name)', (engine) => {
     });
   });
 
+  it('a drift check plans any workspace of its template, chosen by a task or a schedule, and no other', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const s = await setupTemplate(admin, p, gitRepo({ 'main.tf': config(1) }), { app: 'terraform', playbook: '' });
+    const workspace = async (name: string): Promise<number> =>
+      (
+        await admin.post(`/api/project/${p}/inventory`, {
+          name,
+          type: 'terraform-workspace',
+          inventory: name,
+          ssh_key_id: s.keyId,
+        })
+      ).json().id;
+    const prod = await workspace('prod');
+    const staging = await workspace('staging');
+    const elsewhere = await workspace('elsewhere');
+    for (const [action, id] of [
+      ['set_default', prod],
+      ['attach', staging],
+    ] as const)
+      expect(
+        (await admin.post(`/api/project/${p}/templates/${s.templateId}/inventory/${id}/${action}`)).statusCode,
+      ).toBe(204);
+
+    // The template lets no ordinary run choose its workspace; a drift check may take any of its own.
+    const check = await runTask(admin, p, {
+      template_id: s.templateId,
+      inventory_id: staging,
+      params: { drift_check: {} },
+    });
+    const ended = await waitForTask(admin, p, check, undefined, 120_000);
+    expect(ended, (await taskLog(admin, p, check)).join('\n')).toMatchObject({
+      status: 'success',
+      inventory_id: staging,
+    });
+    expect((await admin.get(`/api/project/${p}/inventory/${staging}`)).json().drift).toMatchObject({
+      status: 'drifted',
+      task_id: check,
+      summary: { create: 1 },
+    });
+    expect((await admin.get(`/api/project/${p}/inventory/${prod}`)).json().drift.status).toBe('unknown');
+    const refused = await admin.post(`/api/project/${p}/tasks`, {
+      template_id: s.templateId,
+      inventory_id: elsewhere,
+      params: { drift_check: {} },
+    });
+    expect([refused.statusCode, refused.json()]).toEqual([
+      400,
+      expect.objectContaining({ code: 'run_choice_not_offered', field: 'inventory_id' }),
+    ]);
+    const foreign = await admin.post(`/api/project/${p}/tasks`, {
+      template_id: s.templateId,
+      inventory_id: 999_999,
+      params: { drift_check: {} },
+    });
+    expect([foreign.statusCode, foreign.json().code]).toEqual([400, 'not_in_project']);
+
+    // A schedule names the workspace it checks; its task plans that one.
+    const bad = await admin.post(`/api/project/${p}/schedules`, {
+      template_id: s.templateId,
+      cron_format: '0 3 * * *',
+      type: 'drift_check',
+      task_params: { inventory_id: elsewhere },
+    });
+    expect([bad.statusCode, bad.json().code]).toEqual([400, 'run_choice_not_offered']);
+    const created = await admin.post(`/api/project/${p}/schedules`, {
+      name: 'staging drift',
+      template_id: s.templateId,
+      cron_format: '0 3 * * *',
+      type: 'drift_check',
+      task_params: { inventory_id: staging },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().task_params).toMatchObject({ inventory_id: staging, refresh_only: false });
+    expect(await t().app.services.scheduler.tick(new Date(Date.now() + 2 * 86_400_000))).toBe(1);
+    const fired = (await admin.get(`/api/project/${p}/tasks`)).json()[0];
+    expect(fired).toMatchObject({ schedule_id: created.json().id, inventory_id: staging });
+    expect((await waitForTask(admin, p, fired.id, undefined, 120_000)).status).toBe('success');
+
+    // A backup keeps the schedule's workspace, renumbered as the restored project's.
+    const backup = JSON.parse((await admin.get(`/api/project/${p}/backup?format=gantry`)).body);
+    const restored = await admin.post('/api/projects/restore', backup);
+    expect(restored.statusCode, restored.body).toBe(201);
+    const q = restored.json().id;
+    const copy = (await admin.get(`/api/project/${q}/schedules`)).json()[0];
+    const copiedStaging = (await admin.get(`/api/project/${q}/inventory`))
+      .json()
+      .find((i: { name: string }) => i.name === 'staging').id;
+    expect(copy.task_params).toMatchObject({ inventory_id: copiedStaging });
+  });
+
   it('a stale local plan is refused: task A waits, task B applies, confirming A changes nothing', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);

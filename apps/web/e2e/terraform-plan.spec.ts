@@ -72,6 +72,17 @@ test('terraform plan: table, diff, confirm with counts, policy block, drift chec
       ).ok(),
     ).toBe(true);
 
+  // A second workspace of the template: a drift check may plan either.
+  const prod = await (
+    await page.request.post(`/api/project/${p}/inventory`, {
+      data: { name: 'prod', type: 'terraform-workspace', inventory: 'prod', ssh_key_id: key.id },
+      headers: H,
+    })
+  ).json();
+  expect(
+    (await page.request.post(`/api/project/${p}/templates/${tpl.id}/inventory/${prod.id}/attach`, { headers: H })).ok(),
+  ).toBe(true);
+
   // The template page: no drift check yet.
   await page.goto(`/project/${p}/templates/${tpl.id}/tasks`);
   await expect(page.getByTestId('drift-badge')).toHaveAttribute('data-status', 'unknown');
@@ -121,6 +132,7 @@ test('terraform plan: table, diff, confirm with counts, policy block, drift chec
   await page.getByRole('button', { name: 'Check drift' }).click();
   const check = page.getByRole('dialog', { name: 'Check drift' });
   await expect(check.getByLabel('Refresh only (ignore configuration changes)')).not.toBeChecked();
+  await expect(check.getByLabel('Workspace')).toHaveText('staging (default)');
   await check.getByRole('button', { name: 'Start check' }).click();
   await expect(page.getByRole('dialog').getByTestId('task-status')).toHaveAttribute('data-status', 'success', {
     timeout: 60_000,
@@ -195,6 +207,10 @@ test('terraform plan: table, diff, confirm with counts, policy block, drift chec
   await page.getByRole('option', { name: 'Drift check' }).click();
   await expect(sched.getByLabel('Run on new commit')).toBeHidden();
   await sched.getByLabel('Refresh only (ignore configuration changes)').check();
+  // The template's default workspace is offered first; the check can plan the other one.
+  await expect(sched.getByLabel('Workspace')).toHaveText('staging (default)');
+  await sched.getByLabel('Workspace').click();
+  await page.getByRole('option', { name: 'prod', exact: true }).click();
   await sched.getByLabel('Cron (UTC)').fill('0 3 * * *');
   await snap(page, 'terraform-plan-schedule');
   await sched.getByRole('button', { name: 'Create' }).click();
@@ -203,7 +219,7 @@ test('terraform plan: table, diff, confirm with counts, policy block, drift chec
   const schedules = await (await page.request.get(`/api/project/${p}/schedules`)).json();
   expect(schedules.find((s: { name: string }) => s.name === 'Nightly drift')).toMatchObject({
     type: 'drift_check',
-    task_params: { refresh_only: true },
+    task_params: { refresh_only: true, inventory_id: prod.id },
   });
   expect(await seriousAxeFindings(page)).toEqual([]);
 });

@@ -35,6 +35,7 @@ import { CronBuilder } from './cron-builder';
 import { NextRuns } from './next-runs';
 import { StartTargetFields } from './start-target-fields';
 import { ScheduleTypeFields, useIsTerraformTemplate } from './schedule-type-fields';
+import { useDriftWorkspaces, WorkspaceSelect } from '../../terraform-plans/components/workspace-select';
 import { ScheduleAnswers, useScheduleParameters } from './schedule-answers';
 import {
   initialSurveyValues,
@@ -80,8 +81,10 @@ export function ScheduleDialog({
   // A Terraform/OpenTofu template's schedule may be a drift check (plan only), optionally -refresh-only.
   const [scheduleType, setScheduleType] = useState<ScheduleType>(item?.type ?? '');
   const [refreshOnly, setRefreshOnly] = useState(!!item?.task_params?.refresh_only);
+  const [workspace, setWorkspace] = useState<number | ''>(item?.task_params?.inventory_id ?? '');
   const terraform = useIsTerraformTemplate(projectId, kind === 'template' ? template : '');
   const driftCheck = kind === 'template' && terraform && scheduleType === 'drift_check';
+  const driftWorkspaces = useDriftWorkspaces(projectId, driftCheck ? template : '').workspaces;
   // "Run on new commit" starts a template only (and never a drift check).
   const onCommit = kind === 'template' && commitChecked && !driftCheck;
   const saved = onCommit ? checkCron : cron;
@@ -111,6 +114,9 @@ export function ScheduleDialog({
       kind === 'template'
         ? { template_id: template || undefined, workflow_id: null }
         : { template_id: null, workflow_id: workflow || WORKFLOW_NOT_CHOSEN };
+    // A drift check's workspace when the template has several (none: the template's default).
+    const chosen = workspace && driftWorkspaces.some((w) => w.id === workspace) ? { inventory_id: workspace } : {};
+    const drift = { refresh_only: refreshOnly, ...chosen };
     const body = {
       name,
       ...target,
@@ -123,10 +129,10 @@ export function ScheduleDialog({
         vars?.length && answers
           ? {
               environment: surveyPayload(vars, answers, true).environment,
-              ...(driftCheck ? { refresh_only: refreshOnly } : {}),
+              ...(driftCheck ? drift : {}),
             }
           : driftCheck
-            ? { refresh_only: refreshOnly }
+            ? drift
             : null,
     };
     const r = scheduleInputSchema.safeParse(body);
@@ -230,6 +236,18 @@ export function ScheduleDialog({
                 clear('type');
               }}
               onRefreshOnly={setRefreshOnly}
+            />
+          ) : null}
+          {driftCheck && template ? (
+            <WorkspaceSelect
+              projectId={projectId}
+              templateId={template}
+              value={workspace}
+              error={errors.task_params}
+              onChange={(v) => {
+                setWorkspace(v);
+                clear('task_params');
+              }}
             />
           ) : null}
           {kind === 'template' && !driftCheck ? (

@@ -15,6 +15,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { FormError } from '../../../components/form-error';
 import { useCreateTask } from '../../tasks/api/tasks-api';
 import { openTaskLog } from '../../tasks/task-log-host';
+import { WorkspaceSelect } from './workspace-select';
 
 /** "Check drift" on a Terraform/OpenTofu template: a plan-only task (optionally -refresh-only) whose log opens. */
 export function CheckDriftButton({
@@ -29,12 +30,17 @@ export function CheckDriftButton({
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [refreshOnly, setRefreshOnly] = useState(false);
+  const [workspace, setWorkspace] = useState<number | ''>('');
   const create = useCreateTask(projectId);
   const navigate = useNavigate();
   const location = useLocation();
   const start = async () => {
     const task = await create
-      .mutateAsync({ template_id: templateId, params: { drift_check: { refresh_only: refreshOnly } } })
+      .mutateAsync({
+        template_id: templateId,
+        ...(workspace ? { inventory_id: workspace } : {}),
+        params: { drift_check: { refresh_only: refreshOnly } },
+      })
       .catch(() => null);
     if (!task) return;
     const q = new URLSearchParams(location.search);
@@ -53,7 +59,8 @@ export function CheckDriftButton({
           <DialogTitle>{t('terraformPlans.checkDrift')}</DialogTitle>
           <DialogContent>
             <FormError error={create.error} />
-            <DialogContentText>{t('terraformPlans.checkDriftText')}</DialogContentText>
+            <DialogContentText sx={{ mb: 2 }}>{t('terraformPlans.checkDriftText')}</DialogContentText>
+            <WorkspaceSelect projectId={projectId} templateId={templateId} value={workspace} onChange={setWorkspace} />
             <FormControlLabel
               control={<Checkbox checked={refreshOnly} onChange={(e) => setRefreshOnly(e.target.checked)} />}
               label={t('terraformPlans.refreshOnly')}

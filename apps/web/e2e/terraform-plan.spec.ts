@@ -171,6 +171,8 @@ test('terraform plan: table, diff, confirm with counts, policy block, drift chec
   await form.getByRole('combobox', { name: 'Types that may not be created' }).fill('aws_instance');
   await page.keyboard.press('Enter');
   await expect(form.getByRole('button', { name: 'aws_instance' })).toBeVisible();
+  // Typed without Enter: kept when the field loses focus, not lost on Save.
+  await form.getByRole('combobox', { name: 'Types that may not be destroyed' }).fill('aws_db_*');
   await snap(page, 'terraform-plan-policy-form');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
@@ -178,7 +180,7 @@ test('terraform plan: table, diff, confirm with counts, policy block, drift chec
   expect(saved.task_params.policy).toMatchObject({
     max_destroys: 0,
     deny_create_types: ['aws_instance'],
-    deny_destroy_types: [],
+    deny_destroy_types: ['aws_db_*'],
   });
 
   await page.getByRole('button', { name: 'Run', exact: true }).click();

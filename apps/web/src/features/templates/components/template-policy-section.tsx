@@ -46,6 +46,8 @@ function TypesInput({
     <Autocomplete<string, true, false, true>
       multiple
       freeSolo
+      // A type typed but not yet confirmed with Enter is kept when the field loses focus (Save included).
+      autoSelect
       options={[]}
       value={value}
       onChange={(_e, v) => onChange(v.map((x) => x.trim()).filter(Boolean))}

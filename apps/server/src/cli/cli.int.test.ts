@@ -21,8 +21,9 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-cli-'));
 const env = { ...process.env, GANTRY_DATA_DIR: dataDir, GANTRY_LOG_LEVEL: 'silent', GANTRY_ALLOWED_LOCAL_PATHS: '/srv' };
 const gantry = (...args: string[]) => run('node', [bin, ...args], { env });
 
-// The CLI runs from the build; `npm test` builds first.
-describe('gantry CLI (built)', () => {
+// The CLI runs from the build; `npm test` builds first. Each test starts the CLI (a whole server
+// build loading) several times: on a loaded machine that alone can pass the default 30 s.
+describe('gantry CLI (built)', { timeout: 120_000 }, () => {
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
   it('is built', () => {

@@ -98,6 +98,11 @@ test('confirm a terraform plan', async ({ page }) => {
   await expect(page.getByTestId('task-log')).toContainText('Plan: 1 to add');
   await shot(page, 'terraform-confirm');
   await page.getByRole('button', { name: 'Confirm' }).click();
+  // Confirm shows the plan's counts first (terraform-plan.spec.ts walks that dialog).
+  const apply = page.getByRole('dialog', { name: 'Apply this plan?' });
+  await expect(apply).toContainText('1 to add');
+  await apply.getByRole('button', { name: 'Confirm and apply' }).click();
+  await expect(apply).toBeHidden();
   await expect(status).toHaveAttribute('data-status', 'success', { timeout: 30_000 });
   await expect(page.getByTestId('task-log')).toContainText('Apply complete!');
   await page.getByRole('button', { name: 'Close' }).click();

@@ -34,19 +34,6 @@ export class TerraformPlansRepository {
       .executeTakeFirst();
   }
 
-  /** The plans of several tasks of a project (the state versions list). */
-  plansOf(projectId: number, taskIds: number[]): Promise<PlanWithConfirmer[]> {
-    if (!taskIds.length) return Promise.resolve([]);
-    return this.db
-      .selectFrom('terraform_plan')
-      .leftJoin('user', 'user.id', 'terraform_plan.confirmed_by')
-      .selectAll('terraform_plan')
-      .select('user.name as confirmer_name')
-      .where('terraform_plan.project_id', '=', projectId)
-      .where('terraform_plan.task_id', 'in', taskIds)
-      .execute();
-  }
-
   async setConfirmed(taskId: number, userId: number | null, at: string): Promise<void> {
     await this.db
       .updateTable('terraform_plan')

@@ -80,15 +80,6 @@ export class TerraformPlansService {
     };
   }
 
-  /** The plan and its confirmation of some tasks of a project (the state versions list). */
-  async plansOf(
-    projectId: number,
-    taskIds: number[],
-  ): Promise<Map<number, { summary: PlanSummary | null; confirmation: PlanConfirmation | null }>> {
-    const rows = await this.repo.plansOf(projectId, [...new Set(taskIds)]);
-    return new Map(rows.map((r) => [r.task_id, { summary: parseSummary(r.summary), confirmation: confirmationOf(r) }]));
-  }
-
   /**
    * Before a confirm: a plan whose policy names a role may be confirmed only by that role or a
    * higher one (admins always may); 403 `confirm_role_required` with the role otherwise.

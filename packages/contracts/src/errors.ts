@@ -415,5 +415,15 @@ export const ErrorCodes = {
   driftNotTerraform: 'drift_not_terraform',
   /** A state version of the diff is not one of this workspace's. */
   stateVersionNotFound: 'state_version_not_found',
+  /** A notification destination or rule of this project (or global) does not exist. */
+  notificationDestinationNotFound: 'notification_destination_not_found',
+  notificationRuleNotFound: 'notification_rule_not_found',
+  /** A destination's configuration field is missing or wrong for its kind. */
+  notificationFieldRequired: 'notification_field_required', // name
+  notificationFieldInvalid: 'notification_field_invalid', // name
+  /** A webhook payload template uses a tag the template language does not have. */
+  notificationTemplateInvalid: 'notification_template_invalid', // tag
+  /** A rule names a template or schedule of another project, or a destination it cannot use. */
+  notificationRuleScope: 'notification_rule_scope',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];

@@ -42,3 +42,4 @@ export * from './audit-export.js';
 export * from './workflows.js';
 export * from './workflow-runs.js';
 export * from './approvals.js';
+export * from './notification-routing.js';

@@ -37,6 +37,7 @@ import * as m034 from './migrations/034-template-lists.js';
 import * as m035 from './migrations/035-schedule-answers.js';
 import * as m036 from './migrations/036-inventory-sources-hosts.js';
 import * as m037 from './migrations/037-terraform-governance.js';
+import * as m038 from './migrations/038-notification-routing.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '035-schedule-answers': m035,
   '036-inventory-sources-hosts': m036,
   '037-terraform-governance': m037,
+  '038-notification-routing': m038,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

@@ -1,5 +1,10 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { WorkflowTable } from './tables/workflow.js';
+import type {
+  NotificationDeliveryTable,
+  NotificationDestinationTable,
+  NotificationRuleTable,
+} from './tables/notification-routing.js';
 import type { ApprovalLinkUseTable, ApprovalTable, ApprovalVoteTable } from './tables/approval.js';
 import type { WorkflowRunNodeTable, WorkflowRunTable } from './tables/workflow-run.js';
 
@@ -460,6 +465,9 @@ export interface Database {
   integration_extract_value: IntegrationExtractValueTable;
   app: AppTable;
   runner: RunnerTable;
+  notification_destination: NotificationDestinationTable;
+  notification_rule: NotificationRuleTable;
+  notification_delivery: NotificationDeliveryTable;
   terraform_state: TerraformStateTable;
   terraform_alias: TerraformAliasTable;
   terraform_lock: TerraformLockTable;

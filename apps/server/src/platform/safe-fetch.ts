@@ -24,6 +24,19 @@ export interface SafeFetchOptions {
    * `fetchAllowedHosts`, from GANTRY_FETCH_ALLOWED_HOSTS). Absent: none.
    */
   allowedHosts?: readonly string[];
+  /** GET by default; deliveries POST. */
+  method?: 'GET' | 'POST';
+  /** Headers to send besides `user-agent` (a caller's wins) — only what the caller means to send. */
+  headers?: Record<string, string>;
+  /** The request body (POST). */
+  body?: string;
+  /**
+   * Default true. False: a 3xx is the answer (a delivery's receiver must not send the request,
+   * with its signature or token, to another host), handled like any other non-2xx status.
+   */
+  followRedirects?: boolean;
+  /** Default false. True: any status is answered as a result instead of failing with `url_status`. */
+  anyStatus?: boolean;
   /** Test hook: resolves a host name (default: the system resolver, every address). */
   resolve?: (host: string) => Promise<Array<{ address: string; family: number }>>;
 }
@@ -68,7 +81,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<Sa
     for (let hop = 0; ; hop += 1) {
       const pinned = await checkedAddress(target, allowed, opts.resolve ?? systemResolve);
       if (timedOut) throw timeoutError(opts.timeoutMs);
-      const answer = await request(target, pinned, opts.maxBytes, controller.signal);
+      const answer = await request(target, pinned, opts, controller.signal);
       if (answer.kind === 'done') return answer.result;
       if (hop >= MAX_REDIRECTS)
         throw new SafeFetchError(`More than ${MAX_REDIRECTS} redirects`, ErrorCodes.urlRedirects);
@@ -141,13 +154,15 @@ async function checkedAddress(
   return addresses[0]!;
 }
 
-/** One GET to the pinned address; a redirect is handed back to be checked like the first URL. */
+/** One request to the pinned address; a redirect is handed back to be checked like the first URL. */
 function request(
   target: URL,
   pinned: { address: string; family: number },
-  maxBytes: number,
+  opts: SafeFetchOptions,
   signal: AbortSignal,
 ): Promise<Hop> {
+  const { maxBytes } = opts;
+  const follow = opts.followRedirects ?? true;
   // The connection goes to the checked address whatever the resolver says now (the Host header
   // and TLS name stay the URL's). Node asks with `all` when it races address families.
   const lookup = (_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
@@ -159,21 +174,27 @@ function request(
     const req = client.request(
       target,
       {
-        method: 'GET',
-        // No cookies, no authorization, no proxy: nothing of the server's goes with the request.
-        headers: { accept: 'application/json, text/plain;q=0.9, */*;q=0.5', 'user-agent': 'Gantry' },
+        method: opts.method ?? 'GET',
+        // No cookies, no authorization, no proxy: nothing of the server's goes with the request
+        // (headers are only the caller's own, e.g. a delivery's token for its receiver).
+        headers: {
+          accept: 'application/json, text/plain;q=0.9, */*;q=0.5',
+          'user-agent': 'Gantry',
+          ...opts.headers,
+          ...(opts.body !== undefined ? { 'content-length': String(Buffer.byteLength(opts.body)) } : {}),
+        },
         agent: false,
         lookup: lookup as unknown as net.LookupFunction,
         signal,
       },
       (res) => {
         const status = res.statusCode ?? 0;
-        if (REDIRECTS.has(status) && res.headers.location) {
+        if (follow && REDIRECTS.has(status) && res.headers.location) {
           res.resume();
           resolve({ kind: 'redirect', location: res.headers.location });
           return;
         }
-        if (status < 200 || status > 299) {
+        if (!opts.anyStatus && (status < 200 || status > 299)) {
           res.resume();
           reject(new SafeFetchError(`The URL answered with status ${status}`, ErrorCodes.urlStatus));
           return;
@@ -210,6 +231,6 @@ function request(
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(opts.body);
   });
 }

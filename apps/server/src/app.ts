@@ -1,3 +1,6 @@
+import { recordRoutes, type RegisteredRoute } from './platform/route-table.js';
+import { openApiDocument, openApiTransform } from './platform/openapi-document.js';
+import { registerApiDocs } from './platform/api-docs.js';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import swagger from '@fastify/swagger';
@@ -87,7 +90,7 @@ import { compileLinearPattern } from './platform/linear-pattern.js';
 
 export { createServices, type AppDeps, type Services };
 
-export type GantryApp = FastifyInstance & { services: Services };
+export type GantryApp = FastifyInstance & { services: Services; routeTable: RegisteredRoute[] };
 
 /** Registers plugins, hooks and every route over the services; never listens (server.ts does). */
 export async function buildApp(deps: AppDeps): Promise<GantryApp> {
@@ -103,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     // Behind a reverse proxy, request.ip is the client's address only from proxies trusted here.
     trustProxy: config.trustProxy,
   });
+  const routeTable = recordRoutes(app);
   app.setValidatorCompiler(nullTolerantValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
@@ -148,6 +152,12 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
       return { id: user.id, admin: user.admin === 1 };
     },
   );
+  // Before any route: the document describes only routes registered after it.
+  await app.register(swagger, {
+    openapi: openApiDocument(config.version),
+    transform: openApiTransform(jsonSchemaTransform),
+  });
+  await registerApiDocs(app);
   // /metrics (GANTRY_METRICS), /api/health, /api/ready; answers the metrics registry (null when off).
   const metrics = await registerOps(app, {
     config,
@@ -221,10 +231,6 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     services.dispatcher.close();
     services.scheduler.stop();
     await services.bus.close();
-  });
-  await app.register(swagger, {
-    openapi: { info: { title: 'Gantry API', version: config.version } },
-    transform: jsonSchemaTransform,
   });
   registerAuth(app, authenticator, config.webHost);
   // Audit entries read the caller (user, auth kind, address, request id) from the request they happen in.
@@ -407,5 +413,5 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   );
 
   registerNotFound(app, await registerConsole(app, config.webDist));
-  return Object.assign(app as FastifyInstance, { services });
+  return Object.assign(app as FastifyInstance, { services, routeTable });
 }

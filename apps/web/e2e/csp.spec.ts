@@ -187,3 +187,16 @@ test('every page of the console works under the CSP and reports no violation', a
     .poll(() => page.evaluate(() => window.__cspViolations))
     .toEqual([expect.stringContaining('script-src-elem blocked inline')]);
 });
+
+test('the API reference at /api/docs renders from its own files under the CSP, without signing in', async ({
+  page,
+}) => {
+  const fromConsole = await watchViolations(page);
+  await page.goto('/api/docs');
+  // Swagger UI draws the document's title and its operations (grouped by tag) from /api/docs/json.
+  await expect(page.getByRole('heading', { name: /Gantry API/ })).toBeVisible();
+  await expect(page.locator('.opblock-tag').first()).toBeVisible();
+  await expectNoViolations(page, '/api/docs');
+  expect(fromConsole).toEqual([]);
+  await shot(page, 'api-docs');
+});

@@ -23,6 +23,7 @@ import { startRunner } from '../remote-runner/start.js';
 import { VERSION } from '../version.js';
 import { auditCommand } from './audit-command.js';
 import { runAsCaller } from '../modules/audit/audit-context.js';
+import { CLIENT_USAGE, clientCommand } from './client/client-main.js';
 
 const USAGE = `Usage: gantry <command>
 
@@ -48,7 +49,8 @@ const USAGE = `Usage: gantry <command>
   runner start                             run tasks for a server (GANTRY_RUNNER_SERVER_URL, GANTRY_RUNNER_TOKEN,
                                            GANTRY_RUNNER_PRIVATE_KEY_FILE, GANTRY_RUNNER_WORK_DIR)
   version
-`;
+
+${CLIENT_USAGE}`;
 
 /** Command-line entry: `gantry server | migrate | user ...`. Exits non-zero with a message on error. */
 export async function main(argv: string[]): Promise<void> {
@@ -57,6 +59,12 @@ export async function main(argv: string[]): Promise<void> {
     if (command === 'server') return await startServer();
     if (command === 'version') return void process.stdout.write(`${VERSION}\n`);
     if (command === 'help' || command === '--help' || command === '-h') return void process.stdout.write(USAGE);
+    // The client commands (plural nouns, login, run, completion) talk to a server over its API.
+    const clientCode = await clientCommand(command, argv.slice(1));
+    if (clientCode !== undefined) {
+      if (clientCode !== 0) process.exit(clientCode);
+      return;
+    }
     if (command === 'migrate')
       return await withServices(async (_s, applied) => {
         process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Database is up to date\n');

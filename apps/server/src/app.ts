@@ -19,6 +19,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { presentEnvironment } from './modules/environments/environments.presenter.js';
 import { eventsRoutes } from './modules/events/events.routes.js';
 import { integrationsRoutes } from './modules/integrations/integrations.routes.js';
+import { notificationRoutingRoutes } from './modules/notification-routing/notification-routing.routes.js';
 import { webhookRoutes } from './modules/integrations/webhook.routes.js';
 import { presentInventory } from './modules/inventories/inventories.presenter.js';
 import { presentKey } from './modules/keys/keys.presenter.js';
@@ -210,6 +211,8 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   services.auditExport.start();
   // Workflow runs are driven by every node through the database (a lease per run).
   services.workflowDriver.start();
+  // Notification deliveries and sweeps: every node, through the database (claims and dedup keys).
+  services.notificationRouting.start();
   // The bus reaches the other nodes (PostgreSQL) before anything is published; a database that
   // does not answer yet leaves it reconnecting, and /api/ready says so.
   if (services.bus instanceof PgEventBus) await services.bus.start().catch((e: unknown) => app.log.error(e));
@@ -227,6 +230,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
     // Ends a delivery under way and hands the destinations to another node.
     await services.auditExport.stop();
     await services.workflowDriver.stop();
+    await services.notificationRouting.stop();
     hub.close();
     services.dispatcher.close();
     services.scheduler.stop();
@@ -386,6 +390,13 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
           rules: services.integrationRules,
           members,
           webHost: config.webHost,
+        }),
+      );
+      await api.register(
+        notificationRoutingRoutes({
+          destinations: services.notificationRouting.destinations,
+          rules: services.notificationRouting.rules,
+          members,
         }),
       );
       await api.register(webhookRoutes(services.webhooks));

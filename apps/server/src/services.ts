@@ -26,6 +26,10 @@ import { OidcIdentitiesRepository } from './modules/auth/oidc-identities.reposit
 import { createChannels, channelSecrets } from './modules/notifications/channels/channels.js';
 import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
+import {
+  createNotificationRouting,
+  type NotificationRouting,
+} from './modules/notification-routing/create-notification-routing.js';
 import type { ProjectsService } from './modules/projects/projects.service.js';
 import { TokensRepository } from './modules/tokens/tokens.repository.js';
 import { TokensService } from './modules/tokens/tokens.service.js';
@@ -138,6 +142,8 @@ export interface AppDeps {
   sandbox?: TaskSandbox;
   /** Identity of this server for its tasks; defaults to the one kept in the data directory. */
   nodeId?: string;
+  /** Test hook: how often the notification sweeps look at the database (default 5 s). */
+  notificationSweepMs?: number;
 }
 
 export interface Services {
@@ -184,6 +190,8 @@ export interface Services {
   /** Approvals of workflow nodes and of tasks whose template has an approval policy. */
   approvals: ApprovalsService;
   notifications: NotificationsService;
+  /** Notification destinations, rules, the router, its sweeps and delivery worker (started by buildApp). */
+  notificationRouting: NotificationRouting;
   apps: AppsService;
   bus: EventBus;
   dispatcher: Dispatcher;
@@ -223,6 +231,7 @@ export function createServices({
   sandbox = serverTaskSandbox(config),
   launcher = createProcessLauncher(sandbox),
   nodeId,
+  notificationSweepMs,
 }: AppDeps): Services {
   const node = nodeId ?? resolveNodeId(config.dataDir);
   // Several nodes may share a PostgreSQL database: the bus reaches them all. SQLite has one node.
@@ -438,6 +447,24 @@ export function createServices({
     const task = await tasksRepo.findById(taskId);
     return task ? (await terraformPlans.taskExtras(task.project_id, taskId)).plan_summary : null;
   };
+  // Notification routing: every task event, drift finding and approval the instance channels hear reaches it too.
+  const notificationRouting = createNotificationRouting({
+    db: db.db,
+    box,
+    clock,
+    events,
+    nodeId: node,
+    webHost: config.webHost,
+    allowedHosts: config.fetchAllowedHosts,
+    email: config.notifications.email,
+    runnerTimeoutMs: config.runnerTimeoutSeconds * 1000,
+    planOf: (taskId) => notifications.planOf(taskId),
+    sweepIntervalMs: notificationSweepMs,
+    log: (line) => void (config.logLevel !== 'silent' && process.stderr.write(`${line}\n`)),
+  });
+  notifications.onEvent = notificationRouting.onEvent;
+  notificationRouting.destinations.audit = audit;
+  notificationRouting.rules.audit = audit;
   // Workflow runs: their nodes' tasks are started as the run's user (with their project role), as a console start would.
   const {
     service: workflowRuns,
@@ -823,6 +850,7 @@ export function createServices({
     tasks,
     taskOutput,
     notifications,
+    notificationRouting,
     apps,
     bus,
     dispatcher,

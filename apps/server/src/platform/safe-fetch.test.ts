@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpReceiver } from '../test/http-receiver.js';
 import { json, redirect, startJsonServer, type JsonServer } from '../test/json-server.js';
 import { isBlockedAddress } from './ip-ranges.js';
 import { safeFetch, SafeFetchError, type SafeFetchOptions } from './safe-fetch.js';
@@ -183,5 +184,43 @@ describe('safeFetch', () => {
 
   it('fails on an error status', async () => {
     expect(await outcome(`${server.url}/fail`, { allowedHosts: ['127.0.0.1'] })).toBe('url_status');
+  });
+
+  it("POSTs the caller's body and headers", async () => {
+    const receiver = await startHttpReceiver();
+    try {
+      const r = await safeFetch(`${receiver.url}/hook`, {
+        timeoutMs: 2000,
+        maxBytes: 1000,
+        allowedHosts: ['127.0.0.1'],
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-test': 'yes' },
+        body: '{"a":"ü"}',
+      });
+      expect(r.status).toBe(200);
+      expect(receiver.requests[0]).toMatchObject({
+        method: 'POST',
+        path: '/hook',
+        body: '{"a":"ü"}',
+        json: { a: 'ü' },
+      });
+      expect(receiver.requests[0]!.headers['x-test']).toBe('yes');
+      expect(receiver.requests[0]!.headers['user-agent']).toBe('Gantry');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('answers any status and does not follow a redirect when asked', async () => {
+    const allowed = { allowedHosts: ['127.0.0.1'], timeoutMs: 2000, maxBytes: 1000 };
+    const before = server.hits.length;
+    const moved = await safeFetch(`${server.url}/to-list`, { ...allowed, followRedirects: false, anyStatus: true });
+    expect(moved.status).toBe(302);
+    expect(server.hits.slice(before)).toEqual(['/to-list']);
+    expect(await outcome(`${server.url}/to-list`, { ...allowed, followRedirects: false })).toBe('url_status');
+    const failed = await safeFetch(`${server.url}/fail`, { ...allowed, anyStatus: true });
+    expect(failed).toEqual({ status: 500, contentType: 'application/json', body: '{"error":"down"}' });
+    // Still checked: the address guard and the size limit apply to any status.
+    expect(await outcome(`http://10.1.2.3:${port()}/fail`, { anyStatus: true })).toBe('url_private_address');
   });
 });

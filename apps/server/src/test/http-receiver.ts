@@ -7,6 +7,10 @@ export interface ReceivedRequest {
   contentType: string;
   /** The body parsed as JSON (undefined when it is not JSON). */
   json: unknown;
+  /** The headers as received (names in lower case). */
+  headers: http.IncomingHttpHeaders;
+  /** The raw body. */
+  body: string;
 }
 
 export interface HttpReceiver {
@@ -35,6 +39,8 @@ export async function startHttpReceiver(statusFor: (path: string) => number = ()
         path: req.url ?? '',
         contentType: req.headers['content-type'] ?? '',
         json,
+        headers: req.headers,
+        body: text,
       });
       const status = statusFor(req.url ?? '');
       res.writeHead(status, { 'content-type': 'application/json' });

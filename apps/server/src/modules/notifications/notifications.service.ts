@@ -19,6 +19,9 @@ export interface NotifiableTask {
 
 export type DeliveryResult = 'sent' | 'skipped' | 'failed';
 
+/** What the notification routing hears: a task event (final, waiting, drift) or an approval waiting. */
+export type RoutableEvent = { type: 'task'; task: NotifiableTask } | { type: 'approval'; message: NotificationMessage };
+
 /** What became of one task event: skipped as a whole (and why), or each channel's result. */
 export interface NotifyOutcome {
   taskId: number;
@@ -46,8 +49,15 @@ export class NotificationsService {
     private readonly secrets: string[],
   ) {}
 
+  /**
+   * Every event also reaches this port (the project's notification routing), whatever instance
+   * channels are configured; it must not throw nor wait (it queues deliveries in the background).
+   */
+  onEvent: (e: RoutableEvent) => void = () => undefined;
+
   /** Fire and forget: the task pipeline goes on at once; listeners hear the outcome. */
   dispatch(task: NotifiableTask): void {
+    this.route({ type: 'task', task });
     void this.notify(task)
       .then((o) => {
         for (const l of this.listeners) l(o);
@@ -131,6 +141,7 @@ export class NotificationsService {
     shared: NotificationMessage;
     personal: Array<{ email: string; message: NotificationMessage }>;
   }): Promise<Partial<Record<ChannelName, DeliveryResult>>> {
+    this.route({ type: 'approval', message: a.shared });
     const results: Partial<Record<ChannelName, DeliveryResult>> = {};
     const fail = async (c: NotificationChannel, e: unknown) => {
       results[c.name] = 'failed';
@@ -158,6 +169,14 @@ export class NotificationsService {
       }
     }
     return results;
+  }
+
+  private route(e: RoutableEvent): void {
+    try {
+      this.onEvent(e);
+    } catch {
+      // The routing queues in the background; nothing of it may reach the task or the approval.
+    }
   }
 
   private mask(text: string): string {

@@ -13,7 +13,7 @@ import type { SenderContext } from './delivery/senders/index.js';
 import { DestinationsRepository } from './destinations.repository.js';
 import { DestinationsService } from './destinations.service.js';
 import { presentDelivery } from './notification-routing.presenter.js';
-import { NotificationRouter } from './router.js';
+import { NotificationRouter, type RoutingEvent } from './router.js';
 import { RoutingRepository } from './routing.repository.js';
 import { RulesRepository } from './rules.repository.js';
 import { RulesService } from './rules.service.js';
@@ -87,10 +87,11 @@ export function createNotificationRouting(d: NotificationRoutingDeps) {
   });
   /** What NotificationsService tells (its onEvent port): routed in the background, never thrown. */
   const onEvent = (e: RoutableEvent): void => {
-    const routed =
+    const event: RoutingEvent =
       e.type === 'approval'
-        ? router.route({ type: 'approval', message: e.message })
-        : router.route({ type: 'task', taskId: e.task.id, status: e.task.status, drift: e.task.drift });
+        ? { type: 'approval', message: e.message }
+        : { type: 'task', taskId: e.task.id, status: e.task.status, drift: e.task.drift };
+    const routed = router.route(event);
     void routed.catch((err: unknown) => d.log?.(`notification routing failed: ${(err as Error).message}`));
   };
   return {

@@ -141,7 +141,8 @@ export class NotificationsService {
     shared: NotificationMessage;
     personal: Array<{ email: string; message: NotificationMessage }>;
   }): Promise<Partial<Record<ChannelName, DeliveryResult>>> {
-    this.route({ type: 'approval', message: a.shared });
+    const event: RoutableEvent = { type: 'approval', message: a.shared };
+    this.route(event);
     const results: Partial<Record<ChannelName, DeliveryResult>> = {};
     const fail = async (c: NotificationChannel, e: unknown) => {
       results[c.name] = 'failed';

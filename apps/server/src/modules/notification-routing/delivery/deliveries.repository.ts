@@ -73,8 +73,10 @@ export class DeliveriesRepository {
           .groupBy('destination_id'),
       )
       .execute();
-    for (const r of rows)
-      out.set(r.destination_id, { time: r.last_attempt ?? r.created, status: r.status, error: r.error });
+    for (const r of rows) {
+      const summary: DeliverySummary = { time: r.last_attempt ?? r.created, status: r.status, error: r.error };
+      out.set(r.destination_id, summary);
+    }
     return out;
   }
 

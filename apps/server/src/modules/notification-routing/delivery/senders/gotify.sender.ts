@@ -7,11 +7,8 @@ export const sendGotify: Sender = (dest, p, ctx) => {
   const url = configText(dest, 'url');
   if (!url) throw new DeliveryError('The destination has no url', null, false);
   const priority = configNumber(dest, 'priority') ?? (isFailureEvent(p.event) ? 8 : 5);
-  return postJson(
-    dest,
-    ctx,
-    `${withoutTrailingSlash(url)}/message`,
-    { title: p.message.title, message: p.message.text, priority },
-    { 'X-Gotify-Key': requiredSecret(dest, 'token') },
-  );
+  const body = { title: p.message.title, message: p.message.text, priority };
+  return postJson(dest, ctx, `${withoutTrailingSlash(url)}/message`, body, {
+    'X-Gotify-Key': requiredSecret(dest, 'token'),
+  });
 };

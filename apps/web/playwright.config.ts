@@ -54,6 +54,8 @@ export default defineConfig({
       GANTRY_ALLOWED_LOCAL_PATHS: `${E2E_REPOS},/srv`,
       // Two-factor sign-in is offered; users who do not enable it sign in as before.
       GANTRY_TOTP_ENABLED: 'true',
+      // notifications.spec.ts delivers to a receiver it starts on this machine.
+      GANTRY_FETCH_ALLOWED_HOSTS: '127.0.0.1',
       // Discovery happens at the first external sign-in, after global-setup started the provider.
       GANTRY_OIDC_PROVIDERS: JSON.stringify({
         test: {

@@ -133,6 +133,7 @@ export const MAIN_PAGES: ConsolePage[] = [
   { name: 'schedules', url: (f) => `/project/${f.p}/schedules`, buttons: (d) => [d.schedules.new] },
   { name: 'integrations', url: (f) => `/project/${f.p}/integrations`, buttons: (d) => [d.integrations.new] },
   { name: 'integration', url: (f) => `/project/${f.p}/integrations/${f.integrationId}` },
+  { name: 'notifications', url: (f) => `/project/${f.p}/notifications`, buttons: (d) => [d.notifications.newDestination] },
   { name: 'workflows', url: (f) => `/project/${f.p}/workflows`, buttons: (d) => [d.workflows.new] },
   { name: 'workflow editor', url: (f) => `/project/${f.p}/workflows/${f.workflow}` },
   { name: 'workflow run', url: (f) => `/project/${f.p}/workflows/${f.workflow}/runs/${f.workflowRun}` },
@@ -150,6 +151,7 @@ export const MAIN_PAGES: ConsolePage[] = [
   { name: 'identity mappings', url: () => '/identity-mappings', buttons: (d) => [d.identity.new] },
   { name: 'security', url: () => '/security' },
   { name: 'audit', url: () => '/audit' },
+  { name: 'global notifications', url: () => '/notifications' },
   { name: 'tokens', url: () => '/tokens', buttons: (d) => [d.tokens.new] },
   {
     name: 'task log dialog',
@@ -172,8 +174,17 @@ export const MAIN_PAGES: ConsolePage[] = [
   },
 ];
 
-/** More screens a phone must fit: the terraform State tab and the template form. */
+/** More screens a phone must fit: the terraform State tab, the template form and a destination's form. */
 export const PHONE_PAGES: ConsolePage[] = [
+  {
+    name: 'destination form',
+    url: (f) => `/project/${f.p}/notifications`,
+    open: async (page, d) => {
+      await page.getByRole('button', { name: d.notifications.newDestination }).click();
+      await expect(page.getByRole('dialog', { name: d.notifications.newDestination })).toBeVisible();
+    },
+    buttons: (d) => [d.notifications.generate, d.common.create],
+  },
   { name: 'terraform state', url: (f) => `/project/${f.p}/templates/${f.terraform}/state`, buttons: (d) => [d.workspaces.new, d.workspaces.attach] },
   {
     name: 'template form',

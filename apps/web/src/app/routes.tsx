@@ -30,6 +30,9 @@ const WorkflowRunPage = lazyPage(() => import('../features/workflows/workflow-ru
 const integrations = () => import('./screens/integrations');
 const IntegrationsPage = lazyPage(integrations, 'IntegrationsPage');
 const IntegrationPage = lazyPage(integrations, 'IntegrationPage');
+const notifications = () => import('./screens/notifications');
+const NotificationsPage = lazyPage(notifications, 'NotificationsPage');
+const GlobalNotificationsPage = lazyPage(notifications, 'GlobalNotificationsPage');
 const templates = () => import('./screens/templates');
 const TemplatesPage = lazyPage(templates, 'TemplatesPage');
 const TemplatePage = lazyPage(templates, 'TemplatePage');
@@ -82,6 +85,7 @@ export function AppRoutes() {
               <Route path="approvals/:id" element={<ApprovalPage />} />
               <Route path="integrations" element={<IntegrationsPage />} />
               <Route path="integrations/:integrationId" element={<IntegrationPage />} />
+              <Route path="notifications" element={<NotificationsPage />} />
               <Route path="templates" element={<TemplatesPage />} />
               <Route path="views/:viewId/templates" element={<TemplatesPage />} />
               <Route path="templates/new" element={<Navigate to="../templates" replace />} />
@@ -103,6 +107,7 @@ export function AppRoutes() {
               <Route path="identity-mappings" element={<IdentityMappingsPage />} />
               <Route path="security" element={<SecurityPage />} />
               <Route path="audit" element={<AuditPage />} />
+              <Route path="notifications" element={<GlobalNotificationsPage />} />
             </Route>
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -11,6 +11,7 @@ export const paths = {
   projectSection: (id: number | string, section: string) => `/project/${id}/${section}`,
   integrations: (id: number | string) => `/project/${id}/integrations`,
   hosts: (id: number | string) => `/project/${id}/hosts`,
+  notifications: (id: number | string) => `/project/${id}/notifications`,
   integration: (id: number | string, integrationId: number | string) => `/project/${id}/integrations/${integrationId}`,
   workflows: (id: number | string) => `/project/${id}/workflows`,
   /** A workflow's editor; `new` for one not saved yet. */
@@ -26,4 +27,6 @@ export const paths = {
   identityMappings: '/identity-mappings',
   security: '/security',
   audit: '/audit',
+  /** Server-wide notification destinations and rules (admins). */
+  globalNotifications: '/notifications',
 } as const;

@@ -9,6 +9,7 @@ import TeamIcon from '@mui/icons-material/GroupsOutlined';
 import VariablesIcon from '@mui/icons-material/DataObjectOutlined';
 import IntegrationIcon from '@mui/icons-material/WebhookOutlined';
 import WorkflowIcon from '@mui/icons-material/LanOutlined';
+import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import type { SvgIconComponent } from '@mui/icons-material';
 
 /**
@@ -81,6 +82,13 @@ export const PROJECT_LINKS: ProjectLink[] = [
     labelKey: 'integrations.title',
     icon: IntegrationIcon,
     section: 'integrations',
+    requiresNormalProject: true,
+  },
+  {
+    key: 'notifications',
+    labelKey: 'notifications.title',
+    icon: NotificationsIcon,
+    section: 'notifications',
     requiresNormalProject: true,
   },
   { key: 'team', labelKey: 'team.title', icon: TeamIcon, section: 'team', requiresNormalProject: false },

@@ -12,6 +12,7 @@ import SecurityIcon from '@mui/icons-material/SecurityOutlined';
 import PersonIcon from '@mui/icons-material/PersonOutlined';
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
 import AuditIcon from '@mui/icons-material/ManageSearchOutlined';
+import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
 import { Avatar, Box, ButtonBase, Divider, ListItemIcon, ListItemText, Menu, MenuItem, Switch, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
@@ -105,6 +106,14 @@ export function UserMenu() {
               <AuditIcon fontSize="small" />
             </ListItemIcon>
             <ListItemText primary={t('shell.audit')} />
+          </MenuItem>
+        ) : null}
+        {user.admin ? (
+          <MenuItem onClick={() => go(paths.globalNotifications)}>
+            <ListItemIcon>
+              <NotificationsIcon fontSize="small" />
+            </ListItemIcon>
+            <ListItemText primary={t('shell.notifications')} />
           </MenuItem>
         ) : null}
         {user.admin ? (

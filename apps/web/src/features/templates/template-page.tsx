@@ -22,6 +22,7 @@ import { launchTask } from '../../lib/task-launcher';
 import { templateQuery, templateTasksQuery, useSetDescription } from './api/templates-api';
 import { DescriptionEditor } from './components/description-editor';
 import { TemplateSchedules } from './components/template-schedules';
+import { TemplateNotifications } from '../notifications/template-notifications';
 import { TemplateDetails, TemplateState } from './components/template-details';
 import { TemplateDialog } from './components/template-dialog';
 import { TemplateReferences } from './components/template-references';
@@ -172,6 +173,7 @@ export function TemplatePage({ tab }: { tab: TemplateTab | null }) {
         <Stack spacing={2}>
           <TemplateDetails projectId={projectId} template={template} />
           <TemplateSchedules projectId={projectId} templateId={templateId} canManage={access.canManage} />
+          <TemplateNotifications projectId={projectId} templateId={templateId} />
           <StatsChart baseUrl={`/project/${projectId}/templates/${templateId}`} users={team} />
         </Stack>
       ) : null}

@@ -229,7 +229,8 @@ describe('LogSink when the database refuses writes', () => {
   it('pauses the producer during a short outage, but not past outagePauseMs', async () => {
     const store = new FlakyStore();
     store.down = true;
-    const { log } = sink(store, { ...fast, highWater: 100, lowWater: 10, outagePauseMs: 60 });
+    // A pause long enough that a loaded machine's 20 ms tick never outlasts it.
+    const { log } = sink(store, { ...fast, highWater: 100, lowWater: 10, outagePauseMs: 1500 });
     for (let i = 0; i < 150; i++) log.write(`x ${i}`);
     expect(log.saturated).toBe(true);
     let drained = false;
@@ -238,7 +239,7 @@ describe('LogSink when the database refuses writes', () => {
     });
     await tick(20);
     expect(drained).toBe(false);
-    for (let i = 0; i < 100 && !drained; i++) await tick(10);
+    for (let i = 0; i < 600 && !drained; i++) await tick(10);
     expect(drained).toBe(true);
     expect(log.saturated).toBe(false);
     store.down = false;

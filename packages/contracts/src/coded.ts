@@ -26,6 +26,7 @@ export const FieldLabels = {
   cron: 'Cron',
   current_password: 'Current password',
   description: 'Description',
+  destination: 'Destination',
   email: 'Email',
   environment: 'Environment',
   environment_variables: 'Environment variables',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { requiredMessage, requiredName } from './fields.js';
 
 /**
  * Notification routing (issue 27): destinations of a project (or global, admin-only), rules that
@@ -112,8 +113,8 @@ export const NOTIFICATION_SIGNATURE_HEADER = 'X-Gantry-Signature';
 const configValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]);
 
 export const notificationDestinationInputSchema = z.object({
-  name: z.string({ message: 'Name is required' }).trim().min(1, 'Name is required').max(NOTIFICATION_LIMITS.nameMax),
-  kind: z.enum(NOTIFICATION_KINDS, { message: 'Kind must be one of: ' + NOTIFICATION_KINDS.join(', ') }),
+  name: requiredName('Name', NOTIFICATION_LIMITS.nameMax),
+  kind: z.enum(NOTIFICATION_KINDS, requiredMessage('Type')),
   /** Omitted or empty secret fields on update keep what is stored. */
   config: z.record(z.string(), configValueSchema).optional().default({}),
   active: z.boolean().optional(),
@@ -146,7 +147,7 @@ export const notificationDestinationSchema = z.object({
 export type NotificationDestination = z.infer<typeof notificationDestinationSchema>;
 
 export const notificationRuleInputSchema = z.object({
-  destination_id: z.number({ message: 'Destination is required' }).int().positive('Destination is required'),
+  destination_id: z.number(requiredMessage('Destination')).int().positive(requiredMessage('Destination')),
   /** An empty list on a template or schedule rule silences the destination for it. */
   events: z.array(z.enum(NOTIFICATION_EVENTS)).max(NOTIFICATION_EVENTS.length),
   template_id: z.number().int().positive().nullable().optional(),

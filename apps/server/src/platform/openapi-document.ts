@@ -2,6 +2,7 @@ import { CSRF_HEADER, ErrorCodes, SESSION_COOKIE } from '@gantry/contracts';
 import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { z } from 'zod';
 
 /**
  * The frame of `/api/openapi.json` (@fastify/swagger fills `paths` from the routes' zod schemas):
@@ -76,4 +77,25 @@ export function openApiTransform(base: SwaggerTransform): SwaggerTransform {
       schema: { ...schema, response, ...(config.public || config.webhook ? { security: [] } : {}) },
     };
   };
+}
+
+/**
+ * A success that answers nothing (204, or Terraform's bare 200s). The type provider writes `undefined` as
+ * `type: null`, which @fastify/swagger documents as no content; `send()` with no body never
+ * reaches the serializer, so the reply is untouched.
+ */
+export const noBody = (description: string) => z.undefined().describe(description);
+export const noContent = noBody('Done; no body.');
+/** A redirect (its target in `Location`); `reply.redirect` sends no body. */
+export const redirect = (description: string) => noBody(description);
+
+/** A JSON document the route passes on as text (a Terraform state, a backup). */
+export const jsonObject = z.record(z.string(), z.unknown());
+
+/**
+ * A success whose body is not JSON the route shapes (raw logs, state files, downloads): the
+ * document names its content type, and Fastify sends strings, buffers and streams as they are.
+ */
+export function rawBody(contentType: string, description: string, schema: z.ZodType = z.string()) {
+  return { description, content: { [contentType]: { schema } } };
 }

@@ -8,6 +8,8 @@ import { keepStoredFields } from './partial-update.js';
 import { projectGuard, type ProjectMembership } from './permissions.js';
 import type { AuditRecorder } from '../modules/audit/audit.port.js';
 import { secretsIn } from '../modules/audit/audit-fields.js';
+import { noContent } from './openapi-document.js';
+import { resourceExamples, withExample } from './openapi-examples.js';
 
 /** Who changes something, for permission decisions and the activity log. */
 export interface Actor {
@@ -69,9 +71,18 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
     const tags = [o.tag];
     // Erased to ZodType: the generic Out defeats the type provider's reply inference, while the
     // schema itself still shapes and checks every answer at run time.
-    const item = o.itemSchema as ZodType;
+    const shown = resourceExamples[o.path];
+    const item = (shown?.item ? withExample(o.itemSchema, shown.item) : o.itemSchema) as ZodType;
+    const createBody = shown?.create ? withExample(o.createSchema, shown.create) : o.createSchema;
     // The presented object (no secrets) before and after; secrets the body set show as "changed".
-    const record = async (action: 'create' | 'update' | 'delete', projectId: number, before: Out | null, after: Out | null, body: unknown, id?: number) => {
+    const record = async (
+      action: 'create' | 'update' | 'delete',
+      projectId: number,
+      before: Out | null,
+      after: Out | null,
+      body: unknown,
+      id?: number,
+    ) => {
       if (!o.audit) return;
       const objectId = id ?? (after as { id?: number } | null)?.id ?? null;
       await o.audit.recorder.record({
@@ -93,16 +104,26 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
       base,
       {
         preValidation: read,
-        schema: { tags, params: listParams, querystring: o.querySchema ?? z.object({}).passthrough(), response: { 200: z.array(item) } },
+        schema: {
+          tags,
+          params: listParams,
+          querystring: o.querySchema ?? z.object({}).passthrough(),
+          response: { 200: z.array(item) },
+        },
       },
-      async (request) => (await o.service.list(request.params.projectId, request.query as Record<string, string>)).map(o.present),
+      async (request) =>
+        (await o.service.list(request.params.projectId, request.query as Record<string, string>)).map(o.present),
     );
 
     app.post(
       base,
-      { preValidation: manage, schema: { tags, params: listParams, body: o.createSchema, response: { 201: item } } },
+      { preValidation: manage, schema: { tags, params: listParams, body: createBody, response: { 201: item } } },
       async (request, reply) => {
-        const row = await o.service.create(actor(requireUser(request)), request.params.projectId, request.body as CreateIn);
+        const row = await o.service.create(
+          actor(requireUser(request)),
+          request.params.projectId,
+          request.body as CreateIn,
+        );
         const out = o.present(row);
         await record('create', request.params.projectId, null, out, request.body);
         return reply.status(201).send(out);
@@ -119,24 +140,36 @@ export function resourceRoutes<Row, Out, CreateIn, UpdateIn>(
       `${base}/:id`,
       {
         // A field left out keeps its stored value, as Semaphore's handlers do.
-        preValidation: [manage, keepStoredFields(o.updateSchema, (request) => storedItem(request.params), o.boundFields)],
-        schema: { tags, params: itemParams, body: o.updateSchema },
+        preValidation: [
+          manage,
+          keepStoredFields(o.updateSchema, (request) => storedItem(request.params), o.boundFields),
+        ],
+        schema: { response: { 204: noContent }, tags, params: itemParams, body: o.updateSchema },
       },
       async (request, reply) => {
         const before = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
-        await o.service.update(actor(requireUser(request), request), request.params.projectId, request.params.id, request.body as UpdateIn);
+        await o.service.update(
+          actor(requireUser(request), request),
+          request.params.projectId,
+          request.params.id,
+          request.body as UpdateIn,
+        );
         const after = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
         await record('update', request.params.projectId, before, after, request.body, request.params.id);
         return reply.status(204).send();
       },
     );
 
-    app.delete(`${base}/:id`, { preValidation: manage, schema: { tags, params: itemParams } }, async (request, reply) => {
-      const before = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
-      await o.service.delete(actor(requireUser(request), request), request.params.projectId, request.params.id);
-      await record('delete', request.params.projectId, before, null, undefined, request.params.id);
-      return reply.status(204).send();
-    });
+    app.delete(
+      `${base}/:id`,
+      { preValidation: manage, schema: { response: { 204: noContent }, tags, params: itemParams } },
+      async (request, reply) => {
+        const before = o.audit ? o.present(await o.service.get(request.params.projectId, request.params.id)) : null;
+        await o.service.delete(actor(requireUser(request), request), request.params.projectId, request.params.id);
+        await record('delete', request.params.projectId, before, null, undefined, request.params.id);
+        return reply.status(204).send();
+      },
+    );
 
     app.get(
       `${base}/:id/refs`,

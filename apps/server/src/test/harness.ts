@@ -11,6 +11,7 @@ import { SecretBox } from '../platform/crypto.js';
 import type { TestDatabase } from './engines.js';
 import { engines } from './engines.js';
 import { TEST_ALLOWED_LOCAL_PATHS } from './git-fixture.js';
+import { recordAnswers, type AnswerRecorder } from './openapi-answers.js';
 
 export { engines };
 
@@ -31,9 +32,11 @@ export interface TestContext {
 export function useTestApp(
   engine: (typeof engines)[number],
   env: Record<string, string> = {},
+  opts: { checkStatuses?: boolean } = {},
 ): () => TestContext {
   let ctx: TestContext | undefined;
   let database: TestDatabase;
+  let answers: AnswerRecorder | undefined;
   beforeAll(async () => {
     database = await engine.create();
     const config = loadConfig({
@@ -57,12 +60,20 @@ export function useTestApp(
       await new Promise((resolve) => setImmediate(resolve));
     };
     const app = await buildApp({ config, db, secretKey, sleep });
+    if (opts.checkStatuses !== false) answers = recordAnswers(app);
     ctx = { app, db, config, secretKey, sleeps };
   });
   afterAll(async () => {
+    // Every status the tests met must be one the OpenAPI document promises for that operation.
+    const undocumented = ctx && answers ? answers.undocumented(ctx.app) : [];
     await ctx?.app.close();
     await ctx?.db.close();
     await database?.drop();
+    if (undocumented.length > 0) {
+      throw new Error(
+        `Answers not in the OpenAPI document (declare them in the route's schema.response):\n${undocumented.join('\n')}`,
+      );
+    }
   });
   return () => {
     if (!ctx) throw new Error('test app not started');
@@ -108,7 +119,10 @@ export async function signedInUser(ctx: TestContext, opts: { admin?: boolean } =
   return callerFor(ctx, { id: row.id, username, password, cookie });
 }
 
-export function callerFor(ctx: TestContext, who: { id: number; username: string; password: string; cookie: string }): Caller {
+export function callerFor(
+  ctx: TestContext,
+  who: { id: number; username: string; password: string; cookie: string },
+): Caller {
   const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown) =>
     ctx.app.inject({
       method,

@@ -61,7 +61,9 @@ export async function startSshd(passphrase = ''): Promise<TestSshd> {
       '',
     ].join('\n'),
   );
-  const proc: ChildProcess = outside ? outside.spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config]) : spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], { stdio: 'ignore' });
+  const proc: ChildProcess = outside
+    ? outside.spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config])
+    : spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], { stdio: 'ignore' });
   const until = Date.now() + 10_000;
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { setSessionCookie } from '../../platform/auth.js';
 import { AppError } from '../../platform/errors.js';
 import { OIDC_FLOW_MS, OidcSignInError, type OidcService } from './oidc.service.js';
+import { redirect } from '../../platform/openapi-document.js';
 
 /** Holds the sealed flow state between the two redirects; only sent to the OIDC routes. */
 export const OIDC_FLOW_COOKIE = 'gantry_oidc';
@@ -23,7 +24,12 @@ export function oidcRoutes(oidc: OidcService, opts: { webHost: string }): Fastif
       '/auth/oidc/:providerId/login',
       {
         config: { public: true },
-        schema: { tags: ['auth'], params, querystring: z.object({ redirect: z.string().optional() }) },
+        schema: {
+          tags: ['auth'],
+          params,
+          querystring: z.object({ redirect: z.string().optional() }),
+          response: { 302: redirect("To the provider's sign-in page, or back to Gantry's with `?error=`") },
+        },
       },
       async (request, reply) => {
         oidc.provider(request.params.providerId);
@@ -46,7 +52,14 @@ export function oidcRoutes(oidc: OidcService, opts: { webHost: string }): Fastif
 
     app.get(
       '/auth/oidc/:providerId/redirect',
-      { config: { public: true }, schema: { tags: ['auth'], params } },
+      {
+        config: { public: true },
+        schema: {
+          tags: ['auth'],
+          params,
+          response: { 302: redirect('Signed in: to the page asked for; refused: to the sign-in page with `?error=`') },
+        },
+      },
       async (request, reply) => {
         oidc.provider(request.params.providerId);
         // The flow is single use: whatever happens next, its cookie is gone.
@@ -54,7 +67,13 @@ export function oidcRoutes(oidc: OidcService, opts: { webHost: string }): Fastif
         try {
           const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
           const client = { ip: request.ip, userAgent: request.headers['user-agent'] ?? '' };
-          const done = await oidc.finish(request.params.providerId, query, request.cookies[OIDC_FLOW_COOKIE], originOf(request), client);
+          const done = await oidc.finish(
+            request.params.providerId,
+            query,
+            request.cookies[OIDC_FLOW_COOKIE],
+            originOf(request),
+            client,
+          );
           setSessionCookie(request, reply, done.session, opts.webHost);
           return reply.redirect(done.redirect, 302);
         } catch (err) {

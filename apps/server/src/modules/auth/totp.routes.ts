@@ -1,8 +1,15 @@
-import { idParamSchema, totpConfirmSchema, totpCreatedSchema, totpEnableSchema, totpRemoveSchema } from '@gantry/contracts';
+import {
+  idParamSchema,
+  totpConfirmSchema,
+  totpCreatedSchema,
+  totpEnableSchema,
+  totpRemoveSchema,
+} from '@gantry/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import type { TotpService } from './totp.service.js';
+import { noContent, rawBody } from '../../platform/openapi-document.js';
 
 const userParams = z.object({ id: idParamSchema });
 const totpParams = z.object({ id: idParamSchema, totpId: idParamSchema });
@@ -16,7 +23,10 @@ export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
     app.post(
       '/users/:id/2fas/totp',
       // Also while the admin's requirement blocks everything else: this is how it is met.
-      { config: { enrolment: 'own' }, schema: { tags: ['users'], params: userParams, body: totpEnableSchema, response: { 201: totpCreatedSchema } } },
+      {
+        config: { enrolment: 'own' },
+        schema: { tags: ['users'], params: userParams, body: totpEnableSchema, response: { 201: totpCreatedSchema } },
+      },
       async (request, reply) => {
         const { password } = request.body ?? {};
         const created = await totp.enable(actorOf(requireUser(request)), request.params.id, {
@@ -30,9 +40,18 @@ export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
     // One's own new method goes on with a current code of its secret (`{code}` in the body).
     app.post(
       '/users/:id/2fas/totp/:totpId/confirm',
-      { config: { enrolment: 'own' }, schema: { tags: ['users'], params: totpParams, body: totpConfirmSchema } },
+      {
+        config: { enrolment: 'own' },
+        schema: { response: { 204: noContent }, tags: ['users'], params: totpParams, body: totpConfirmSchema },
+      },
       async (request, reply) => {
-        await totp.confirm(actorOf(requireUser(request)), request.params.id, request.params.totpId, request.body.code, request.ip);
+        await totp.confirm(
+          actorOf(requireUser(request)),
+          request.params.id,
+          request.params.totpId,
+          request.body.code,
+          request.ip,
+        );
         return reply.status(204).send();
       },
     );
@@ -41,7 +60,7 @@ export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
     // query string, which request logs and proxies keep.
     app.delete(
       '/users/:id/2fas/totp/:totpId',
-      { schema: { tags: ['users'], params: totpParams, body: totpRemoveSchema } },
+      { schema: { response: { 204: noContent }, tags: ['users'], params: totpParams, body: totpRemoveSchema } },
       async (request, reply) => {
         const { password, passcode } = request.body ?? {};
         await totp.disable(actorOf(requireUser(request)), request.params.id, request.params.totpId, {
@@ -55,7 +74,14 @@ export function totpRoutes(totp: TotpService): FastifyPluginAsyncZod {
 
     app.get(
       '/users/:id/2fas/totp/:totpId/qr',
-      { config: { enrolment: 'own' }, schema: { tags: ['users'], params: totpParams } },
+      {
+        config: { enrolment: 'own' },
+        schema: {
+          tags: ['users'],
+          params: totpParams,
+          response: { 200: rawBody('image/png', 'The QR code of the authenticator secret (not cached)') },
+        },
+      },
       async (request, reply) => {
         const png = await totp.qrCode(actorOf(requireUser(request)), request.params.id, request.params.totpId);
         // The image carries the secret: keep it out of every cache.

@@ -15,6 +15,7 @@ import { registerStreamingJsonBody } from './backup.body.js';
 import { parseRestoreBody } from './backup.parse.js';
 import type { BackupService } from './backup.service.js';
 import type { ProjectCacheService } from './project-cache.service.js';
+import { jsonObject, noContent, rawBody } from '../../platform/openapi-document.js';
 
 const params = z.object({ projectId: idParamSchema });
 const actor = (u: { id: number; admin: number }): Actor => ({ id: u.id, admin: u.admin === 1 });
@@ -32,7 +33,17 @@ export function backupRoutes(
 
     app.get(
       '/project/:projectId/backup',
-      { preValidation: update, schema: { tags: ['projects'], params, querystring: backupExportQuerySchema } },
+      {
+        preValidation: update,
+        schema: {
+          tags: ['projects'],
+          params,
+          querystring: backupExportQuerySchema,
+          response: {
+            200: rawBody('application/json', 'The project backup in the asked format (an attachment)', jsonObject),
+          },
+        },
+      },
       async (request, reply) => {
         const { fileName, backup: doc } = await backup.exportAs(
           actor(requireUser(request)),
@@ -64,7 +75,7 @@ export function backupRoutes(
 
     app.delete(
       '/project/:projectId/cache',
-      { preValidation: update, schema: { tags: ['projects'], params } },
+      { preValidation: update, schema: { response: { 204: noContent }, tags: ['projects'], params } },
       async (request, reply) => {
         await cache.clear(actor(requireUser(request)), request.params.projectId);
         return reply.status(204).send();

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { requireAdmin } from '../../platform/auth.js';
 import { presentMapping } from './mappings.presenter.js';
 import type { MappingsService } from './mappings.service.js';
+import { noContent } from '../../platform/openapi-document.js';
 
 const params = z.object({ id: idParamSchema });
 const tags = ['identity'];
@@ -56,9 +57,13 @@ export function mappingsRoutes(mappings: MappingsService): FastifyPluginAsyncZod
       },
     );
 
-    app.delete('/identity/mappings/:id', { preValidation: admin, schema: { tags, params } }, async (request, reply) => {
-      await mappings.delete(request.params.id);
-      return reply.status(204).send();
-    });
+    app.delete(
+      '/identity/mappings/:id',
+      { preValidation: admin, schema: { response: { 204: noContent }, tags, params } },
+      async (request, reply) => {
+        await mappings.delete(request.params.id);
+        return reply.status(204).send();
+      },
+    );
   };
 }

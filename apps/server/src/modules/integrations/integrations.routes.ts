@@ -18,6 +18,7 @@ import { resourceRoutes, type Actor } from '../../platform/resource-routes.js';
 import type { IntegrationRulesService } from './integration-rules.service.js';
 import { presentAlias, presentExtractValue, presentIntegration, presentMatcher } from './integrations.presenter.js';
 import type { IntegrationsService } from './integrations.service.js';
+import { noContent } from '../../platform/openapi-document.js';
 
 export interface IntegrationsRoutesOptions {
   integrations: IntegrationsService;
@@ -84,7 +85,7 @@ export function integrationsRoutes(o: IntegrationsRoutesOptions): FastifyPluginA
     );
     app.delete(
       `${base}/aliases/:aliasId`,
-      { preValidation: change, schema: { tags, params: projectAliasParams } },
+      { preValidation: change, schema: { response: { 204: noContent }, tags, params: projectAliasParams } },
       async (request, reply) => {
         await o.integrations.deleteAlias(
           actor(requireUser(request)),
@@ -122,7 +123,7 @@ export function integrationsRoutes(o: IntegrationsRoutesOptions): FastifyPluginA
     );
     app.delete(
       `${base}/:integrationId/aliases/:aliasId`,
-      { preValidation: change, schema: { tags, params: aliasParams } },
+      { preValidation: change, schema: { response: { 204: noContent }, tags, params: aliasParams } },
       async (request, reply) => {
         await o.integrations.deleteAlias(
           actor(requireUser(request)),
@@ -223,7 +224,10 @@ function partRoutes<Row, In, Out>(g: PartGuards, o: PartRoutesOptions<Row, In, O
     );
     app.put(
       item,
-      { preValidation: change, schema: { tags, params: partParams, body: o.inputSchema } },
+      {
+        preValidation: change,
+        schema: { response: { 204: noContent }, tags, params: partParams, body: o.inputSchema },
+      },
       async (request, reply) => {
         await o.update(
           g.actor(requireUser(request)),
@@ -235,14 +239,18 @@ function partRoutes<Row, In, Out>(g: PartGuards, o: PartRoutesOptions<Row, In, O
         return reply.status(204).send();
       },
     );
-    app.delete(item, { preValidation: change, schema: { tags, params: partParams } }, async (request, reply) => {
-      await o.remove(
-        g.actor(requireUser(request)),
-        request.params.projectId,
-        request.params.integrationId,
-        request.params.id,
-      );
-      return reply.status(204).send();
-    });
+    app.delete(
+      item,
+      { preValidation: change, schema: { response: { 204: noContent }, tags, params: partParams } },
+      async (request, reply) => {
+        await o.remove(
+          g.actor(requireUser(request)),
+          request.params.projectId,
+          request.params.integrationId,
+          request.params.id,
+        );
+        return reply.status(204).send();
+      },
+    );
   };
 }

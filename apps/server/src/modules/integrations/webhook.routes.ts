@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { NotFoundError } from '../../platform/errors.js';
 import { Delivery } from './webhook-read.js';
 import type { WebhookService } from './webhook.service.js';
+import { noBody } from '../../platform/openapi-document.js';
 
 /**
  * `POST /api/integrations/{alias}`: called by other servers, so no session, token or cross-site
@@ -27,7 +28,11 @@ export function webhookRoutes(webhooks: WebhookService): FastifyPluginAsyncZod {
       {
         config: { webhook: true },
         bodyLimit: INTEGRATION_BODY_LIMIT,
-        schema: { tags: ['integrations'], params: z.object({ alias: z.string() }) },
+        schema: {
+          tags: ['integrations'],
+          params: z.object({ alias: z.string() }),
+          response: { 200: noBody('A repeated delivery, already handled'), 204: noBody('Delivered') },
+        },
       },
       async (request, reply) => {
         const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);

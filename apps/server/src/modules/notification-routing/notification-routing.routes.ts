@@ -16,6 +16,11 @@ import { projectGuard, type ProjectMembership } from '../../platform/permissions
 import type { Actor } from '../../platform/resource-routes.js';
 import type { DestinationsService } from './destinations.service.js';
 import type { RulesService } from './rules.service.js';
+import { noContent } from '../../platform/openapi-document.js';
+import { examples, withExample } from '../../platform/openapi-examples.js';
+
+const destinationIn = withExample(notificationDestinationInputSchema, examples.destinationCreate);
+const destinationOut = withExample(notificationDestinationSchema, examples.destination);
 
 export interface NotificationRoutingRoutesOptions {
   destinations: DestinationsService;
@@ -74,7 +79,7 @@ function scopedRoutes(o: NotificationRoutingRoutesOptions, s: Scope): FastifyPlu
       dBase,
       {
         preValidation: read,
-        schema: { tags, params: list, response: { 200: z.array(notificationDestinationSchema) } },
+        schema: { tags, params: list, response: { 200: z.array(destinationOut) } },
       },
       async (request) => o.destinations.list(s.projectId(request.params)),
     );
@@ -85,8 +90,8 @@ function scopedRoutes(o: NotificationRoutingRoutesOptions, s: Scope): FastifyPlu
         schema: {
           tags,
           params: list,
-          body: notificationDestinationInputSchema,
-          response: { 201: notificationDestinationSchema },
+          body: destinationIn,
+          response: { 201: destinationOut },
         },
       },
       async (request, reply) =>
@@ -94,12 +99,15 @@ function scopedRoutes(o: NotificationRoutingRoutesOptions, s: Scope): FastifyPlu
     );
     app.get(
       `${dBase}/:destinationId`,
-      { preValidation: read, schema: { tags, params: destination, response: { 200: notificationDestinationSchema } } },
+      { preValidation: read, schema: { tags, params: destination, response: { 200: destinationOut } } },
       async (request) => o.destinations.get(s.projectId(request.params), request.params.destinationId),
     );
     app.put(
       `${dBase}/:destinationId`,
-      { preValidation: change, schema: { tags, params: destination, body: notificationDestinationInputSchema } },
+      {
+        preValidation: change,
+        schema: { response: { 204: noContent }, tags, params: destination, body: destinationIn },
+      },
       async (request, reply) => {
         await o.destinations.update(
           actor(request),
@@ -112,7 +120,7 @@ function scopedRoutes(o: NotificationRoutingRoutesOptions, s: Scope): FastifyPlu
     );
     app.delete(
       `${dBase}/:destinationId`,
-      { preValidation: change, schema: { tags, params: destination } },
+      { preValidation: change, schema: { response: { 204: noContent }, tags, params: destination } },
       async (request, reply) => {
         await o.destinations.delete(actor(request), s.projectId(request.params), request.params.destinationId);
         return reply.status(204).send();
@@ -176,7 +184,10 @@ function scopedRoutes(o: NotificationRoutingRoutesOptions, s: Scope): FastifyPlu
     );
     app.put(
       `${rBase}/:ruleId`,
-      { preValidation: change, schema: { tags, params: rule, body: notificationRuleInputSchema } },
+      {
+        preValidation: change,
+        schema: { response: { 204: noContent }, tags, params: rule, body: notificationRuleInputSchema },
+      },
       async (request, reply) => {
         await o.rules.update(actor(request), s.projectId(request.params), request.params.ruleId, request.body);
         return reply.status(204).send();
@@ -184,7 +195,7 @@ function scopedRoutes(o: NotificationRoutingRoutesOptions, s: Scope): FastifyPlu
     );
     app.delete(
       `${rBase}/:ruleId`,
-      { preValidation: change, schema: { tags, params: rule } },
+      { preValidation: change, schema: { response: { 204: noContent }, tags, params: rule } },
       async (request, reply) => {
         await o.rules.delete(actor(request), s.projectId(request.params), request.params.ruleId);
         return reply.status(204).send();

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { requireUser, setSessionCookie } from '../../platform/auth.js';
 import { UnauthorizedError } from '../../platform/errors.js';
 import type { PasskeysService } from './passkeys.service.js';
+import { noContent } from '../../platform/openapi-document.js';
 
 /** Binds a passwordless sign-in challenge to the browser that asked for it. */
 export const PASSKEY_SIGN_IN_COOKIE = 'gantry_passkey';
@@ -79,7 +80,7 @@ export function passkeysRoutes(passkeys: PasskeysService, opts: PasskeysRoutesOp
 
     app.put(
       '/user/passkeys/:id',
-      { schema: { tags: ['passkeys'], params, body: passkeyRenameSchema } },
+      { schema: { response: { 204: noContent }, tags: ['passkeys'], params, body: passkeyRenameSchema } },
       async (request, reply) => {
         await passkeys.rename(requireUser(request), request.params.id, request.body.name);
         return reply.status(204).send();
@@ -89,7 +90,7 @@ export function passkeysRoutes(passkeys: PasskeysService, opts: PasskeysRoutesOp
     // The proof (`{password}`, `{passcode}` or `{assertion}`) travels in the body, never in the query string.
     app.delete(
       '/user/passkeys/:id',
-      { schema: { tags: ['passkeys'], params, body: passkeyProofSchema } },
+      { schema: { response: { 204: noContent }, tags: ['passkeys'], params, body: passkeyProofSchema } },
       async (request, reply) => {
         const { password, passcode, assertion } = request.body ?? {};
         await passkeys.remove(
@@ -117,7 +118,10 @@ export function passkeysRoutes(passkeys: PasskeysService, opts: PasskeysRoutesOp
 
     app.post(
       '/auth/passkey/verify',
-      { config: { secondFactorPending: true }, schema: { tags: ['auth'], body: passkeyAssertionSchema } },
+      {
+        config: { secondFactorPending: true },
+        schema: { response: { 204: noContent }, tags: ['auth'], body: passkeyAssertionSchema },
+      },
       async (request, reply) => {
         await passkeys.secondFactor(
           sessionCookie(request),
@@ -148,7 +152,10 @@ export function passkeysRoutes(passkeys: PasskeysService, opts: PasskeysRoutesOp
 
     app.post(
       '/auth/passkey/login',
-      { config: { public: true }, schema: { tags: ['auth'], body: passkeyAssertionSchema } },
+      {
+        config: { public: true },
+        schema: { response: { 204: noContent }, tags: ['auth'], body: passkeyAssertionSchema },
+      },
       async (request, reply) => {
         const session = await passkeys.signIn(
           request.body.response,

@@ -14,6 +14,7 @@ import { UnauthorizedError } from '../../platform/errors.js';
 import type { RunnerProtocolService } from './runner-protocol.service.js';
 import type { RunnerRow } from './runners.repository.js';
 import type { RunnersService } from './runners.service.js';
+import { noContent } from '../../platform/openapi-document.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -54,7 +55,11 @@ export function runnerProtocolRoutes(runners: RunnersService, protocol: RunnerPr
 
     app.post(
       '/internal/runners/tasks/:taskId/log',
-      { ...opts, bodyLimit: 8 * 1024 * 1024, schema: { tags, params: taskParams, body: runnerLogSchema } },
+      {
+        ...opts,
+        bodyLimit: 8 * 1024 * 1024,
+        schema: { response: { 204: noContent }, tags, params: taskParams, body: runnerLogSchema },
+      },
       async (request, reply) => {
         await protocol.log(runnerOf(request), request.params.taskId, request.body);
         return reply.status(204).send();
@@ -64,7 +69,11 @@ export function runnerProtocolRoutes(runners: RunnersService, protocol: RunnerPr
     // A final status carries the task's output (up to 1 MiB as JSON text, escaped once more in the body).
     app.post(
       '/internal/runners/tasks/:taskId/status',
-      { ...opts, bodyLimit: 8 * 1024 * 1024, schema: { tags, params: taskParams, body: runnerStatusSchema } },
+      {
+        ...opts,
+        bodyLimit: 8 * 1024 * 1024,
+        schema: { response: { 204: noContent }, tags, params: taskParams, body: runnerStatusSchema },
+      },
       async (request, reply) => {
         await protocol.status(runnerOf(request), request.params.taskId, request.body);
         return reply.status(204).send();
@@ -74,7 +83,11 @@ export function runnerProtocolRoutes(runners: RunnersService, protocol: RunnerPr
     // A Terraform/OpenTofu plan's summary or a drift check's finding, sent before the status that follows it.
     app.post(
       '/internal/runners/tasks/:taskId/terraform',
-      { ...opts, bodyLimit: 8 * 1024 * 1024, schema: { tags, params: taskParams, body: runnerTerraformSchema } },
+      {
+        ...opts,
+        bodyLimit: 8 * 1024 * 1024,
+        schema: { response: { 204: noContent }, tags, params: taskParams, body: runnerTerraformSchema },
+      },
       async (request, reply) => {
         await protocol.terraform(runnerOf(request), request.params.taskId, request.body);
         return reply.status(204).send();

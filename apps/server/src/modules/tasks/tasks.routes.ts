@@ -10,6 +10,7 @@ import {
   taskResultSchema,
   taskSchema,
   taskStopSchema,
+  type TaskOutput,
 } from '@gantry/contracts';
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,6 +20,8 @@ import { projectGuard, projectOf, type ProjectMembership } from '../../platform/
 import { presentTask } from './tasks.presenter.js';
 import { jsonArrayChunks, textChunks, type TaskOutputService } from './task-output.service.js';
 import type { TasksService } from './tasks.service.js';
+import { noContent, rawBody } from '../../platform/openapi-document.js';
+import { examples, withExample } from '../../platform/openapi-examples.js';
 
 const params = z.object({ projectId: idParamSchema });
 const taskParams = z.object({ projectId: idParamSchema, id: idParamSchema });
@@ -78,7 +81,15 @@ export function tasksRoutes(
 
     app.post(
       '/project/:projectId/tasks',
-      { preValidation: run, schema: { tags, params, body: taskCreateSchema, response: { 201: taskSchema } } },
+      {
+        preValidation: run,
+        schema: {
+          tags,
+          params,
+          body: withExample(taskCreateSchema, examples.taskCreate),
+          response: { 201: taskSchema },
+        },
+      },
       async (request, reply) => {
         const u = requireUser(request);
         const actor = { id: u.id, admin: u.admin === 1, role: projectOf(request).role };
@@ -110,21 +121,39 @@ export function tasksRoutes(
       '/project/:projectId/tasks/:id/output',
       {
         preValidation: read,
-        // No response schema: the whole-log answer is a stream (documented as the union below).
-        schema: { tags, params: taskParams, querystring: taskOutputQuerySchema, description: OUTPUT_DOC },
+        // The whole log is a stream, which Fastify sends without the serializer; a page is checked.
+        schema: {
+          tags,
+          params: taskParams,
+          querystring: taskOutputQuerySchema,
+          description: OUTPUT_DOC,
+          response: { 200: z.union([taskOutputPageSchema, z.array(taskOutputSchema)]) },
+        },
       },
       async (request, reply) => {
         const { projectId, id } = request.params;
         if (Object.values(request.query).some((v) => v !== undefined)) return output.page(projectId, id, request.query);
         const pages = await output.all(projectId, id);
-        return reply.type('application/json; charset=utf-8').send(Readable.from(jsonArrayChunks(pages)));
+        // The array, streamed: typed as the declared answer, which it is once the chunks are joined.
+        const whole = Readable.from(jsonArrayChunks(pages)) as unknown as TaskOutput[];
+        return reply.type('application/json; charset=utf-8').send(whole);
       },
     );
 
     // Plain text, streamed: shown by the browser (inline), or saved with `?download=1`.
     app.get(
       '/project/:projectId/tasks/:id/raw_output',
-      { preValidation: read, schema: { tags, params: taskParams, querystring: taskRawOutputQuerySchema } },
+      {
+        preValidation: read,
+        schema: {
+          tags,
+          params: taskParams,
+          querystring: taskRawOutputQuerySchema,
+          response: {
+            200: rawBody('text/plain', 'The whole log as text (streamed); an attachment with `?download=1`'),
+          },
+        },
+      },
       async (request, reply) => {
         const { projectId, id } = request.params;
         const pages = await output.allText(projectId, id);
@@ -141,7 +170,7 @@ export function tasksRoutes(
 
     app.delete(
       '/project/:projectId/tasks/:id',
-      { preValidation: manage, schema: { tags, params: taskParams } },
+      { preValidation: manage, schema: { response: { 204: noContent }, tags, params: taskParams } },
       async (request, reply) => {
         const u = requireUser(request);
         await tasks.delete({ id: u.id, admin: u.admin === 1 }, request.params.projectId, request.params.id);
@@ -151,7 +180,10 @@ export function tasksRoutes(
 
     app.post(
       '/project/:projectId/tasks/:id/stop',
-      { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.nullish() } },
+      {
+        preValidation: run,
+        schema: { response: { 204: noContent }, tags, params: taskParams, body: taskStopSchema.nullish() },
+      },
       async (request, reply) => {
         await tasks.stop(request.params.projectId, request.params.id, request.body?.force ?? false);
         return reply.status(204).send();
@@ -161,7 +193,10 @@ export function tasksRoutes(
     // Semaphore's: every waiting or running task of the template, with the permission to stop one.
     app.post(
       '/project/:projectId/templates/:id/stop_all_tasks',
-      { preValidation: run, schema: { tags, params: taskParams, body: taskStopSchema.nullish() } },
+      {
+        preValidation: run,
+        schema: { response: { 204: noContent }, tags, params: taskParams, body: taskStopSchema.nullish() },
+      },
       async (request, reply) => {
         await tasks.stopAll(request.params.projectId, request.params.id, request.body?.force ?? false);
         return reply.status(204).send();
@@ -170,7 +205,7 @@ export function tasksRoutes(
 
     app.post(
       '/project/:projectId/tasks/:id/confirm',
-      { preValidation: run, schema: { tags, params: taskParams } },
+      { preValidation: run, schema: { response: { 204: noContent }, tags, params: taskParams } },
       async (request, reply) => {
         const u = requireUser(request);
         const actor = { id: u.id, admin: u.admin === 1, role: projectOf(request).role };
@@ -181,7 +216,7 @@ export function tasksRoutes(
 
     app.post(
       '/project/:projectId/tasks/:id/reject',
-      { preValidation: run, schema: { tags, params: taskParams } },
+      { preValidation: run, schema: { response: { 204: noContent }, tags, params: taskParams } },
       async (request, reply) => {
         await tasks.reject(request.params.projectId, request.params.id);
         return reply.status(204).send();
@@ -203,10 +238,14 @@ export function tasksRoutes(
       },
     );
 
-    app.delete('/tasks/:id', { schema: { tags, params: adminTaskParams } }, async (request, reply) => {
-      requireAdmin(request);
-      await tasks.stopAny(request.params.id);
-      return reply.status(204).send();
-    });
+    app.delete(
+      '/tasks/:id',
+      { schema: { response: { 204: noContent }, tags, params: adminTaskParams } },
+      async (request, reply) => {
+        requireAdmin(request);
+        await tasks.stopAny(request.params.id);
+        return reply.status(204).send();
+      },
+    );
   };
 }

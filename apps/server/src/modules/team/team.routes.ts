@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import { projectGuard, projectOf, type ProjectMembership } from '../../platform/permissions.js';
 import type { TeamService } from './team.service.js';
+import { noContent } from '../../platform/openapi-document.js';
 
 const params = z.object({ projectId: idParamSchema });
 const memberParams = z.object({ projectId: idParamSchema, userId: idParamSchema });
@@ -25,7 +26,10 @@ export function teamRoutes(team: TeamService, members: ProjectMembership): Fasti
 
     app.get(
       '/project/:projectId/users',
-      { preValidation: read, schema: { tags, params, querystring: teamListQuerySchema, response: { 200: z.array(projectUserSchema) } } },
+      {
+        preValidation: read,
+        schema: { tags, params, querystring: teamListQuerySchema, response: { 200: z.array(projectUserSchema) } },
+      },
       async (request) => {
         const rows = await team.list(request.params.projectId, request.query.sort, request.query.order);
         return rows.map(({ mapped_source: source, mapped_group: group, ...r }) => ({
@@ -36,28 +40,48 @@ export function teamRoutes(team: TeamService, members: ProjectMembership): Fasti
       },
     );
 
-    app.post('/project/:projectId/users', { preValidation: manage, schema: { tags, params, body: teamMemberCreateSchema } }, async (request, reply) => {
-      await team.add(actor(requireUser(request)), projectOf(request), request.body.user_id, request.body.role);
-      return reply.status(204).send();
-    });
-
-    app.put(
-      '/project/:projectId/users/:userId',
-      { preValidation: manage, schema: { tags, params: memberParams, body: teamMemberUpdateSchema } },
+    app.post(
+      '/project/:projectId/users',
+      { preValidation: manage, schema: { response: { 204: noContent }, tags, params, body: teamMemberCreateSchema } },
       async (request, reply) => {
-        await team.changeRole(actor(requireUser(request)), projectOf(request), request.params.userId, request.body.role);
+        await team.add(actor(requireUser(request)), projectOf(request), request.body.user_id, request.body.role);
         return reply.status(204).send();
       },
     );
 
-    app.delete('/project/:projectId/users/:userId', { preValidation: manage, schema: { tags, params: memberParams } }, async (request, reply) => {
-      await team.remove(actor(requireUser(request)), projectOf(request), request.params.userId);
-      return reply.status(204).send();
-    });
+    app.put(
+      '/project/:projectId/users/:userId',
+      {
+        preValidation: manage,
+        schema: { response: { 204: noContent }, tags, params: memberParams, body: teamMemberUpdateSchema },
+      },
+      async (request, reply) => {
+        await team.changeRole(
+          actor(requireUser(request)),
+          projectOf(request),
+          request.params.userId,
+          request.body.role,
+        );
+        return reply.status(204).send();
+      },
+    );
 
-    app.delete('/project/:projectId/me', { preValidation: read, schema: { tags, params } }, async (request, reply) => {
-      await team.leave(actor(requireUser(request)), request.params.projectId);
-      return reply.status(204).send();
-    });
+    app.delete(
+      '/project/:projectId/users/:userId',
+      { preValidation: manage, schema: { response: { 204: noContent }, tags, params: memberParams } },
+      async (request, reply) => {
+        await team.remove(actor(requireUser(request)), projectOf(request), request.params.userId);
+        return reply.status(204).send();
+      },
+    );
+
+    app.delete(
+      '/project/:projectId/me',
+      { preValidation: read, schema: { response: { 204: noContent }, tags, params } },
+      async (request, reply) => {
+        await team.leave(actor(requireUser(request)), request.params.projectId);
+        return reply.status(204).send();
+      },
+    );
   };
 }

@@ -15,6 +15,7 @@ import { projectGuard, type ProjectMembership } from '../../platform/permissions
 import type { Actor } from '../../platform/resource-routes.js';
 import { presentAlias } from './terraform-aliases.presenter.js';
 import type { TerraformAliasesService } from './terraform-aliases.service.js';
+import { noContent } from '../../platform/openapi-document.js';
 
 const workspaceParams = z.object({ projectId: idParamSchema, id: idParamSchema });
 const aliasParams = workspaceParams.extend({
@@ -82,7 +83,10 @@ export function terraformAliasesRoutes(
     );
     app.put(
       `${path}/aliases/:aliasId`,
-      { preValidation: rawState, schema: { tags, params: aliasParams, body: terraformAliasInputSchema } },
+      {
+        preValidation: rawState,
+        schema: { response: { 204: noContent }, tags, params: aliasParams, body: terraformAliasInputSchema },
+      },
       async (request, reply) => {
         await aliases.update(
           actor(request),
@@ -105,7 +109,7 @@ export function terraformAliasesRoutes(
     );
     app.delete(
       `${path}/aliases/:aliasId`,
-      { preValidation: rawState, schema: { tags, params: aliasParams } },
+      { preValidation: rawState, schema: { response: { 204: noContent }, tags, params: aliasParams } },
       async (request, reply) => {
         await aliases.delete(actor(request), request.params.projectId, request.params.id, request.params.aliasId);
         return reply.status(204).send();

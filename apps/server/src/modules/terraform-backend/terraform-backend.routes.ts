@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import type { BackendCaller, TerraformBackendService } from './terraform-backend.service.js';
+import { jsonObject, noBody, rawBody } from '../../platform/openapi-document.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -51,17 +52,31 @@ export function terraformBackendRoutes(
     const text = (request: FastifyRequest) => (typeof request.body === 'string' ? request.body : '');
     const opts = { config: { webhook: true }, onRequest: authenticate, bodyLimit: o.maxStateBytes };
 
-    app.get('/terraform/:alias', { ...opts, schema: { tags, params } }, async (request, reply) => {
-      const state = await backend.read(caller(request));
-      // Terraform reads 204 (and 404) as "no state yet".
-      if (state === null) return reply.status(204).send();
-      return reply.header('cache-control', 'no-store').type('application/json').send(state);
-    });
+    app.get(
+      '/terraform/:alias',
+      {
+        ...opts,
+        schema: {
+          tags,
+          params,
+          response: {
+            200: rawBody('application/json', 'The current state, as Terraform wrote it', jsonObject),
+            204: noBody('No state yet'),
+          },
+        },
+      },
+      async (request, reply) => {
+        const state = await backend.read(caller(request));
+        // Terraform reads 204 (and 404) as "no state yet".
+        if (state === null) return reply.status(204).send();
+        return reply.header('cache-control', 'no-store').type('application/json').send(state);
+      },
+    );
     app.route({
       method: ['POST', 'PUT'],
       url: '/terraform/:alias',
       ...opts,
-      schema: { tags, params, querystring: writeQuery },
+      schema: { tags, params, querystring: writeQuery, response: { 200: noBody('Stored') } },
       handler: async (request, reply) => {
         await backend.write(caller(request), text(request), (request.query as z.infer<typeof writeQuery>).ID);
         return reply.status(200).send();
@@ -71,7 +86,7 @@ export function terraformBackendRoutes(
       method: ['LOCK'],
       url: '/terraform/:alias',
       ...opts,
-      schema: { tags, params },
+      schema: { tags, params, response: { 200: noBody('Locked') } },
       handler: async (request, reply) => {
         await backend.lock(caller(request), text(request));
         return reply.status(200).send();
@@ -81,20 +96,28 @@ export function terraformBackendRoutes(
       method: ['UNLOCK'],
       url: '/terraform/:alias',
       ...opts,
-      schema: { tags, params },
+      schema: { tags, params, response: { 200: noBody('Unlocked') } },
       handler: async (request, reply) => {
         await backend.unlock(caller(request), text(request));
         return reply.status(200).send();
       },
     });
-    app.post('/terraform/:alias/lock', { ...opts, schema: { tags, params } }, async (request, reply) => {
-      await backend.lock(caller(request), text(request));
-      return reply.status(200).send();
-    });
-    app.delete('/terraform/:alias/lock', { ...opts, schema: { tags, params } }, async (request, reply) => {
-      await backend.unlock(caller(request), text(request));
-      return reply.status(200).send();
-    });
+    app.post(
+      '/terraform/:alias/lock',
+      { ...opts, schema: { tags, params, response: { 200: noBody('Locked') } } },
+      async (request, reply) => {
+        await backend.lock(caller(request), text(request));
+        return reply.status(200).send();
+      },
+    );
+    app.delete(
+      '/terraform/:alias/lock',
+      { ...opts, schema: { tags, params, response: { 200: noBody('Unlocked') } } },
+      async (request, reply) => {
+        await backend.unlock(caller(request), text(request));
+        return reply.status(200).send();
+      },
+    );
     app.delete('/terraform/:alias', { ...opts, schema: { tags, params } }, async (_request, reply) => {
       reply.header('allow', 'GET, POST, PUT, LOCK, UNLOCK');
       throw new AppError(405, 'The state is purged in Gantry by an owner or a manager, not through the backend', {

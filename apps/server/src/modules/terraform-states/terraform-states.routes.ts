@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
 import { requireUser } from '../../platform/auth.js';
 import type { TerraformStatesService } from './terraform-states.service.js';
+import { jsonObject, noContent, rawBody } from '../../platform/openapi-document.js';
 
 const listParams = z.object({ projectId: idParamSchema, id: idParamSchema });
 const itemParams = listParams.extend({ stateId: idParamSchema });
@@ -67,7 +68,14 @@ export function terraformStatesRoutes(
     );
     app.get(
       `${base}/:stateId/download`,
-      { preValidation: projectGuard(members, Permission.updateProject), schema: { tags, params: itemParams } },
+      {
+        preValidation: projectGuard(members, Permission.updateProject),
+        schema: {
+          tags,
+          params: itemParams,
+          response: { 200: rawBody('application/json', 'The state file as stored (an attachment)', jsonObject) },
+        },
+      },
       async (request, reply) => {
         const file = await states.download(request.params.projectId, request.params.id, request.params.stateId);
         return reply
@@ -79,7 +87,10 @@ export function terraformStatesRoutes(
     );
     app.delete(
       base,
-      { preValidation: projectGuard(members, Permission.manageProjectResources), schema: { tags, params: listParams } },
+      {
+        preValidation: projectGuard(members, Permission.manageProjectResources),
+        schema: { response: { 204: noContent }, tags, params: listParams },
+      },
       async (request, reply) => {
         await states.purge(actor(request), request.params.projectId, request.params.id, null);
         return reply.status(204).send();
@@ -87,7 +98,10 @@ export function terraformStatesRoutes(
     );
     app.delete(
       `${base}/:stateId`,
-      { preValidation: projectGuard(members, Permission.manageProjectResources), schema: { tags, params: itemParams } },
+      {
+        preValidation: projectGuard(members, Permission.manageProjectResources),
+        schema: { response: { 204: noContent }, tags, params: itemParams },
+      },
       async (request, reply) => {
         await states.purge(actor(request), request.params.projectId, request.params.id, request.params.stateId);
         return reply.status(204).send();

@@ -13,6 +13,7 @@ import { callerSession, requireAdmin, requireUser, setSessionCookie } from '../.
 import { keepStoredFields } from '../../platform/partial-update.js';
 import { presentUser, presentUserSummary } from './users.presenter.js';
 import type { UsersService } from './users.service.js';
+import { noContent } from '../../platform/openapi-document.js';
 
 const params = z.object({ id: idParamSchema });
 const actorOf = (u: { id: number; admin: number }) => ({ id: u.id, admin: u.admin === 1 });
@@ -54,22 +55,43 @@ export function usersRoutes(users: UsersService, opts: { webHost: string }): Fas
       return id.success ? users.get(actorOf(requireUser(request)), id.data.id).then(presentUser, () => null) : null;
     };
     // A field left out keeps its stored value (Semaphore's console sends the whole user, scripts may not).
-    app.put('/users/:id', { preValidation: keepStoredFields(userUpdateSchema, storedUser), schema: { tags: ['users'], params, body: userUpdateSchema } }, async (request, reply) => {
-      const rotated = await users.update(actorOf(requireUser(request)), request.params.id, request.body, callerSession(request));
-      if (rotated) setSessionCookie(request, reply, rotated, opts.webHost);
-      return reply.status(204).send();
-    });
+    app.put(
+      '/users/:id',
+      {
+        preValidation: keepStoredFields(userUpdateSchema, storedUser),
+        schema: { response: { 204: noContent }, tags: ['users'], params, body: userUpdateSchema },
+      },
+      async (request, reply) => {
+        const rotated = await users.update(
+          actorOf(requireUser(request)),
+          request.params.id,
+          request.body,
+          callerSession(request),
+        );
+        if (rotated) setSessionCookie(request, reply, rotated, opts.webHost);
+        return reply.status(204).send();
+      },
+    );
 
-    app.delete('/users/:id', { schema: { tags: ['users'], params } }, async (request, reply) => {
-      await users.delete(actorOf(requireUser(request)), request.params.id);
-      return reply.status(204).send();
-    });
+    app.delete(
+      '/users/:id',
+      { schema: { response: { 204: noContent }, tags: ['users'], params } },
+      async (request, reply) => {
+        await users.delete(actorOf(requireUser(request)), request.params.id);
+        return reply.status(204).send();
+      },
+    );
 
     app.post(
       '/users/:id/password',
-      { schema: { tags: ['users'], params, body: passwordChangeSchema } },
+      { schema: { response: { 204: noContent }, tags: ['users'], params, body: passwordChangeSchema } },
       async (request, reply) => {
-        const rotated = await users.changePassword(actorOf(requireUser(request)), request.params.id, request.body, callerSession(request));
+        const rotated = await users.changePassword(
+          actorOf(requireUser(request)),
+          request.params.id,
+          request.body,
+          callerSession(request),
+        );
         if (rotated) setSessionCookie(request, reply, rotated, opts.webHost);
         return reply.status(204).send();
       },

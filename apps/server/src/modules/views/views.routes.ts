@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
 import type { ViewsService } from './views.service.js';
+import { noContent } from '../../platform/openapi-document.js';
 
 /** Extras beside the resource routes: reorder. */
 export function viewsExtraRoutes(views: ViewsService, members: ProjectMembership): FastifyPluginAsyncZod {
@@ -11,7 +12,12 @@ export function viewsExtraRoutes(views: ViewsService, members: ProjectMembership
       '/project/:projectId/views/positions',
       {
         preValidation: projectGuard(members, Permission.manageProjectResources),
-        schema: { tags: ['views'], params: z.object({ projectId: idParamSchema }), body: viewPositionsSchema },
+        schema: {
+          response: { 204: noContent },
+          tags: ['views'],
+          params: z.object({ projectId: idParamSchema }),
+          body: viewPositionsSchema,
+        },
       },
       async (request, reply) => {
         await views.setPositions(request.params.projectId, request.body);

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
 import { projectGuard, type ProjectMembership } from '../../platform/permissions.js';
 import type { WorkflowRunsService } from './workflow-runs.service.js';
+import { noContent } from '../../platform/openapi-document.js';
 
 const runsParams = z.object({ projectId: idParamSchema, workflowId: idParamSchema });
 const runParams = runsParams.extend({ runId: idParamSchema });
@@ -44,7 +45,7 @@ export function workflowRunsRoutes(runs: WorkflowRunsService, members: ProjectMe
 
     app.post(
       `${base}/:runId/stop`,
-      { preValidation: run, schema: { tags, params: runParams } },
+      { preValidation: run, schema: { response: { 204: noContent }, tags, params: runParams } },
       async (request, reply) => {
         await runs.stop(actorOf(request), request.params.projectId, request.params.workflowId, request.params.runId);
         return reply.status(204).send();

@@ -10,6 +10,11 @@ export const projectSchema = z.object({
   alert: z.boolean(),
   alert_chat: z.string().nullable(),
   max_parallel_tasks: z.number().int(),
+  /**
+   * Whether `gantry apply` owns the project's objects: the console shows them read-only with a
+   * note, since a hand edit would be undone by the next apply.
+   */
+  managed_by_code: z.boolean(),
   /** The caller's role in the project; null for an admin who is not a member. */
   role: projectRoleSchema.nullable(),
 });
@@ -31,7 +36,11 @@ export const projectCreateSchema = z.object({
 });
 export type ProjectCreate = z.input<typeof projectCreateSchema>;
 
-export const projectUpdateSchema = z.object(projectFields);
+export const projectUpdateSchema = z.object({
+  ...projectFields,
+  // Optional: Semaphore's clients do not know it, and one that leaves it out keeps the stored value.
+  managed_by_code: z.boolean().optional(),
+});
 export type ProjectUpdate = z.input<typeof projectUpdateSchema>;
 
 /** Project names give the switcher its initials: first letters of two words, else first two letters. */
@@ -40,4 +49,3 @@ export function projectInitials(name: string): string {
   if (words.length >= 2) return (words[0]!.charAt(0) + words[1]!.charAt(0)).toUpperCase();
   return (words[0] ?? '').slice(0, 2).toUpperCase();
 }
-

@@ -38,6 +38,7 @@ import * as m035 from './migrations/035-schedule-answers.js';
 import * as m036 from './migrations/036-inventory-sources-hosts.js';
 import * as m037 from './migrations/037-terraform-governance.js';
 import * as m038 from './migrations/038-notification-routing.js';
+import * as m039 from './migrations/039-project-managed.js';
 
 interface EngineMigration {
   up(db: Kysely<unknown>, engine: Engine): Promise<void>;
@@ -82,6 +83,7 @@ const MIGRATIONS: Record<string, EngineMigration> = {
   '036-inventory-sources-hosts': m036,
   '037-terraform-governance': m037,
   '038-notification-routing': m038,
+  '039-project-managed': m039,
 };
 
 /** Every migration this build knows, in order: /api/ready compares them with the applied ones. */

@@ -80,6 +80,8 @@ export interface ProjectTable {
   alert: number;
   alert_chat: string | null;
   max_parallel_tasks: number;
+  /** 1 when `gantry apply` owns the project's objects: the console shows them read-only. */
+  managed_by_code: Generated<number>;
 }
 
 export interface ProjectUserTable {

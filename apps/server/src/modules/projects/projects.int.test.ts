@@ -8,10 +8,22 @@ describe.each(engines)('projects ($name)', (engine) => {
   it('makes the creator the owner, and lists only member projects to non-admins', async () => {
     const ctx = t();
     const admin = await signedInUser(ctx, { admin: true });
-    const res = await admin.post('/api/projects', { name: 'Alpha', alert: true, alert_chat: ' 123 ', max_parallel_tasks: '' });
+    const res = await admin.post('/api/projects', {
+      name: 'Alpha',
+      alert: true,
+      alert_chat: ' 123 ',
+      max_parallel_tasks: '',
+    });
     expect(res.statusCode).toBe(201);
     const p = res.json();
-    expect(p).toMatchObject({ name: 'Alpha', type: '', alert: true, alert_chat: '123', max_parallel_tasks: 0, role: 'owner' });
+    expect(p).toMatchObject({
+      name: 'Alpha',
+      type: '',
+      alert: true,
+      alert_chat: '123',
+      max_parallel_tasks: 0,
+      role: 'owner',
+    });
     expect((await admin.get(`/api/project/${p.id}/role`)).json()).toEqual({ role: 'owner', permissions: 15 });
 
     const outsider = await signedInUser(ctx);
@@ -39,12 +51,58 @@ describe.each(engines)('projects ($name)', (engine) => {
   it('updates settings and validates them the same way', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const id = await createProject(admin);
-    const put = await admin.put(`/api/project/${id}`, { name: 'Renamed', alert: true, alert_chat: 'chat-1', max_parallel_tasks: 3 });
+    const put = await admin.put(`/api/project/${id}`, {
+      name: 'Renamed',
+      alert: true,
+      alert_chat: 'chat-1',
+      max_parallel_tasks: 3,
+    });
     expect(put.statusCode).toBe(204);
-    expect((await admin.get(`/api/project/${id}`)).json()).toMatchObject({ name: 'Renamed', alert: true, alert_chat: 'chat-1', max_parallel_tasks: 3 });
+    expect((await admin.get(`/api/project/${id}`)).json()).toMatchObject({
+      name: 'Renamed',
+      alert: true,
+      alert_chat: 'chat-1',
+      max_parallel_tasks: 3,
+    });
     const bad = await admin.put(`/api/project/${id}`, { name: '', max_parallel_tasks: 1 });
-    expect(bad.json()).toEqual({ error: 'Project name is required', code: 'field_required', label_key: 'project_name', field: 'name' });
+    expect(bad.json()).toEqual({
+      error: 'Project name is required',
+      code: 'field_required',
+      label_key: 'project_name',
+      field: 'name',
+    });
     expect((await admin.get(`/api/project/${id}`)).json().name).toBe('Renamed');
+  });
+
+  it('stores "managed by code", keeps it through PUTs that leave it out, and only updaters set it', async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const id = await createProject(admin);
+    expect((await admin.get(`/api/project/${id}`)).json().managed_by_code).toBe(false);
+
+    expect((await admin.put(`/api/project/${id}`, { name: 'Coded', managed_by_code: true })).statusCode).toBe(204);
+    expect((await admin.get(`/api/project/${id}`)).json()).toMatchObject({ name: 'Coded', managed_by_code: true });
+    expect((await admin.get('/api/projects')).json().find((p: { id: number }) => p.id === id).managed_by_code).toBe(
+      true,
+    );
+
+    // A Semaphore client knows nothing of the flag: its PUT keeps it.
+    expect(
+      (await admin.put(`/api/project/${id}`, { name: 'Renamed', alert: false, max_parallel_tasks: 2 })).statusCode,
+    ).toBe(204);
+    expect((await admin.get(`/api/project/${id}`)).json()).toMatchObject({ name: 'Renamed', managed_by_code: true });
+
+    const guest = await signedInUser(ctx);
+    await addMember(ctx, id, guest.id, 'guest');
+    expect((await guest.put(`/api/project/${id}`, { name: 'Renamed', managed_by_code: false })).statusCode).toBe(403);
+    expect((await guest.get(`/api/project/${id}`)).json().managed_by_code).toBe(true);
+
+    const bad = await admin.put(`/api/project/${id}`, { name: 'Renamed', managed_by_code: 'yes' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: expect.any(String), code: expect.any(String), field: 'managed_by_code' });
+
+    expect((await admin.put(`/api/project/${id}`, { name: 'Renamed', managed_by_code: false })).statusCode).toBe(204);
+    expect((await admin.get(`/api/project/${id}`)).json().managed_by_code).toBe(false);
   });
 
   it('only lets non-admins create projects when configured', async () => {
@@ -57,9 +115,21 @@ describe.each(engines)('projects ($name)', (engine) => {
   describe('permissions by role', () => {
     // Expected status per route for each role; admins who are not members can do everything.
     const routes = [
-      { name: 'GET project', call: (c: Caller, id: number) => c.get(`/api/project/${id}`), allowed: ['owner', 'manager', 'task_runner', 'guest'] },
-      { name: 'GET role', call: (c: Caller, id: number) => c.get(`/api/project/${id}/role`), allowed: ['owner', 'manager', 'task_runner', 'guest'] },
-      { name: 'PUT project', call: (c: Caller, id: number) => c.put(`/api/project/${id}`, { name: uniq('n') }), allowed: ['owner'] },
+      {
+        name: 'GET project',
+        call: (c: Caller, id: number) => c.get(`/api/project/${id}`),
+        allowed: ['owner', 'manager', 'task_runner', 'guest'],
+      },
+      {
+        name: 'GET role',
+        call: (c: Caller, id: number) => c.get(`/api/project/${id}/role`),
+        allowed: ['owner', 'manager', 'task_runner', 'guest'],
+      },
+      {
+        name: 'PUT project',
+        call: (c: Caller, id: number) => c.put(`/api/project/${id}`, { name: uniq('n') }),
+        allowed: ['owner'],
+      },
       { name: 'DELETE project', call: (c: Caller, id: number) => c.del(`/api/project/${id}`), allowed: ['owner'] },
     ];
     const expectedBits: Record<ProjectRole, number> = { owner: 15, manager: 5, task_runner: 1, guest: 0 };
@@ -77,7 +147,10 @@ describe.each(engines)('projects ($name)', (engine) => {
           }
           const res = await route.call(member, id);
           const allowed = route.allowed.includes(role);
-          expect([route.name, res.statusCode]).toEqual([route.name, allowed ? (route.name.startsWith('GET') ? 200 : 204) : 403]);
+          expect([route.name, res.statusCode]).toEqual([
+            route.name,
+            allowed ? (route.name.startsWith('GET') ? 200 : 204) : 403,
+          ]);
           if (!allowed) expect(res.json()).toEqual({ error: 'Forbidden', code: 'forbidden' });
         }
       });
@@ -90,7 +163,11 @@ describe.each(engines)('projects ($name)', (engine) => {
       const id = await createProject(admin);
       for (const route of routes) {
         const res = await route.call(stranger, id);
-        expect([route.name, res.statusCode, res.json()]).toEqual([route.name, 404, { error: 'Project not found', code: 'project_not_found' }]);
+        expect([route.name, res.statusCode, res.json()]).toEqual([
+          route.name,
+          404,
+          { error: 'Project not found', code: 'project_not_found' },
+        ]);
       }
       expect((await admin.get(`/api/project/${id}`)).statusCode).toBe(200);
     });

@@ -10,6 +10,7 @@ export function presentProject(row: ProjectRow, role: string | null): Project {
     alert: row.alert === 1,
     alert_chat: row.alert_chat,
     max_parallel_tasks: row.max_parallel_tasks,
+    managed_by_code: row.managed_by_code === 1,
     role: (role as ProjectRole | null) ?? null,
   };
 }

@@ -65,10 +65,16 @@ export class ProjectsRepository {
     });
   }
 
-  async update(id: number, values: Omit<ProjectValues, 'type'>): Promise<void> {
+  /** `managed_by_code` left undefined keeps the stored flag. */
+  async update(id: number, values: Omit<ProjectValues, 'type'> & { managed_by_code?: boolean }): Promise<void> {
+    const { managed_by_code, ...rest } = values;
     await this.db
       .updateTable('project')
-      .set({ ...values, alert: +values.alert })
+      .set({
+        ...rest,
+        alert: +rest.alert,
+        ...(managed_by_code === undefined ? {} : { managed_by_code: +managed_by_code }),
+      })
       .where('id', '=', id)
       .execute();
   }

@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser } from '../../platform/auth.js';
+import { noContent } from '../../platform/openapi-document.js';
 import { keepStoredFields } from '../../platform/partial-update.js';
 import { projectGuard, projectOf } from '../../platform/permissions.js';
 import { presentProject } from './projects.presenter.js';
@@ -26,11 +27,15 @@ export function projectsRoutes(projects: ProjectsService): FastifyPluginAsyncZod
       return id.success ? presentProject(await projects.get(id.data), projectOf(request).role) : null;
     };
 
-    app.get('/projects', { schema: { tags: ['projects'], response: { 200: z.array(projectSchema) } } }, async (request) => {
-      const user = requireUser(request);
-      const rows = await projects.list({ id: user.id, admin: user.admin === 1 });
-      return rows.map((r) => presentProject(r, r.role));
-    });
+    app.get(
+      '/projects',
+      { schema: { tags: ['projects'], response: { 200: z.array(projectSchema) } } },
+      async (request) => {
+        const user = requireUser(request);
+        const rows = await projects.list({ id: user.id, admin: user.admin === 1 });
+        return rows.map((r) => presentProject(r, r.role));
+      },
+    );
 
     app.post(
       '/projects',
@@ -53,7 +58,7 @@ export function projectsRoutes(projects: ProjectsService): FastifyPluginAsyncZod
       {
         // A field left out keeps its stored value, as Semaphore's handler does.
         preValidation: [update, keepStoredFields(projectUpdateSchema, (request) => storedProject(request))],
-        schema: { tags: ['projects'], params, body: projectUpdateSchema },
+        schema: { tags: ['projects'], params, body: projectUpdateSchema, response: { 204: noContent } },
       },
       async (request, reply) => {
         await projects.update(requireUser(request).id, request.params.projectId, request.body);
@@ -63,7 +68,7 @@ export function projectsRoutes(projects: ProjectsService): FastifyPluginAsyncZod
 
     app.delete(
       '/project/:projectId',
-      { preValidation: update, schema: { tags: ['projects'], params } },
+      { preValidation: update, schema: { tags: ['projects'], params, response: { 204: noContent } } },
       async (request, reply) => {
         await projects.delete(request.params.projectId);
         return reply.status(204).send();

@@ -22,6 +22,7 @@ const audited = (r: ProjectRow) => ({
   alert: r.alert === 1,
   alert_chat: r.alert_chat,
   max_parallel_tasks: r.max_parallel_tasks,
+  managed_by_code: r.managed_by_code === 1,
 });
 
 type CreateInput = z.output<typeof projectCreateSchema>;
@@ -95,6 +96,7 @@ export class ProjectsService implements ProjectMembership {
       alert: input.alert,
       alert_chat: input.alert_chat,
       max_parallel_tasks: input.max_parallel_tasks,
+      managed_by_code: input.managed_by_code,
     });
     await this.events.record({
       projectId: id,

@@ -14,7 +14,8 @@ import { NotificationsView } from './components/notifications-view';
 export function NotificationsPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
-  const { canUpdate } = useProjectAccess(projectId);
+  // Not managed by `gantry apply`: a project managed by code keeps its notifications editable here.
+  const { roleCanUpdate: canUpdate } = useProjectAccess(projectId);
   const project = useProjects().find((p) => p.id === projectId);
   return (
     <Box>

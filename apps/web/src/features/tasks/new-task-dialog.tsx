@@ -12,7 +12,12 @@ import type { TaskLaunch } from '../../lib/task-launcher';
 import { useCreateTask } from './api/tasks-api';
 import { openTaskLog } from './task-log-host';
 import { SurveyFields } from '../../components/parameters/survey-fields';
-import { initialSurveyValues, surveyErrors, surveyPayload, type SurveyFormValues } from '../../components/parameters/survey-answers-form';
+import {
+  initialSurveyValues,
+  surveyErrors,
+  surveyPayload,
+  type SurveyFormValues,
+} from '../../components/parameters/survey-answers-form';
 import { TaskOptions } from './components/task-options';
 import { RunChoices, runChoicesBody, type RunChoiceValues } from './components/run-choices';
 
@@ -22,13 +27,22 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
   const navigate = useNavigate();
   const location = useLocation();
   const { projectId, templateId, fromTaskId } = launch;
-  const template = useQuery({ queryKey: ['project', projectId, 'template', templateId], queryFn: () => api.get<Template>(`/project/${projectId}/templates/${templateId}`) }).data;
-  const previous = useQuery({ queryKey: ['task', fromTaskId], queryFn: () => api.get<Task>(`/project/${projectId}/tasks/${fromTaskId}`), enabled: !!fromTaskId }).data;
-  const builds = useQuery({
-    queryKey: ['project', projectId, 'template', template?.build_template_id, 'tasks', 'success'],
-    queryFn: () => api.get<Task[]>(`/project/${projectId}/templates/${template!.build_template_id}/tasks?status=success`),
-    enabled: template?.type === 'deploy' && !!template.build_template_id,
-  }).data ?? [];
+  const template = useQuery({
+    queryKey: ['project', projectId, 'template', templateId],
+    queryFn: () => api.get<Template>(`/project/${projectId}/templates/${templateId}`),
+  }).data;
+  const previous = useQuery({
+    queryKey: ['task', fromTaskId],
+    queryFn: () => api.get<Task>(`/project/${projectId}/tasks/${fromTaskId}`),
+    enabled: !!fromTaskId,
+  }).data;
+  const builds =
+    useQuery({
+      queryKey: ['project', projectId, 'template', template?.build_template_id, 'tasks', 'success'],
+      queryFn: () =>
+        api.get<Task[]>(`/project/${projectId}/templates/${template!.build_template_id}/tasks?status=success`),
+      enabled: template?.type === 'deploy' && !!template.build_template_id,
+    }).data ?? [];
   const create = useCreateTask(projectId);
   const [message, setMessage] = useState('');
   const [answers, setAnswers] = useState<SurveyFormValues>({});
@@ -36,8 +50,9 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
   const [choices, setChoices] = useState<RunChoiceValues>({ environmentId: '', inventoryId: '', branch: '' });
   const [args, setArgs] = useState('');
   // Argument overrides are for managers and owners; the server refuses them from other roles.
-  // Those who may edit templates may also always ask for debug output.
-  const canManage = useProjectAccess(projectId).canManage;
+  // Those who may edit templates may also always ask for debug output. The role decides, not
+  // whether the project is managed by code: these are run options, and running stays allowed.
+  const canManage = useProjectAccess(projectId).roleCanManage;
   const canOverrideArgs = canManage;
   const [buildId, setBuildId] = useState<number | ''>('');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -50,7 +65,11 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
     setAnswers(initialSurveyValues([], JSON.parse(previous.environment || '{}') as Record<string, unknown>));
     setParams({ debug_level: 4, ...previous.params });
     // The run-time choices too (those the template no longer offers are left out when sent).
-    setChoices({ environmentId: previous.environment_id ?? '', inventoryId: previous.inventory_id ?? '', branch: previous.git_branch ?? '' });
+    setChoices({
+      environmentId: previous.environment_id ?? '',
+      inventoryId: previous.inventory_id ?? '',
+      branch: previous.git_branch ?? '',
+    });
     setArgs(previous.arguments ?? '');
     setBuildId(previous.build_task_id ?? '');
   }, [previous]);
@@ -94,7 +113,12 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
     onClose();
     void navigate(`${location.pathname}?${q.toString()}`);
   };
-  const action = template.type === 'build' ? t('templates.build') : template.type === 'deploy' ? t('templates.deploy') : t('templates.run');
+  const action =
+    template.type === 'build'
+      ? t('templates.build')
+      : template.type === 'deploy'
+        ? t('templates.deploy')
+        : t('templates.run');
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{t('tasks.newTitle', { name: template.name })}</DialogTitle>
@@ -113,7 +137,15 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
         >
           <FormError error={create.error} />
           {template.type === 'deploy' ? (
-            <TextField select label={t('tasks.buildVersion')} required value={buildId} onChange={(e) => setBuildId(Number(e.target.value))} error={!!errors.build} helperText={errors.build ?? ' '}>
+            <TextField
+              select
+              label={t('tasks.buildVersion')}
+              required
+              value={buildId}
+              onChange={(e) => setBuildId(Number(e.target.value))}
+              error={!!errors.build}
+              helperText={errors.build ?? ' '}
+            >
               {builds.map((b) => (
                 <MenuItem key={b.id} value={b.id}>
                   {b.version ?? `#${b.id}`} · #{b.id}
@@ -122,11 +154,26 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
             </TextField>
           ) : null}
           <TextField label={t('tasks.message')} value={message} onChange={(e) => setMessage(e.target.value)} />
-          <SurveyFields projectId={projectId} templateId={templateId} inventoryId={choices.inventoryId || null} vars={template.survey_vars} values={answers} errors={errors} onChange={(n, v) => setAnswers({ ...answers, [n]: v })} />
+          <SurveyFields
+            projectId={projectId}
+            templateId={templateId}
+            inventoryId={choices.inventoryId || null}
+            vars={template.survey_vars}
+            values={answers}
+            errors={errors}
+            onChange={(n, v) => setAnswers({ ...answers, [n]: v })}
+          />
           <TaskOptions template={template} params={params} mayDebug={mayDebug} onParams={setParams} />
           <RunChoices projectId={projectId} template={template} value={choices} onChange={setChoices} />
           {template.allow_override_args_in_task && canOverrideArgs ? (
-            <TextField label={t('tasks.arguments')} value={args} onChange={(e) => setArgs(e.target.value)} placeholder='["--verbose"]' error={!!errors.args} helperText={errors.args ?? t('tasks.argumentsHelp')} />
+            <TextField
+              label={t('tasks.arguments')}
+              value={args}
+              onChange={(e) => setArgs(e.target.value)}
+              placeholder='["--verbose"]'
+              error={!!errors.args}
+              helperText={errors.args ?? t('tasks.argumentsHelp')}
+            />
           ) : null}
         </Stack>
       </DialogContent>

@@ -67,7 +67,8 @@ function Editor({ projectId, id, initial }: { projectId: number; id: number | nu
   const { t } = useTranslation();
   const navigate = useNavigate();
   const snackbar = useSnackbar();
-  const { canManage, canRun } = useProjectAccess(projectId);
+  // Workflows are not managed by `gantry apply`: editable in a project managed by code too.
+  const { roleCanManage: canManage, canRun } = useProjectAccess(projectId);
   const templates = useQuery(projectQueries.templates(projectId)).data ?? [];
   const workflows = (useQuery(workflowsQuery(projectId)).data ?? []).filter((w) => w.id !== id);
   const team = useQuery(projectQueries.team(projectId)).data ?? [];

@@ -59,7 +59,8 @@ export function WorkflowsPage() {
   const { t } = useTranslation();
   const projectId = useProjectId();
   const navigate = useNavigate();
-  const { canManage, canRun } = useProjectAccess(projectId);
+  // Workflows are not managed by `gantry apply`: editable in a project managed by code too.
+  const { roleCanManage: canManage, canRun } = useProjectAccess(projectId);
   const query = useQuery(workflowsQuery(projectId));
   const rows = query.data ?? [];
   // Deleting a workflow another one runs is refused (409 workflow_in_use), shown translated.

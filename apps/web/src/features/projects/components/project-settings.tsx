@@ -1,4 +1,4 @@
-import { Box, Button, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, FormControlLabel, FormHelperText, Paper, Stack, Switch, Typography } from '@mui/material';
 import type { Project } from '@gantry/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +14,10 @@ import { ProjectFormFields } from './project-form-fields';
 import { ProjectMaintenance } from './project-maintenance';
 import { toProjectBody, useProjectForm } from './use-project-form';
 
-/** Settings tab: name, alerts, parallel tasks; backup and cache; and deleting the project. */
+/**
+ * Settings tab: name, alerts, parallel tasks; whether the project is managed by code (an owner
+ * turns it off to edit by hand); backup and cache; and deleting the project.
+ */
 export function ProjectSettings({ project }: { project: Project }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
@@ -27,9 +30,24 @@ export function ProjectSettings({ project }: { project: Project }) {
 
   const save = form.handleSubmit(async (values) => {
     const body = toProjectBody(values);
-    const ok = await update.mutateAsync(body).then(() => true).catch(() => false);
+    const ok = await update
+      .mutateAsync(body)
+      .then(() => true)
+      .catch(() => false);
     if (ok) snackbar.success(t('projects.saved', { name: body.name }));
   });
+  // Saved at once, with the stored settings as they are (not the form's unsaved edits).
+  const setManaged = (managed: boolean) =>
+    update
+      .mutateAsync({
+        name: project.name,
+        alert: project.alert,
+        alert_chat: project.alert_chat,
+        max_parallel_tasks: project.max_parallel_tasks,
+        managed_by_code: managed,
+      })
+      .then(() => snackbar.success(t('projects.saved', { name: project.name })))
+      .catch((e: unknown) => snackbar.error(errorText(e)));
   const doDelete = async () => {
     try {
       await remove.mutateAsync(project.id);
@@ -56,6 +74,20 @@ export function ProjectSettings({ project }: { project: Project }) {
             {t('common.save')}
           </Button>
         </Box>
+      </Paper>
+      <Paper variant="outlined" sx={{ p: 3 }}>
+        <FormControlLabel
+          control={
+            <Switch
+              checked={project.managed_by_code}
+              disabled={update.isPending}
+              onChange={(e) => void setManaged(e.target.checked)}
+              slotProps={{ input: { 'aria-describedby': 'managed-by-code-help' } }}
+            />
+          }
+          label={t('projects.managedByCode')}
+        />
+        <FormHelperText id="managed-by-code-help">{t('projects.managedByCodeHelp')}</FormHelperText>
       </Paper>
       <ProjectMaintenance projectId={project.id} />
       <Paper variant="outlined" sx={{ p: 3, borderColor: 'error.main' }}>

@@ -86,8 +86,9 @@ export function DownloadStateButton({
 }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const { canUpdate } = useProjectAccess(projectId);
-  if (!canUpdate) return null;
+  // Downloading is no edit: allowed in a project managed by code too.
+  const { roleCanUpdate } = useProjectAccess(projectId);
+  if (!roleCanUpdate) return null;
   return (
     <Tooltip title={t('terraformBackend.download')}>
       <IconButton

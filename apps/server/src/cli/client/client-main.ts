@@ -1,5 +1,6 @@
 import { ApiClient } from './api-client.js';
 import { completionScript } from './completion.js';
+import { applyCommand, exportCommand } from './config-as-code/config-command.js';
 import { loginCommand, logoutCommand } from './login-command.js';
 import { clientEnv, resolveConnection } from './profiles.js';
 import { resourceCommand } from './resource-command.js';
@@ -21,6 +22,11 @@ export const CLIENT_USAGE = `Client commands (any Gantry over HTTP(S), with an A
   run PROJECT/TEMPLATE [--param k=v ...] [--limit L] [--branch B] [--message M] [--follow]
                                            start a task; --follow streams its log and exits 0 on
                                            success, 1 on failure, 2 when stopped or rejected
+  apply -f FILE|DIR [--dry-run] [--prune] [--rotate-secrets]
+                                           make projects match YAML files (configuration as code);
+                                           --dry-run prints the changes only
+  export --project P --format yaml [--out FILE]
+                                           write a project as such a file (secrets as placeholders)
   completion bash|zsh|fish                 print a shell completion script
   Every client command takes --output json and --profile P.
 `;
@@ -36,6 +42,8 @@ export async function clientCommand(command: string, rest: string[]): Promise<nu
   if (command === 'login') await loginCommand(rest, env);
   else if (command === 'logout') logoutCommand(rest, env);
   else if (command === 'run') return runCommand(rest, connect);
+  else if (command === 'apply') return applyCommand(rest, connect);
+  else if (command === 'export') return exportCommand(rest, connect);
   else if (command === 'completion') process.stdout.write(completionScript(rest[0]));
   else if (kind) await resourceCommand(kind, rest[0], rest.slice(1), connect);
   else return undefined;

@@ -1,4 +1,5 @@
 import { CliError } from './cli-error.js';
+import { APPLY_OPTIONS, EXPORT_OPTIONS } from './config-as-code/config-command.js';
 import { LOGIN_OPTIONS } from './login-command.js';
 import { RESOURCE_OPTIONS } from './resource-command.js';
 import { RESOURCE_VERBS, RESOURCES } from './resources.js';
@@ -18,6 +19,8 @@ const GROUPS: Group[] = [
   { commands: ['run'], subcommands: [], flags: flagsOf(RUN_OPTIONS) },
   { commands: ['login'], subcommands: [], flags: flagsOf(LOGIN_OPTIONS) },
   { commands: ['logout'], subcommands: [], flags: ['--profile', '--output'] },
+  { commands: ['apply'], subcommands: [], flags: flagsOf(APPLY_OPTIONS) },
+  { commands: ['export'], subcommands: [], flags: flagsOf(EXPORT_OPTIONS) },
   { commands: ['completion'], subcommands: ['bash', 'zsh', 'fish'], flags: [] },
   {
     commands: ['user'],

@@ -1,4 +1,4 @@
-import type { NotificationPayload, OpenDestination } from '../notification-payload.js';
+import { DeliveryError, type NotificationPayload, type OpenDestination } from '../notification-payload.js';
 
 /** A payload as the router builds it, for tests. */
 export function samplePayload(overrides: Partial<NotificationPayload> = {}): NotificationPayload {
@@ -45,4 +45,15 @@ export function destination(
   secrets: Record<string, string>,
 ): OpenDestination {
   return { id: 3, projectId: 7, name: `My ${kind}`, kind, config, secrets };
+}
+
+/** The DeliveryError a send fails with (any other outcome fails the test). */
+export async function failure(run: Promise<unknown>): Promise<DeliveryError> {
+  try {
+    await run;
+  } catch (e) {
+    if (e instanceof DeliveryError) return e;
+    throw e;
+  }
+  throw new Error('expected a DeliveryError');
 }

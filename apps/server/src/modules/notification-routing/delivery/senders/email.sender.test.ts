@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpReceiver, type SmtpReceiver } from '../../../../test/smtp-receiver.js';
-import { DeliveryError } from '../../notification-payload.js';
-import { destination, samplePayload } from '../test-payload.js';
+import { destination, failure, samplePayload } from '../test-payload.js';
 import { sendNotification, type SenderContext } from './index.js';
 
 const base: SenderContext = { allowedHosts: ['127.0.0.1'], now: () => new Date(), timeoutMs: 3000 };
@@ -11,16 +10,6 @@ beforeAll(async () => {
   smtp = await startSmtpReceiver();
 });
 afterAll(() => smtp.close());
-
-async function failure(run: Promise<unknown>): Promise<DeliveryError> {
-  try {
-    await run;
-  } catch (e) {
-    if (e instanceof DeliveryError) return e;
-    throw e;
-  }
-  throw new Error('expected a DeliveryError');
-}
 
 describe('email sender', () => {
   const own = (port: number) =>

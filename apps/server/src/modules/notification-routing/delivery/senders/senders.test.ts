@@ -1,8 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closedPort, startHttpReceiver, type HttpReceiver } from '../../../../test/http-receiver.js';
-import { DeliveryError } from '../../notification-payload.js';
 import { verifySignature } from '../signature.js';
-import { destination, samplePayload } from '../test-payload.js';
+import { destination, failure, samplePayload } from '../test-payload.js';
 import { sendNotification, type SenderContext } from './index.js';
 
 const NOW = new Date('2026-01-02T03:04:10.000Z');
@@ -20,16 +19,6 @@ afterEach(() => {
 });
 
 const last = () => receiver.requests.at(-1)!;
-
-async function failure(run: Promise<unknown>): Promise<DeliveryError> {
-  try {
-    await run;
-  } catch (e) {
-    if (e instanceof DeliveryError) return e;
-    throw e;
-  }
-  throw new Error('expected a DeliveryError');
-}
 
 describe('chat senders', () => {
   it('slack posts {text}', async () => {

@@ -1,9 +1,13 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useParams } from 'react-router';
-import { ManagedByCodeNote } from '../features/projects/components/managed-by-code-note';
 import { useProjects } from '../lib/session';
 import { storage, StorageKeys } from '../lib/storage';
 import { NotFound } from './not-found';
+
+// Lazy: the note's access hook and Alert would otherwise join the sign-in route's bundle (its budget).
+const ManagedByCodeNote = lazy(() =>
+  import('../features/projects/components/managed-by-code-note').then((m) => ({ default: m.ManagedByCodeNote })),
+);
 
 /**
  * A project's pages: remembers it as the current project; unknown ids show Incorrect URL. A project
@@ -19,7 +23,11 @@ export function ProjectRoute() {
   if (!project) return <NotFound />;
   return (
     <>
-      <ManagedByCodeNote projectId={project.id} />
+      {project.managed_by_code ? (
+        <Suspense fallback={null}>
+          <ManagedByCodeNote projectId={project.id} />
+        </Suspense>
+      ) : null}
       <Outlet />
     </>
   );

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Checkbox,
   Dialog,
@@ -27,7 +26,7 @@ import {
 } from '@gantry/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../lib/error-text';
+import { FormError } from '../../../components/form-error';
 import { useSaveRule, type NotificationScope } from '../api/notifications-api';
 import { parseScopeValue, scopeValue, useScopeChoices } from './scope-choices';
 
@@ -137,11 +136,7 @@ export function RuleDialog({
           onSubmit={(ev) => void submit(ev)}
           sx={{ pt: 1 }}
         >
-          {save.error ? (
-            <Alert severity="error" role="alert">
-              {errorText(save.error)}
-            </Alert>
-          ) : null}
+          <FormError error={save.error} />
           <TextField
             select
             label={t('notifications.destination')}

@@ -177,7 +177,8 @@ function TestOutcomeAlert({ outcome, onClose }: { outcome: TestOutcome; onClose(
             ? t('notifications.httpStatus', { status: outcome.result.http_status })
             : '',
           outcome.result.error ?? '',
-          outcome.result.response,
+          // Without an answer from the receiver, `response` repeats the error.
+          outcome.result.response === outcome.result.error ? '' : outcome.result.response,
         ]
           .filter(Boolean)
           .join(' — ');

@@ -88,11 +88,53 @@ describe.each(engines)('inventory listing ($name)', (engine) => {
     ).json().id;
     await expect(listing().list(p, other)).rejects.toThrow('inv/hosts.ini is not in the repository at branch main');
     expect((await inventoryRow(p, other)).last_error).toMatch(/not in the repository/);
+    // A file of the template's own repository cannot be listed without a template: said, not recorded as a failed read.
+    const own = (
+      await admin.post(`/api/project/${p}/inventory`, { name: 'own', type: 'file', inventory: 'inv/hosts.ini' })
+    ).json().id;
+    await expect(listing().list(p, own)).rejects.toThrow(/template's repository/);
+    expect((await inventoryRow(p, own)).last_error).toBeNull();
     // A text no inventory plugin reads fails too, instead of listing no hosts.
     const junk = (
       await admin.post(`/api/project/${p}/inventory`, { name: 'j', type: 'static-yaml', inventory: '- just\n- a list' })
     ).json().id;
     await expect(listing().list(p, junk)).rejects.toThrow(/ansible-inventory exited/);
+  }, 60_000);
+
+  it('runs a dynamic inventory script and reads an inventory plugin config from a repository, in the sandbox', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const script =
+      '#!/usr/bin/env python3\nimport json, sys\n' +
+      'if "--host" in sys.argv:\n    print("{}")\nelse:\n' +
+      '    print(json.dumps({"dyn": {"hosts": ["script-1", "script-2"], "vars": {"tier": "dyn"}}, "_meta": {"hostvars": {}}}))\n';
+    const generator =
+      'plugin: ansible.builtin.generator\nhosts:\n  name: "{{ app }}-{{ env }}"\n  parents:\n    - name: "{{ env }}"\n' +
+      'layers:\n  app: [web, api]\n  env: [prod]\n';
+    const dir = gitRepo({ 'inv/dynamic.py': script, 'inv/generated.yml': generator }, ['inv/dynamic.py']);
+    const key = (await admin.post(`/api/project/${p}/keys`, { name: 'none', type: 'none' })).json().id;
+    const repo = (
+      await admin.post(`/api/project/${p}/repositories`, {
+        name: 'r',
+        git_url: `file://${dir}`,
+        git_branch: 'main',
+        ssh_key_id: key,
+      })
+    ).json().id;
+    const inv = async (name: string, path: string) =>
+      (
+        await admin.post(`/api/project/${p}/inventory`, { name, type: 'file', inventory: path, repository_id: repo })
+      ).json().id as number;
+    const dyn = await listing().list(p, await inv('script', 'inv/dynamic.py'));
+    expect(dyn.hosts.map((h) => [h.name, h.groups, h.vars])).toEqual([
+      ['script-1', ['dyn'], { tier: 'dyn' }],
+      ['script-2', ['dyn'], { tier: 'dyn' }],
+    ]);
+    const gen = await listing().list(p, await inv('plugin', 'inv/generated.yml'));
+    expect(gen.hosts.map((h) => [h.name, h.groups])).toEqual([
+      ['api-prod', ['prod']],
+      ['web-prod', ['prod']],
+    ]);
   }, 60_000);
 
   it('fetches a URL inventory (INI or YAML by content) and records a failed fetch', async () => {

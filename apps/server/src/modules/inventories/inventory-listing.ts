@@ -63,6 +63,10 @@ export class InventoryListingService {
         code: ErrorCodes.inventoryNotListable,
         field: 'inventory_id',
       });
+    // A file of the template's own repository (Semaphore's usual file inventory) has no repository
+    // of its own to list it from here: said, but not recorded as a failed read (its runs read it).
+    if (inv.type === 'file' && !inv.inventory.startsWith('/') && !inv.repository_id)
+      throw new Error("The inventory is a file of its template's repository: it is read when a task runs");
     const records = inv.type === 'file' || inv.type === 'url';
     try {
       const listed = await this.d.lister.list(await this.request(projectId, inv));

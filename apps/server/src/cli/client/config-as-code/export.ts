@@ -44,6 +44,12 @@ export async function exportProject(client: ApiClient, projectId: number): Promi
         const name = names.get(section)?.get(Number(row[idField]));
         if (name !== undefined) item[field] = name;
       }
+      for (const [field, [idField, section]] of Object.entries(kind.listRefs ?? {})) {
+        const list = Array.isArray(row[idField]) ? (row[idField] as unknown[]) : [];
+        const listed = list.map((id) => names.get(section)?.get(Number(id)));
+        // One entry is the single reference above already.
+        if (list.length > 1 && listed.every((n) => n !== undefined)) item[field] = listed;
+      }
       if (kind.section === 'keys') keySecrets(row, item);
       if (kind.section === 'variable_groups') groupFields(row, item);
       items.push(item);

@@ -13,6 +13,13 @@ export function desiredBody(kind: KindSpec, item: Row, ids: IdMaps, where: strin
     else if (kind.refs[field] !== undefined) {
       const [idField, section] = kind.refs[field]!;
       body[idField] = resolveRef(ids, section, value, `${where}.${field}`);
+    } else if (kind.listRefs?.[field] !== undefined) {
+      const [idField, section] = kind.listRefs[field]!;
+      if (!Array.isArray(value)) throw new CliError(`${where}.${field} must be a list of names`);
+      body[idField] = value.map((v, i) => {
+        if (typeof v !== 'string' || !v) throw new CliError(`${where}.${field}[${i}]: give the name`);
+        return resolveRef(ids, section, v, `${where}.${field}[${i}]`);
+      });
     } else if (!extraField(kind.section, field)) throw new CliError(`${where}: unknown field "${field}"`);
   }
   if (kind.section === 'keys') {

@@ -12,6 +12,8 @@ export interface KindSpec {
   fields: Record<string, string>;
   /** Name references (file name → [API id field, section they point at]). */
   refs: Record<string, [string, string]>;
+  /** Ordered lists of names (file name → [API id list field, section they point at]). */
+  listRefs?: Record<string, [string, string]>;
 }
 
 const same = (...names: string[]) => Object.fromEntries(names.map((n) => [n, n]));
@@ -47,6 +49,8 @@ export const KINDS: KindSpec[] = [
     fields: same('name'),
     refs: {},
   },
+  // Before templates, which name the view they are listed under.
+  { label: 'view', section: 'views', path: 'views', nameField: 'title', fields: same('title', 'position'), refs: {} },
   {
     label: 'template',
     section: 'templates',
@@ -73,6 +77,12 @@ export const KINDS: KindSpec[] = [
       repository: ['repository_id', 'repositories'],
       inventory: ['inventory_id', 'inventories'],
       environment: ['environment_id', 'variable_groups'],
+      view: ['view_id', 'views'],
+    },
+    // Several variable groups merged in order and several inventories (the first of each is the one above).
+    listRefs: {
+      variable_groups: ['environment_ids', 'variable_groups'],
+      inventories: ['inventory_ids', 'inventories'],
     },
   },
   {
@@ -91,7 +101,6 @@ export const KINDS: KindSpec[] = [
     fields: same('name', 'auth_method', 'auth_header', 'searchable'),
     refs: { template: ['template_id', 'templates'], auth_secret: ['auth_secret_id', 'keys'] },
   },
-  { label: 'view', section: 'views', path: 'views', nameField: 'title', fields: same('title', 'position'), refs: {} },
 ];
 
 /** Every section a file may hold besides `project` and `team`. */

@@ -16,8 +16,9 @@ PODMAN=(podman --runtime runc --cgroup-manager=cgroupfs)
 ULIMITS=(--ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
 # What bubblewrap needs to sandbox tasks as the non-root user gantry: a fresh /proc can only be
 # mounted where the container's /proc has no masked paths over it; slirp4netns (the task's own
-# network) needs the tun device. IMAGE_TEST_SANDBOX_FLAGS overrides (space-separated) to try others.
-read -r -a SANDBOX_FLAGS <<<"${IMAGE_TEST_SANDBOX_FLAGS:---security-opt unmask=/proc/* --device /dev/net/tun}"
+# network) needs the tun device. The default is docker-compose.yml's (systempaths=unconfined);
+# Podman's narrower `--security-opt unmask=/proc/*` works too. IMAGE_TEST_SANDBOX_FLAGS overrides.
+read -r -a SANDBOX_FLAGS <<<"${IMAGE_TEST_SANDBOX_FLAGS:---security-opt systempaths=unconfined --device /dev/net/tun}"
 
 
 skip() { echo "image test skipped: $1"; exit 0; }

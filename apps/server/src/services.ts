@@ -772,6 +772,7 @@ export function createServices({
   const inventoryListing = new InventoryListingService({
     inventories,
     repositories,
+    templates,
     keys,
     localPaths,
     lister: new InventoryLister({
@@ -791,7 +792,7 @@ export function createServices({
         () => true,
         () => false,
       ),
-    listInventory: (projectId, id) => inventoryListing.list(projectId, id),
+    listInventory: (projectId, id, templateId) => inventoryListing.list(projectId, id, templateId),
     fetch: (url, opts) => safeFetch(url, { ...opts, allowedHosts: config.fetchAllowedHosts }),
     clock,
   });
@@ -801,6 +802,7 @@ export function createServices({
     repo: new HostsRepository(db.db),
     inventories,
     listing: inventoryListing,
+    clock,
     projectSecrets: async (projectId) => {
       const [groups, keyList] = await Promise.all([environments.list(projectId), keys.list(projectId)]);
       const values = await Promise.all([

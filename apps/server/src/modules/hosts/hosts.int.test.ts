@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { commitFiles, gitRepo } from '../../test/git-fixture.js';
 import { addMember, createProject, engines, signedInUser, useTestApp } from '../../test/harness.js';
 import { startJsonServer, type JsonServer } from '../../test/json-server.js';
@@ -181,6 +181,115 @@ describe.each(engines)('hosts ($name)', (engine) => {
     expect(view.hosts).toEqual([]);
     expect(view.errors).toEqual([{ inventory_id: d, inventory_name: 'gone', error: expect.stringMatching(/404/) }]);
   }, 90_000);
+
+  it("lists a file of the template's own repository from the template that ran last among those that use it", async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const first = gitRepo({ 'site.yml': PLAYBOOK });
+    execFileSync('git', ['checkout', '-q', '-b', 'staging'], { cwd: first });
+    commitFiles(first, { 'inv/hosts.ini': `[a]\nfrom-a-staging ${LOCAL}\n` });
+    execFileSync('git', ['checkout', '-q', 'main'], { cwd: first });
+    const second = gitRepo({ 'site.yml': PLAYBOOK, 'inv/hosts.ini': `[b]\nfrom-b ${LOCAL}\n` });
+    const own = (
+      await admin.post(`/api/project/${p}/inventory`, { name: 'own', type: 'file', inventory: 'inv/hosts.ini' })
+    ).json().id as number;
+    const view = async () => {
+      const r = await admin.get(`/api/project/${p}/hosts`);
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json<{ hosts: Array<{ name: string; groups: string[] }>; errors: unknown[] }>();
+    };
+    // No template uses it: said, and not recorded as a failed read.
+    expect((await view()).errors).toEqual([
+      { inventory_id: own, inventory_name: 'own', error: expect.stringMatching(/no template uses it/) },
+    ]);
+    // One template (at its branch): its repository's file, at that branch. By URL: a local path is
+    // read as it is, at no branch.
+    const keyId = (await admin.post(`/api/project/${p}/keys`, { name: 'none', type: 'none' })).json().id;
+    const environmentId = (
+      await admin.post(`/api/project/${p}/environment`, { name: 'env', json: '{}', env: '{}' })
+    ).json().id;
+    const template = async (name: string, dir: string, extra: object = {}) => {
+      const repository = (
+        await admin.post(`/api/project/${p}/repositories`, {
+          name,
+          git_url: `file://${dir}`,
+          git_branch: 'main',
+          ssh_key_id: keyId,
+        })
+      ).json().id;
+      const made = await admin.post(`/api/project/${p}/templates`, {
+        name,
+        app: 'ansible',
+        playbook: 'site.yml',
+        repository_id: repository,
+        environment_id: environmentId,
+        inventory_id: own,
+        ...extra,
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      return made.json().id as number;
+    };
+    await template('a', first, { git_branch: 'staging' });
+    expect((await view()).hosts.map((h) => [h.name, h.groups])).toEqual([['from-a-staging', ['a']]]);
+    // Another one, not run yet: still the first by name; once it ran, its repository's.
+    const b = await template('b', second);
+    expect((await view()).hosts.map((h) => h.name)).toEqual(['from-a-staging']);
+    const id = await runTask(admin, p, { template_id: b });
+    expect((await waitForTask(admin, p, id, undefined, 90_000)).status, (await taskLog(admin, p, id)).join('\n')).toBe(
+      'success',
+    );
+    const after = await view();
+    expect(after.errors).toEqual([]);
+    expect(after.hosts.map((h) => h.name)).toEqual(['from-b']);
+    const row = await t()
+      .db.db.selectFrom('inventory')
+      .select(['last_error'])
+      .where('id', '=', own)
+      .executeTakeFirstOrThrow();
+    expect(row.last_error).toBeNull();
+  }, 120_000);
+
+  it("reuses each inventory's listing for a while, and lists one again once it is changed", async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    web.route(`/cached-${p}.ini`, (res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('[remote]\nurl-cached\n');
+    });
+    const inv = async (body: Record<string, unknown>) => {
+      const r = await admin.post(`/api/project/${p}/inventory`, body);
+      expect(r.statusCode, r.body).toBe(201);
+      return r.json().id as number;
+    };
+    const ini = await inv({ name: 'ini', type: 'static', inventory: '[web]\nweb-1\n' });
+    await inv({ name: 'url', type: 'url', inventory: `${web.url}/cached-${p}.ini` });
+    const names = async () =>
+      ((await admin.get(`/api/project/${p}/hosts`)).json().hosts as Array<{ name: string }>).map((h) => h.name).sort();
+    const listing = t().app.services.inventoryListing;
+    const spy = vi.spyOn(listing, 'list');
+    try {
+      expect(await names()).toEqual(['url-cached', 'web-1']);
+      expect(spy).toHaveBeenCalledTimes(2);
+      const fetched = web.hits.filter((h) => h.startsWith(`/cached-${p}`)).length;
+      expect(fetched).toBe(1);
+      // A reload within the window: neither listed nor fetched again.
+      expect(await names()).toEqual(['url-cached', 'web-1']);
+      expect(spy).toHaveBeenCalledTimes(2);
+      expect(web.hits.filter((h) => h.startsWith(`/cached-${p}`)).length).toBe(fetched);
+      // An edited inventory is listed again at once; the other one is not.
+      const put = await admin.put(`/api/project/${p}/inventory/${ini}`, {
+        name: 'ini',
+        type: 'static',
+        inventory: '[web]\nweb-2\n',
+      });
+      expect(put.statusCode, put.body).toBe(204);
+      expect(await names()).toEqual(['url-cached', 'web-2']);
+      expect(spy).toHaveBeenCalledTimes(3);
+      expect(spy.mock.calls[2]?.[1]).toBe(ini);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 60_000);
 
   it('lets project members read the hosts view, and nobody else', async () => {
     const admin = await signedInUser(t(), { admin: true });

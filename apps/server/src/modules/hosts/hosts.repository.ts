@@ -44,6 +44,20 @@ export class HostsRepository {
     });
   }
 
+  /** Of these templates, the one whose task is the project's newest; null when none has run. */
+  async lastUsedTemplate(projectId: number, templateIds: number[]): Promise<number | null> {
+    if (!templateIds.length) return null;
+    const row = await this.db
+      .selectFrom('task')
+      .select('template_id')
+      .where('project_id', '=', projectId)
+      .where('template_id', 'in', templateIds)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.template_id ?? null;
+  }
+
   /** The project's newest host results of these hosts, newest task first (hosts asked for in chunks). */
   async results(projectId: number, hosts: string[]): Promise<HostResultRow[]> {
     const out: HostResultRow[] = [];

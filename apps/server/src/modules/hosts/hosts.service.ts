@@ -1,6 +1,8 @@
 import type { Host, HostsList, HostTaskResult, TaskStatus } from '@gantry/contracts';
-import type { InventoryListing } from '../inventories/inventory-listing.js';
+import type { Clock } from '../../platform/clock.js';
+import { readsTemplateRepository, type InventoryListing } from '../inventories/inventory-listing.js';
 import type { HostResultRow, HostsRepository } from './hosts.repository.js';
+import { ListingCache } from './listing-cache.js';
 import { parseRecap } from './recap.js';
 
 /** The newest tasks shown per host. */
@@ -11,15 +13,25 @@ const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|key|credential|private/i
 /** Values shorter than this are never taken for a secret: they would hide ordinary values. */
 const MIN_SECRET = 3;
 
+/** What of an inventory the hosts view lists it by (and reuses a listing while it stays the same). */
+type ListedInventory = {
+  id: number;
+  name: string;
+  type: string;
+  inventory: string;
+  repository_id: number | null;
+  git_branch: string | null;
+};
+
 export interface HostsServiceDeps {
   repo: HostsRepository;
   inventories: {
-    list(
-      projectId: number,
-      query: Record<string, string | undefined>,
-    ): Promise<Array<{ id: number; name: string; type: string }>>;
+    list(projectId: number, query: Record<string, string | undefined>): Promise<ListedInventory[]>;
+    /** The templates that use an inventory (in their list or among their run-time choices), by name. */
+    refs(projectId: number, id: number): Promise<{ templates: Array<{ id: number; name: string }> }>;
   };
-  listing: { list(projectId: number, inventoryId: number): Promise<InventoryListing> };
+  listing: { list(projectId: number, inventoryId: number, templateId?: number | null): Promise<InventoryListing> };
+  clock: Clock;
   /** Every secret value of the project (variable groups' secrets, keys' passwords and passphrases). */
   projectSecrets(projectId: number): Promise<string[]>;
 }
@@ -44,7 +56,13 @@ export function hideSecrets(vars: Record<string, unknown>, secrets: ReadonlySet<
  * (recorded from the run's PLAY RECAP when the task finishes).
  */
 export class HostsService {
-  constructor(private readonly d: HostsServiceDeps) {}
+  /** How long an inventory's listing is reused while it is unchanged (tests set 0 to list every time). */
+  cacheMs = 60_000;
+  private readonly cache: ListingCache<InventoryListing>;
+
+  constructor(private readonly d: HostsServiceDeps) {
+    this.cache = new ListingCache(() => d.clock.now());
+  }
 
   /** Records a finished task's PLAY RECAP; never throws (a task's outcome does not depend on it). */
   async recordTask(task: { id: number; project_id: number }): Promise<void> {
@@ -66,7 +84,7 @@ export class HostsService {
         const out: Array<{ inv: (typeof inventories)[number]; hosts?: InventoryListing['hosts']; error?: string }> = [];
         for (const inv of inventories) {
           try {
-            out.push({ inv, hosts: (await this.d.listing.list(projectId, inv.id)).hosts });
+            out.push({ inv, hosts: (await this.listing(projectId, inv)).hosts });
           } catch (e) {
             out.push({ inv, error: (e as Error).message });
           }
@@ -97,6 +115,30 @@ export class HostsService {
       error === undefined ? [] : [{ inventory_id: inv.id, inventory_name: inv.name, error }],
     );
     return { hosts, errors };
+  }
+
+  /**
+   * One inventory's listing, reused for `cacheMs` while what it reads is unchanged (each listing
+   * is a sandboxed process, or a URL fetched). A file of "the template's repository" is read from
+   * the repository of the template that ran last among those that use it (by name without a run).
+   */
+  private async listing(projectId: number, inv: ListedInventory): Promise<InventoryListing> {
+    const templateId = readsTemplateRepository(inv) ? await this.templateFor(projectId, inv.id) : null;
+    const version = JSON.stringify([inv.type, inv.inventory, inv.repository_id, inv.git_branch, templateId]);
+    return this.cache.get(`${projectId}|${inv.id}`, version, this.cacheMs, () =>
+      this.d.listing.list(projectId, inv.id, templateId),
+    );
+  }
+
+  private async templateFor(projectId: number, inventoryId: number): Promise<number | null> {
+    const { templates } = await this.d.inventories.refs(projectId, inventoryId);
+    if (!templates.length) return null;
+    return (
+      (await this.d.repo.lastUsedTemplate(
+        projectId,
+        templates.map((t) => t.id),
+      )) ?? templates[0]!.id
+    );
   }
 }
 

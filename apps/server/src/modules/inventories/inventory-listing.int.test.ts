@@ -94,6 +94,26 @@ describe.each(engines)('inventory listing ($name)', (engine) => {
     ).json().id;
     await expect(listing().list(p, own)).rejects.toThrow(/template's repository/);
     expect((await inventoryRow(p, own)).last_error).toBeNull();
+    // With a template it is read from the template's repository at the template's branch, as its runs read it.
+    const env = (await admin.post(`/api/project/${p}/environment`, { name: 'e', json: '{}', env: '{}' })).json().id;
+    const template = async (name: string, git_branch?: string) => {
+      const made = await admin.post(`/api/project/${p}/templates`, {
+        name,
+        app: 'ansible',
+        playbook: 'site.yml',
+        repository_id: repo,
+        environment_id: env,
+        inventory_id: own,
+        ...(git_branch ? { git_branch } : {}),
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      return made.json().id as number;
+    };
+    const staged = await listing().list(p, own, await template('staged', 'staging'));
+    expect(staged.hosts.map((h) => h.name)).toEqual(['from-staging']);
+    await expect(listing().list(p, own, await template('on main'))).rejects.toThrow(
+      'inv/hosts.ini is not in the repository at branch main',
+    );
     // A text no inventory plugin reads fails too, instead of listing no hosts.
     const junk = (
       await admin.post(`/api/project/${p}/inventory`, { name: 'j', type: 'static-yaml', inventory: '- just\n- a list' })

@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gitRepo } from '../../test/git-fixture.js';
+import { commitFiles, gitRepo } from '../../test/git-fixture.js';
 import { addMember, createProject, engines, signedInUser, useTestApp, type Caller } from '../../test/harness.js';
 import { json, startJsonServer, type JsonServer } from '../../test/json-server.js';
-import { setupTemplate } from '../../test/tasks.js';
+import { setupTemplate, waitForTask } from '../../test/tasks.js';
 
 const region = {
   name: 'region',
@@ -212,6 +213,61 @@ describe.each(engines)('survey options ($name)', (engine) => {
       code: 'survey_value_option',
       field: 'environment.tiers',
     });
+  });
+
+  it("offers the hosts of a file of the template's own repository, read at the template's branch", async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const repo = gitRepo({ 'run.sh': 'echo "$host"\n', 'inv/hosts.ini': '[web]\nmain-host\n' });
+    execFileSync('git', ['checkout', '-q', '-b', 'staging'], { cwd: repo });
+    commitFiles(repo, { 'inv/hosts.ini': '[web]\nstaging-host\n[db]\nstaging-db\n' });
+    execFileSync('git', ['checkout', '-q', 'main'], { cwd: repo });
+    const own = (
+      await admin.post(`/api/project/${p}/inventory`, { name: 'own', type: 'file', inventory: 'inv/hosts.ini' })
+    ).json().id as number;
+    // By URL (a local path is read as it is, at no branch), on main; its template runs on staging.
+    const { keyId, environmentId } = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'run.sh' });
+    const repository = (
+      await admin.post(`/api/project/${p}/repositories`, {
+        name: 'by-url',
+        git_url: `file://${repo}`,
+        git_branch: 'main',
+        ssh_key_id: keyId,
+      })
+    ).json().id as number;
+    const made = await admin.post(`/api/project/${p}/templates`, {
+      name: 'own',
+      repository_id: repository,
+      environment_id: environmentId,
+      app: 'bash',
+      playbook: 'run.sh',
+      git_branch: 'staging',
+      inventory_id: own,
+      survey_vars: [
+        { name: 'host', title: 'Host', type: 'enum', options_source: { kind: 'inventory_hosts' } },
+        { name: 'tier', title: 'Tier', type: 'enum', options_source: { kind: 'inventory_groups' } },
+      ],
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = made.json().id as number;
+    const hosts = (await admin.get(optionsUrl(p, id, 'host'))).json();
+    expect(hosts).toMatchObject({
+      options: ['staging-db', 'staging-host'].map((h) => ({ name: h, value: h })),
+      error: null,
+    });
+    expect((await admin.get(optionsUrl(p, id, 'tier'))).json().options.map((o: { value: string }) => o.value)).toEqual([
+      'db',
+      'web',
+    ]);
+    const start = (environment: Record<string, unknown>) =>
+      admin.post(`/api/project/${p}/tasks`, { template_id: id, environment: JSON.stringify(environment) });
+    expect((await start({ host: 'main-host' })).json()).toMatchObject({
+      code: 'survey_value_option',
+      field: 'environment.host',
+    });
+    const started = await start({ host: 'staging-host' });
+    expect(started.statusCode, started.body).toBe(201);
+    await waitForTask(admin, p, started.json().id);
   });
 
   it('refuses a task whose answer is not among the current options', async () => {

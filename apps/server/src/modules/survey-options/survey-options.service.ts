@@ -26,8 +26,15 @@ export interface SurveyOptionsDeps {
   template(projectId: number, templateId: number): Promise<Template>;
   /** Whether the inventory belongs to the project. */
   inventoryExists(projectId: number, inventoryId: number): Promise<boolean>;
-  /** `ansible-inventory --list` of one inventory, in the sandbox (inventories/inventory-listing.ts). */
-  listInventory(projectId: number, inventoryId: number): Promise<{ hosts: Array<{ name: string }>; groups: string[] }>;
+  /**
+   * `ansible-inventory --list` of one inventory, in the sandbox (inventories/inventory-listing.ts);
+   * a file of "the template's repository" is read from this template's.
+   */
+  listInventory(
+    projectId: number,
+    inventoryId: number,
+    templateId: number,
+  ): Promise<{ hosts: Array<{ name: string }>; groups: string[] }>;
   /** safe-fetch with the admin's allow list bound in. */
   fetch(url: string, opts: Omit<SafeFetchOptions, 'allowedHosts'>): Promise<SafeFetchResult>;
   clock: Clock;
@@ -145,8 +152,9 @@ export class SurveyOptionsService {
             code: ErrorCodes.surveyOptionsNoInventory,
             fetched_at: null,
           };
-        return this.cache.get(`${source.kind}|${projectId}|${id}`, this.cacheMs, () =>
-          this.readInventory(projectId, id, source.kind),
+        // Per template too: a file of "the template's repository" is read from each template's own.
+        return this.cache.get(`${source.kind}|${projectId}|${id}|${template.id}`, this.cacheMs, () =>
+          this.readInventory(projectId, id, template.id, source.kind),
         );
       }
     }
@@ -172,10 +180,11 @@ export class SurveyOptionsService {
   private async readInventory(
     projectId: number,
     inventoryId: number,
+    templateId: number,
     kind: 'inventory_hosts' | 'inventory_groups',
   ): Promise<SurveyOption[]> {
     try {
-      return inventoryOptions(await this.d.listInventory(projectId, inventoryId), kind);
+      return inventoryOptions(await this.d.listInventory(projectId, inventoryId, templateId), kind);
     } catch (e) {
       // A refusal keeps its code (an inventory without hosts, one gone); a failed run says why.
       if (e instanceof AppError) throw new OptionsSourceError(e.message, e.details.code);

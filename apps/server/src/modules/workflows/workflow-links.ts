@@ -24,5 +24,6 @@ export function nodeTemplateOf(row: TemplateOverrideColumns): NodeTemplate {
     branchChoices: params.branch_choices,
     allowExtraVars: row.allow_extra_vars_in_task === 1,
     surveyNames: survey.map((v) => v.name),
+    surveyVars: survey,
   };
 }

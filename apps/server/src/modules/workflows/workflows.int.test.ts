@@ -117,6 +117,42 @@ describe.each(engines)('workflows ($name)', (engine) => {
     expect((await admin.get(`/api/project/${p}/workflows`)).json()).toHaveLength(2);
   });
 
+  it("checks a node's answers against its template's parameter types and rules on save, naming the node", async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const typed = await setupTemplate(admin, p, gitRepo({ 'a.sh': 'echo a\n' }), {
+      app: 'bash',
+      playbook: 'a.sh',
+      survey_vars: [
+        { name: 'count', title: 'Count', type: 'int', min: 1, max: 5 },
+        { name: 'flag', title: 'Flag', type: 'boolean' },
+        { name: 'tier', title: 'Tier', type: 'enum', values: [{ name: 'Web', value: 'web' }] },
+        { name: 'code', title: 'Code', type: '', regex: '^[a-z]+$', required: true },
+      ],
+    });
+    const save = (environment: object) =>
+      admin.post(`/api/project/${p}/workflows`, {
+        name: 'w',
+        nodes: [node('first', typed.templateId), node('deploy', typed.templateId, { params: { environment } })],
+        edges: [],
+      });
+    const refused = async (environment: object, expected: object) => {
+      const r = await save(environment);
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json()).toMatchObject({ node: 'deploy', ...expected });
+      expect(r.json<{ error: string }>().error).toMatch(/^Node "deploy": /);
+    };
+    await refused({ count: 'many' }, { code: 'survey_value_integer', field: 'nodes.1.params.environment.count', title: 'Count' });
+    await refused({ count: 9 }, { field: 'nodes.1.params.environment.count', title: 'Count' });
+    await refused({ flag: 'perhaps' }, { field: 'nodes.1.params.environment.flag', title: 'Flag' });
+    await refused({ tier: 'db' }, { field: 'nodes.1.params.environment.tier', title: 'Tier' });
+    await refused({ code: 'UPPER' }, { field: 'nodes.1.params.environment.code', title: 'Code' });
+    expect((await admin.get(`/api/project/${p}/workflows`)).json()).toEqual([]);
+    // Valid answers are saved; a required one may be left to the run (an integration may bring it).
+    const ok = await save({ count: '3', flag: 'true', tier: 'web' });
+    expect(ok.statusCode, ok.body).toBe(201);
+  });
+
   it('nests workflows without a chain that runs itself, and keeps a nested workflow while another runs it', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const { p, locked } = await project(admin);

@@ -1,8 +1,9 @@
-import { cannotDeleteMessage, ErrorCodes, type FieldLabelKey, type References, type WorkflowGraph, type WorkflowInput, type WorkflowNode } from '@gantry/contracts';
+import { cannotDeleteMessage, ErrorCodes, type FieldLabelKey, type References, type SurveyVar, type WorkflowGraph, type WorkflowInput, type WorkflowNode } from '@gantry/contracts';
 import type { Clock } from '../../platform/clock.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
 import type { Actor, ProjectResourceService } from '../../platform/resource-routes.js';
 import type { EventsService } from '../events/events.service.js';
+import { typedSurveyAnswers } from '../tasks/survey-answers.js';
 import { graphOf } from './workflows.presenter.js';
 import type { WorkflowRow, WorkflowsRepository } from './workflows.repository.js';
 
@@ -17,6 +18,8 @@ export interface NodeTemplate {
   allowExtraVars: boolean;
   /** Names of its survey variables (answers to these are always allowed). */
   surveyNames: readonly string[];
+  /** Its survey variables, whose rules a node's answers must meet. */
+  surveyVars: SurveyVar[];
 }
 
 /** What the workflows module asks of the others (composition root wires them). */
@@ -96,6 +99,7 @@ export class WorkflowsService implements ProjectResourceService<WorkflowRow, Wor
         const template = await this.links.template(projectId, node.template_id);
         if (!template) throw missing('template', 'template_id', 'template');
         this.checkOverrides(node, template, at);
+        await this.checkAnswers(node, template, at);
       }
       if (node.type === 'workflow' && node.workflow_id) {
         if (node.workflow_id === selfId || !(await this.repo.find(projectId, node.workflow_id)))
@@ -138,6 +142,26 @@ export class WorkflowsService implements ProjectResourceService<WorkflowRow, Wor
       throw notOffered('branch', 'git_branch');
     const extra = Object.keys(p.environment ?? {}).filter((k) => !t.surveyNames.includes(k));
     if (extra.length > 0 && !t.allowExtraVars) throw refuse('extra_variables', 'environment');
+  }
+
+  /**
+   * A node's answers meet their parameters' types and rules (the check a task start makes), so a
+   * wrong one is refused on save, naming the node, rather than when the node runs. Partial, as an
+   * integration's answers: a run started by an integration may bring the required ones.
+   */
+  private async checkAnswers(node: WorkflowNode, t: NodeTemplate, at: (field: string) => string): Promise<void> {
+    const answers = node.params?.environment;
+    if (!answers) return;
+    try {
+      await typedSurveyAnswers(t.surveyVars, answers, {}, { partial: true });
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      throw new ValidationError(`Node "${node.id}": ${e.message}`, {
+        ...e.details,
+        node: node.id,
+        field: at(`params.${e.details.field ?? 'environment'}`),
+      });
+    }
   }
 
   /**

@@ -1,12 +1,13 @@
-import { expect, test, type Page } from '@playwright/test';
-import { createProject, signIn, unique } from './helpers';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { seriousAxeFindings } from './axe';
+import { choose, createProject, signIn, unique } from './helpers';
 import { gitRepo } from './repo';
 import { shot } from './shots';
 
 const H = { 'x-gantry-request': '1' };
 
 /** A Bash template (with the key, repository and variable group it needs) made through the API. */
-async function bashTemplate(page: Page, p: number, name: string): Promise<{ id: number }> {
+async function bashTemplate(page: Page, p: number, name: string, surveyVars: unknown[] = []): Promise<{ id: number }> {
   const key = await (
     await page.request.post(`/api/project/${p}/keys`, { data: { name: 'none', type: 'none' }, headers: H })
   ).json();
@@ -20,7 +21,14 @@ async function bashTemplate(page: Page, p: number, name: string): Promise<{ id: 
     await page.request.post(`/api/project/${p}/environment`, { data: { name: 'e' }, headers: H })
   ).json();
   const res = await page.request.post(`/api/project/${p}/templates`, {
-    data: { name, app: 'bash', playbook: 'hook.sh', repository_id: repo.id, environment_id: env.id },
+    data: {
+      name,
+      app: 'bash',
+      playbook: 'hook.sh',
+      repository_id: repo.id,
+      environment_id: env.id,
+      survey_vars: surveyVars,
+    },
     headers: H,
   });
   expect(res.status()).toBe(201);
@@ -260,4 +268,141 @@ test('an integration saved by Semaphore\'s console with auth "None" ("") edits a
   await expect(dialog).toHaveCount(0);
   const saved = await (await page.request.get(`/api/project/${p}/integrations/${item.id}`)).json();
   expect(saved).toMatchObject({ auth_method: '', auth_header: null, auth_secret_id: null });
+});
+
+test("an integration answers its template's typed parameters with their controls; extracted values still override", async ({
+  page,
+  request,
+}) => {
+  await signIn(page);
+  const p = await createProject(page, unique('Hooks typed'));
+  const survey = [
+    {
+      name: 'region',
+      title: 'Region',
+      type: 'enum',
+      required: true,
+      values: [
+        { name: 'Europe', value: 'eu' },
+        { name: 'United States', value: 'us' },
+      ],
+    },
+    { name: 'replicas', title: 'Replicas', type: 'int', min: 1, max: 5 },
+    { name: 'dry', title: 'Dry run', type: 'boolean' },
+    { name: 'notes', title: 'Notes', type: 'text' },
+    { name: 'token', title: 'Token', type: 'secret' },
+  ];
+  const tpl = await bashTemplate(page, p, 'Typed hook', survey);
+  /** The text under a form field (its accessible description). */
+  const help = (field: Locator) =>
+    field.evaluate((el) =>
+      (el.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+        .join(' ')
+        .trim(),
+    );
+
+  await page.goto(`/project/${p}/integrations`);
+  await page.getByRole('button', { name: 'New integration' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Typed push');
+  await choose(page, dialog.getByLabel('Template'), 'Typed hook');
+  const answers = dialog.getByRole('group', { name: 'Parameters for each run' });
+  // A secret is not asked: an integration's answers are stored in clear.
+  await expect(answers.getByLabel('Token')).toHaveCount(0);
+  await expect(answers).toContainText('Secret parameters are not stored with an integration');
+  await choose(page, answers.getByRole('combobox', { name: 'Region' }), 'United States');
+  const replicas = answers.getByRole('spinbutton', { name: 'Replicas' });
+  await replicas.fill('9');
+  await answers.getByRole('switch', { name: 'Dry run' }).check();
+  await answers.getByRole('textbox', { name: 'Notes' }).fill('line one\nline two');
+  const other = dialog.getByRole('textbox', { name: 'Other extra variables (JSON)' });
+  await other.fill('{"stage": "prod"}');
+  // A bad value is refused at its control, in the console's words, before anything is sent.
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect.poll(() => help(replicas)).toBe('Replicas must be at most 5');
+  await shot(page, 'integration-parameters-errors');
+  expect(await seriousAxeFindings(page, '[role="dialog"]')).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await shot(page, 'integration-parameters-phone');
+  await page.setViewportSize({ width: 1366, height: 860 });
+  // A secret parameter set in the other variables: the server refuses it, worded by the console.
+  await replicas.fill('3');
+  await other.fill('{"stage": "prod", "token": "t0ps3cret"}');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Token is a secret parameter: its answer cannot be stored here');
+  await other.fill('{"stage": "prod"}');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  const [saved] = (await (await page.request.get(`/api/project/${p}/integrations`)).json()) as {
+    id: number;
+    task_params: { environment?: string };
+  }[];
+  // Stored typed, with the other variables.
+  expect(JSON.parse(saved!.task_params.environment ?? '{}')).toEqual({
+    stage: 'prod',
+    region: 'us',
+    replicas: 3,
+    dry: true,
+    notes: 'line one\nline two',
+  });
+
+  // Reopened: every answer in its control, the other variables in the text.
+  await page
+    .getByRole('row', { name: /Typed push/ })
+    .getByRole('link', { name: 'Typed push' })
+    .click();
+  await page.getByRole('button', { name: 'Edit integration' }).click();
+  await expect(answers.getByRole('combobox', { name: 'Region' })).toHaveText('United States');
+  await expect(replicas).toHaveValue('3');
+  await expect(answers.getByRole('switch', { name: 'Dry run' })).toBeChecked();
+  await expect(answers.getByRole('textbox', { name: 'Notes' })).toHaveValue('line one\nline two');
+  await expect(other).toHaveValue('{"stage":"prod"}');
+  await shot(page, 'integration-parameters-edit');
+
+  // The template is changed meanwhile (at most 2 replicas): the server's refusal is shown at the control.
+  const template = await (await page.request.get(`/api/project/${p}/templates/${tpl.id}`)).json();
+  const put = await page.request.put(`/api/project/${p}/templates/${tpl.id}`, {
+    data: { ...template, survey_vars: survey.map((v) => (v.name === 'replicas' ? { ...v, max: 2 } : v)) },
+    headers: H,
+  });
+  expect(put.status()).toBeLessThan(300);
+  const refusal = page.waitForResponse(
+    (r) => r.request().method() === 'PUT' && r.url().endsWith(`/integrations/${saved!.id}`),
+  );
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  expect((await refusal).status()).toBe(400);
+  await expect.poll(() => help(replicas)).toBe('Replicas must be at most 2');
+  // Shown at the control only, not again atop the form.
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await replicas.fill('2');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  // A value extracted from the delivery still overrides the stored answer.
+  const values = await page.request.post(`/api/project/${p}/integrations/${saved!.id}/values`, {
+    data: {
+      name: 'replicas',
+      value_source: 'body',
+      body_data_type: 'json',
+      key: 'replicas',
+      variable_type: 'task',
+      variable: 'replicas',
+    },
+    headers: H,
+  });
+  expect(values.status()).toBeLessThan(300);
+  const alias = await (
+    await page.request.post(`/api/project/${p}/integrations/${saved!.id}/aliases`, { headers: H })
+  ).json();
+  const url = /^https?:/.test(alias.url) ? alias.url : new URL(alias.url, page.url()).toString();
+  expect((await request.post(url, { data: { replicas: 1 } })).status()).toBeLessThan(300);
+  const tasks = async () =>
+    (await (await page.request.get(`/api/project/${p}/tasks`)).json()) as { environment: string | null }[];
+  await expect.poll(async () => (await tasks()).length).toBe(1);
+  const [task] = await tasks();
+  expect(JSON.parse(task!.environment ?? '{}')).toMatchObject({ stage: 'prod', region: 'us', replicas: 1, dry: true });
 });

@@ -49,10 +49,11 @@ export function initialSurveyValues(vars: SurveyVar[], stored?: Record<string, u
 /**
  * Every answer checked at once with the server's own rules (contracts' checkSurveyAnswers), in
  * the user's words, by parameter name; empty when all are fine. Choices from an options source
- * are left to the server (it knows the live options).
+ * are left to the server (it knows the live options). `partial`: nothing is required (an
+ * integration's answers, which its deliveries may complete).
  */
-export function surveyErrors(vars: SurveyVar[], values: SurveyFormValues): Record<string, string> {
-  const { issues } = checkSurveyAnswers(vars, split(vars, values, false), split(vars, values, true));
+export function surveyErrors(vars: SurveyVar[], values: SurveyFormValues, partial = false): Record<string, string> {
+  const { issues } = checkSurveyAnswers(vars, split(vars, values, false), split(vars, values, true), { partial });
   return Object.fromEntries(issues.map((i) => [i.name, codeText({ code: i.code, ...i.params }) ?? i.message]));
 }
 

@@ -21,15 +21,18 @@ import {
   type IntegrationAuthMethod,
 } from '@gantry/contracts';
 import { useQuery } from '@tanstack/react-query';
+import { useCallback, type FormEvent } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '../../../components/form-error';
 import { KeySelect } from '../../../components/key-select';
-import { contractResolver } from '../../../lib/contract-resolver';
+import { contractResolver, issueText } from '../../../lib/contract-resolver';
 import { projectQueries } from '../../../lib/project-queries';
 import { useSaveIntegration } from '../api/integrations-api';
 import { startKindOf, WORKFLOW_NOT_CHOSEN, type StartKind } from '../../schedules/api/workflow-choices';
 import { StartTargetFields } from '../../schedules/components/start-target-fields';
+import { IntegrationAnswersFields } from './integration-answers-fields';
+import { useIntegrationAnswers } from './use-integration-answers';
 
 interface Values {
   name: string;
@@ -41,6 +44,7 @@ interface Values {
   auth_secret_id: number | '';
   searchable: boolean;
   message: string;
+  /** Extra variables as JSON text: those that are no parameter of the template when it has some. */
   environment: string;
 }
 
@@ -86,6 +90,8 @@ export function IntegrationDialog({
   const form = useForm<Values>({
     resolver: contractResolver<Values>(integrationInputSchema, (v) => toBody(v, item), {
       'task_params.environment': 'environment',
+      // A variable name the rules refuse is named on task_params.
+      task_params: 'environment',
     }),
     defaultValues: {
       name: item?.name ?? '',
@@ -102,29 +108,50 @@ export function IntegrationDialog({
     },
   });
   const method = form.watch('auth_method');
+  const kind = form.watch('kind');
+  const templateId = form.watch('template_id');
   const e = form.formState.errors;
-  const submit = form.handleSubmit(async (v) => {
-    if (
-      await save.mutateAsync(integrationInputSchema.parse(toBody(v, item))).then(
-        () => true,
-        () => false,
-      )
-    )
-      onClose();
+  // Answers to the template's parameters in typed controls; the other extra variables stay JSON text.
+  const answers = useIntegrationAnswers({
+    projectId,
+    templateId: kind === 'template' ? templateId : '',
+    other: useCallback(() => form.getValues('environment'), [form]),
+    setOther: useCallback((text: string) => form.setValue('environment', text), [form]),
+    saveError: save.error,
+    onRefusedEdited: save.reset,
   });
+  const submit = (ev: FormEvent) => {
+    // Every problem at once: the answers' and the other fields'.
+    const answersFine = answers.check();
+    void form.handleSubmit(async (v) => {
+      if (!answersFine) return;
+      const clash = answers.clash(v.environment);
+      if (clash) {
+        form.setError('environment', { message: t('integrations.parameterInExtraVars', { name: clash }) });
+        return;
+      }
+      const environment = answers.environment(v.environment);
+      const body = integrationInputSchema.safeParse(toBody({ ...v, environment }, item));
+      if (!body.success) {
+        form.setError('environment', { message: issueText(body.error.issues[0]!) });
+        return;
+      }
+      if (
+        await save.mutateAsync(body.data).then(
+          () => true,
+          () => false,
+        )
+      )
+        onClose();
+    })(ev);
+  };
   return (
     <Dialog open onClose={onClose} maxWidth="sm" fullWidth>
       <DialogTitle>{item ? t('integrations.editTitle') : t('integrations.newTitle')}</DialogTitle>
       <DialogContent>
-        <Stack
-          spacing={1}
-          component="form"
-          id="integration-form"
-          noValidate
-          onSubmit={(ev) => void submit(ev)}
-          sx={{ pt: 1 }}
-        >
-          <FormError error={save.error} />
+        <Stack spacing={1} component="form" id="integration-form" noValidate onSubmit={submit} sx={{ pt: 1 }}>
+          {/* A refused answer is shown at its control. */}
+          <FormError error={answers.refused ? null : save.error} />
           <Controller
             name="name"
             control={form.control}
@@ -141,15 +168,16 @@ export function IntegrationDialog({
           />
           <StartTargetFields
             projectId={projectId}
-            kind={form.watch('kind')}
+            kind={kind}
             onKind={(k) => {
               form.setValue('kind', k);
               form.clearErrors(['template_id', 'workflow_id']);
             }}
-            templateId={form.watch('template_id')}
+            templateId={templateId}
             onTemplate={(id) => {
               form.setValue('template_id', id);
               form.clearErrors('template_id');
+              answers.reset();
             }}
             workflowId={form.watch('workflow_id')}
             onWorkflow={(id) => {
@@ -211,6 +239,7 @@ export function IntegrationDialog({
               )}
             />
           ) : null}
+          {answers.fields ? <IntegrationAnswersFields {...answers.fields} /> : null}
           <Controller
             name="message"
             control={form.control}
@@ -224,12 +253,15 @@ export function IntegrationDialog({
             render={({ field: f }) => (
               <TextField
                 {...f}
-                label={t('integrations.extraVars')}
+                label={answers.answered ? t('integrations.otherExtraVars') : t('integrations.extraVars')}
                 multiline
                 minRows={2}
                 placeholder='{"env": "production"}'
                 error={!!e.environment}
-                helperText={e.environment?.message ?? t('integrations.extraVarsHelp')}
+                helperText={
+                  e.environment?.message ??
+                  (answers.answered ? t('integrations.otherExtraVarsHelp') : t('integrations.extraVarsHelp'))
+                }
                 slotProps={{ htmlInput: { style: { fontFamily: 'monospace' } } }}
               />
             )}

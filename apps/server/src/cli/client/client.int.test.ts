@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines } from '../../test/engines.js';
 import { gitRepo } from '../../test/git-fixture.js';
 import type { Caller } from '../../test/harness.js';
+import { setupTemplate } from '../../test/tasks.js';
 import { freePort, SERVER_BIN, signInNode, startNode, stopNode, type ServerNode } from '../../test/server-process.js';
 
 // The client commands of the built CLI (`npm run build` first) against a real server process.
@@ -253,6 +254,126 @@ describe.each(engines.map((e) => [e.name, e] as const))(
       );
     });
 
+    it('lists and runs workflows, following each node until the run ends', async () => {
+      // Its own connection (not the profile the login test stores), so it runs alone too.
+      const wenv = { ...env, GANTRY_URL: node.base, GANTRY_TOKEN: token };
+      const wf = (args: string[]) => cli(wenv, args);
+      const projectId = (await admin.post('/api/projects', { name: 'WF project' })).json<{ id: number }>().id;
+      const repoDir = gitRepo({
+        'ok.sh': 'echo ok\n',
+        'fail.sh': 'echo failing\nexit 3\n',
+        'slow.sh': 'echo slow-started\nsleep 60\n',
+      });
+      const s = await setupTemplate(admin, projectId, repoDir, { name: 'ok', playbook: 'ok.sh' });
+      const template = async (name: string, playbook: string) =>
+        (
+          await admin.post(`/api/project/${projectId}/templates`, {
+            name,
+            app: 'bash',
+            playbook,
+            repository_id: s.repositoryId,
+            environment_id: s.environmentId,
+          })
+        ).json<{ id: number }>().id;
+      const fail = await template('fail', 'fail.sh');
+      const slow = await template('slow', 'slow.sh');
+      const workflow = async (name: string, nodes: object[], edges: object[] = []) => {
+        const res = await admin.post(`/api/project/${projectId}/workflows`, {
+          name,
+          description: `${name} flow`,
+          nodes,
+          edges,
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        return res.json<{ id: number }>().id;
+      };
+      const pipeline = await workflow(
+        'pipeline',
+        [
+          { id: 'build', type: 'template', template_id: s.templateId },
+          { id: 'test', type: 'template', template_id: s.templateId },
+        ],
+        [{ from: 'build', to: 'test', on: 'success' }],
+      );
+      const broken = await workflow('broken', [{ id: 'deploy', type: 'template', template_id: fail, retries: 1 }]);
+      await workflow('long', [{ id: 'wait', type: 'template', template_id: slow }]);
+
+      const list = await wf(['workflows', 'list', '--project', 'WF project']);
+      expect(list.code, list.stderr).toBe(0);
+      expect(list.stdout).toMatch(/^ID +NAME +DESCRIPTION +UPDATED$/m);
+      expect(list.stdout).toMatch(new RegExp(`^${pipeline} +pipeline +pipeline flow `, 'm'));
+      const listed = JSON.parse(
+        (await wf(['workflows', 'list', '--project', String(projectId), '--output', 'json'])).stdout,
+      );
+      expect(listed.map((w: { name: string }) => w.name).sort()).toEqual(['broken', 'long', 'pipeline']);
+      const got = await wf(['workflows', 'get', String(pipeline), '--project', 'WF project', '--output', 'json']);
+      expect(JSON.parse(got.stdout)).toMatchObject({ id: pipeline, nodes: [{ id: 'build' }, { id: 'test' }] });
+
+      // To success: each node's changes as lines, exit 0.
+      const ok = await wf(['workflows', 'run', 'WF project/pipeline', '--follow']);
+      expect(ok.code, ok.stderr).toBe(0);
+      const runId = /Workflow run #(\d+) of WF project\/pipeline started: (\S+)/.exec(ok.stdout);
+      expect(runId?.[2]).toBe(`${node.base}/project/${projectId}/workflows/${pipeline}/runs/${runId?.[1]}`);
+      expect(ok.stdout).toMatch(/^build {2}success {2}attempts 1 {2}tasks #\d+$/m);
+      expect(ok.stdout).toMatch(/^test {2}success {2}attempts 1 {2}tasks #\d+$/m);
+      expect(ok.stdout.indexOf('build  success')).toBeLessThan(ok.stdout.indexOf('test  success'));
+      expect(ok.stdout).toMatch(new RegExp(`Workflow run #${runId?.[1]} ended: success\\n$`));
+      // A line per change only: the same state is never printed twice.
+      const lines = ok.stdout.split('\n').filter((l) => /^(build|test) /.test(l));
+      expect(new Set(lines).size).toBe(lines.length);
+
+      // To failure, by id, as JSON: the started run and the final one on stdout, progress on stderr, exit 1.
+      const failed = await wf(['workflows', 'run', `${projectId}/${broken}`, '--follow', '--output', 'json']);
+      expect(failed.code, failed.stderr).toBe(1);
+      const docs = failed.stdout.split(/\n(?=\{\n)/).map((d) => JSON.parse(d));
+      expect(docs).toHaveLength(2);
+      expect(docs[0]).toMatchObject({ workflow_id: broken, status: 'running' });
+      expect(docs[1]).toMatchObject({
+        id: docs[0].id,
+        status: 'failed',
+        nodes: [{ id: 'deploy', status: 'failed', attempts: 2 }],
+      });
+      expect(docs[1].nodes[0].task_ids).toHaveLength(2);
+      expect(failed.stderr).toMatch(/^deploy {2}failed {2}attempts 2 {2}tasks #\d+,#\d+$/m);
+
+      // Stopped from elsewhere while followed: exit 2.
+      let stopping: Promise<unknown> | undefined;
+      const stopped = await cli(wenv, ['workflows', 'run', 'WF project/long', '--follow'], '', (out) => {
+        const id = /Workflow run #(\d+)/.exec(out)?.[1];
+        if (!stopping && id && /^wait {2}running /m.test(out))
+          stopping = admin.post(
+            `/api/project/${projectId}/workflows/${listed.find((w: { name: string }) => w.name === 'long').id}/runs/${id}/stop`,
+            {},
+          );
+      });
+      expect(stopped.code, stopped.stderr).toBe(2);
+      expect(stopped.stdout).toMatch(/^wait {2}stopped /m);
+      expect(stopped.stdout).toMatch(/ended: stopped\n$/);
+
+      // Without --follow: started, exit 0.
+      const started = await wf(['workflows', 'run', 'WF project/pipeline']);
+      expect(started.code).toBe(0);
+      expect(started.stdout).toMatch(/^Workflow run #\d+ of WF project\/pipeline started: /);
+
+      // Bad names and usage: a clear message, exit 1.
+      expect(await wf(['workflows', 'run', 'WF project/nope', '--follow'])).toMatchObject({
+        code: 1,
+        stderr: 'No workflow "nope"\n',
+      });
+      expect(await wf(['workflows', 'run', 'No such project/pipeline'])).toMatchObject({
+        code: 1,
+        stderr: 'No project "No such project"\n',
+      });
+      expect(await wf(['workflows', 'run', 'WF project'])).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^Usage: gantry workflows run <project>\/<workflow>/),
+      });
+      expect(await wf(['workflows', 'start'])).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^Usage: gantry workflows list\|get\|create\|update\|delete\|run /),
+      });
+    }, 240_000);
+
     it('reports an unreachable server clearly', async () => {
       const url = `http://127.0.0.1:${await freePort()}`;
       const res = await cli({ ...env, GANTRY_URL: url, GANTRY_TOKEN: 't' }, ['projects', 'list']);
@@ -267,7 +388,13 @@ describe.each(engines.map((e) => [e.name, e] as const))(
       const check = await new Promise<number | null>((resolve) => spawn('bash', ['-n', file]).on('close', resolve));
       expect(check).toBe(0);
       expect((await gantry(['completion', 'zsh'])).stdout).toMatch(/compdef _gantry gantry/);
-      expect((await gantry(['completion', 'fish'])).stdout).toMatch(/complete -c gantry .* -l secret-stdin/);
+      expect(bash.stdout).toMatch(/^ +workflows\) subs="list get create update delete run"; flags="[^"]*--follow/m);
+      expect((await gantry(['completion', 'zsh'])).stdout).toMatch(
+        /^ +workflows\) subs=\(list get create update delete run\)/m,
+      );
+      const fish = (await gantry(['completion', 'fish'])).stdout;
+      expect(fish).toMatch(/complete -c gantry .* -l secret-stdin/);
+      expect(fish).toMatch(/complete -c gantry -n '__fish_seen_subcommand_from workflows' -l follow/);
     });
   },
 );

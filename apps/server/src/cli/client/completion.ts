@@ -4,6 +4,7 @@ import { LOGIN_OPTIONS } from './login-command.js';
 import { RESOURCE_OPTIONS } from './resource-command.js';
 import { RESOURCE_VERBS, RESOURCES } from './resources.js';
 import { RUN_OPTIONS } from './run-command.js';
+import { WORKFLOW_RUN_OPTIONS } from './workflow-run-command.js';
 
 interface Group {
   commands: string[];
@@ -15,7 +16,17 @@ const flagsOf = (options: object) => Object.keys(options).map((k) => `--${k}`);
 
 /** Every command of the binary with its subcommands and flags; the client's come from their own option tables. */
 const GROUPS: Group[] = [
-  { commands: RESOURCES.map((r) => r.command), subcommands: [...RESOURCE_VERBS], flags: flagsOf(RESOURCE_OPTIONS) },
+  {
+    commands: RESOURCES.filter((r) => !r.moreVerbs).map((r) => r.command),
+    subcommands: [...RESOURCE_VERBS],
+    flags: flagsOf(RESOURCE_OPTIONS),
+  },
+  // Workflows also run (`workflows run P/W --follow`): the flags of both.
+  ...RESOURCES.filter((r) => r.moreVerbs).map((r) => ({
+    commands: [r.command],
+    subcommands: [...RESOURCE_VERBS, ...r.moreVerbs!],
+    flags: [...new Set([...flagsOf(RESOURCE_OPTIONS), ...flagsOf(WORKFLOW_RUN_OPTIONS)])],
+  })),
   { commands: ['run'], subcommands: [], flags: flagsOf(RUN_OPTIONS) },
   { commands: ['login'], subcommands: [], flags: flagsOf(LOGIN_OPTIONS) },
   { commands: ['logout'], subcommands: [], flags: ['--profile', '--output'] },

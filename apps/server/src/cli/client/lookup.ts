@@ -30,6 +30,10 @@ export async function findTemplate<T extends Named>(client: ApiClient, projectId
   return pick(await client.get<T[]>(`/project/${projectId}/templates`), ref, 'template');
 }
 
+export async function findWorkflow(client: ApiClient, projectId: number, ref: string): Promise<Named> {
+  return pick(await client.get<Named[]>(`/project/${projectId}/workflows`), ref, 'workflow');
+}
+
 /** A positive whole number given as an id argument. */
 export function parseId(text: string | undefined, what: string): number {
   if (text === undefined || !/^\d+$/.test(text) || Number(text) <= 0)

@@ -26,7 +26,7 @@ export async function resourceCommand(
   connect: (profile?: string) => ApiClient,
 ): Promise<void> {
   if (!verb || !(RESOURCE_VERBS as readonly string[]).includes(verb))
-    throw new CliError(`Usage: gantry ${kind.command} ${RESOURCE_VERBS.join('|')} ...`);
+    throw new CliError(`Usage: gantry ${kind.command} ${[...RESOURCE_VERBS, ...(kind.moreVerbs ?? [])].join('|')} ...`);
   const { values, positionals } = parseArgs({ args, options: RESOURCE_OPTIONS, allowPositionals: true });
   const format = parseOutputFormat(values.output);
   const isKey = kind.command === 'keys';

@@ -7,6 +7,8 @@ export interface ResourceKind {
   /** Inside a project: `/project/{id}/<path>`; else the project routes themselves. */
   path: string | null;
   columns: string[];
+  /** Verbs beyond list/get/create/update/delete, each a command of its own (`workflows run`). */
+  moreVerbs?: string[];
 }
 
 export const RESOURCES: ResourceKind[] = [
@@ -30,6 +32,14 @@ export const RESOURCES: ResourceKind[] = [
     label: 'schedule',
     path: 'schedules',
     columns: ['id', 'name', 'cron_format', 'template_id', 'active'],
+  },
+  // Created and changed as JSON (--file): the graph is too nested for --set. Started with `workflows run`.
+  {
+    command: 'workflows',
+    label: 'workflow',
+    path: 'workflows',
+    columns: ['id', 'name', 'description', 'updated'],
+    moreVerbs: ['run'],
   },
   // Not named in the issue, but a template needs one and scripts set them up too.
   {

@@ -260,3 +260,176 @@ test('an approval policy set in the template form holds tasks until an approver 
   await waitForTask(page.request, p, third.id, /^success$/);
   await Promise.all([phone.context().close(), annPage.context().close(), rickPage.context().close()]);
 });
+
+interface RunNode {
+  id: string;
+  status: string;
+  task_ids: number[];
+  approval_id: number | null;
+  child_run_id: number | null;
+}
+
+test('an approval node holds a workflow run until approved from the inbox, and a task shows its approval votes', async ({
+  page,
+  browser,
+}, info) => {
+  test.setTimeout(240_000);
+  const baseURL = info.project.use.baseURL!;
+  await signIn(page);
+  const p = await createProject(page, unique('Gates'));
+  const key = await apiPost<{ id: number }>(page.request, `/api/project/${p}/keys`, { name: 'none', type: 'none' });
+  const repo = await apiPost<{ id: number }>(page.request, `/api/project/${p}/repositories`, {
+    name: 'scripts',
+    git_url: gitRepo({ 'deploy.sh': 'echo "deployed"\n', 'notify.sh': 'echo "notified"\n' }),
+    ssh_key_id: key.id,
+  });
+  const env = await apiPost<{ id: number }>(page.request, `/api/project/${p}/environment`, {
+    name: 'defaults',
+    json: '{}',
+  });
+  const ann = await member(page.request, p, 'gann', 'Ann Gatekeeper', 'guest');
+  const bob = await member(page.request, p, 'gbob', 'Bob Gatekeeper', 'guest');
+  const template = (name: string, playbook: string, policy: object | null) =>
+    apiPost<{ id: number }>(page.request, `/api/project/${p}/templates`, {
+      name,
+      app: 'bash',
+      playbook,
+      repository_id: repo.id,
+      environment_id: env.id,
+      approval_policy: policy,
+    });
+  // Deploy's own policy: both Ann and Bob approve each of its tasks.
+  const deploy = await template('Deploy', 'deploy.sh', {
+    approvers: { users: [ann.id, bob.id] },
+    required_approvals: 2,
+  });
+  const notify = await template('Notify', 'notify.sh', null);
+  const child = await apiPost<{ id: number }>(page.request, `/api/project/${p}/workflows`, {
+    name: 'Tell the team',
+    nodes: [{ id: 'notify', type: 'template', template_id: notify.id }],
+  });
+  const wf = await apiPost<{ id: number }>(page.request, `/api/project/${p}/workflows`, {
+    name: 'Release',
+    nodes: [
+      { id: 'gate', type: 'approval', approvers: { users: [ann.id] } },
+      { id: 'deploy', type: 'template', template_id: deploy.id },
+      { id: 'announce', type: 'workflow', workflow_id: child.id },
+    ],
+    edges: [
+      { from: 'gate', to: 'deploy', on: 'success' },
+      { from: 'deploy', to: 'announce', on: 'success' },
+    ],
+  });
+  const run = await apiPost<{ id: number }>(page.request, `/api/project/${p}/workflows/${wf.id}/runs`);
+  const runUrl = `/project/${p}/workflows/${wf.id}/runs/${run.id}`;
+  const runNode = async (id: string) =>
+    (await apiGet<{ nodes: RunNode[] }>(page.request, `/api${runUrl}`)).nodes.find((n) => n.id === id)!;
+
+  // The run waits at the gate; its node links to the approval.
+  await page.goto(runUrl);
+  const table = page.getByRole('table', { name: 'Nodes' });
+  const nodeStatus = (id: string) => table.locator(`[data-node="${id}"] [data-testid="node-status"]`);
+  await expect(nodeStatus('gate')).toHaveAttribute('data-status', 'waiting_approval', { timeout: 30_000 });
+  const gateLink = table.getByTestId('node-approval-gate');
+  await expect(gateLink).toHaveAttribute('href', new RegExp(`/project/${p}/approvals/\\d+$`));
+  await expect(gateLink).toHaveAccessibleName('Open approval');
+  await expect(gateLink).toHaveAccessibleDescription('Open the approval of step gate');
+  await expect(nodeStatus('deploy')).toHaveAttribute('data-status', 'pending');
+
+  // Ann approves from her inbox, through the approval's page, by keyboard.
+  const annPage = await asUser(browser, baseURL, ann.login);
+  await annPage.goto('/approvals');
+  const row = annPage.getByTestId('approval-row');
+  await expect(row).toHaveCount(1);
+  await row.getByRole('link').first().focus();
+  await annPage.keyboard.press('Enter');
+  await expect(annPage).toHaveURL(new RegExp(`/project/${p}/approvals/\\d+$`));
+  expect(new URL(annPage.url()).pathname).toBe(await gateLink.getAttribute('href'));
+  await annPage.getByRole('textbox', { name: 'Comment' }).fill('Release window is open');
+  await annPage.getByRole('button', { name: 'Approve', exact: true }).focus();
+  await annPage.keyboard.press('Enter');
+  await expect(annPage.getByText('Your approval was recorded')).toBeVisible();
+
+  // The run goes on: the deploy task now waits for its template's approval, linked from its node.
+  await expect(nodeStatus('gate')).toHaveAttribute('data-status', 'success', { timeout: 30_000 });
+  await expect(nodeStatus('deploy')).toHaveAttribute('data-status', 'waiting_approval', { timeout: 30_000 });
+  const deployNode = await runNode('deploy');
+  const deployLink = table.getByTestId('node-approval-deploy');
+  await expect(deployLink).toHaveAttribute('href', `/project/${p}/approvals/${deployNode.approval_id}`);
+  const taskId = deployNode.task_ids[0]!;
+  await apiPost(annPage.request, `/api/project/${p}/approvals/${deployNode.approval_id}/approve`, {
+    comment: 'Change list checked',
+  });
+
+  // The task's log says what it waits for: 1 of 2, Ann's vote and comment, the way to decide.
+  await table.getByRole('link', { name: `Log of try 1: task #${taskId}` }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: new RegExp(`^Task #${taskId}`) });
+  const approval = dialog.getByTestId('task-approval');
+  await expect(approval.getByTestId('task-approval-status')).toHaveAttribute('data-status', 'pending');
+  await expect(approval.getByTestId('task-approval-count')).toHaveText('1 of 2 approvals');
+  await expect(approval.getByTestId('task-approval-vote')).toHaveCount(1);
+  await expect(approval.getByTestId('task-approval-vote')).toContainText(`${ann.login} Approved`);
+  await expect(approval.getByTestId('task-approval-vote')).toContainText('Change list checked');
+  expect(await seriousAxeFindings(page, '[role="dialog"]')).toEqual([]);
+  await shot(page, 'approvals-task-pending');
+
+  // Bob approves: the task runs, the dialog shows both votes, the run finishes through its nested workflow.
+  const bobPage = await asUser(browser, baseURL, bob.login);
+  await bobPage.goto(`/project/${p}/approvals/${deployNode.approval_id}`);
+  await bobPage.getByRole('textbox', { name: 'Comment' }).fill('Go');
+  await bobPage.getByRole('button', { name: 'Approve', exact: true }).click();
+  await expect(bobPage.getByText('Your approval was recorded')).toBeVisible();
+  await waitForTask(page.request, p, taskId, /^success$/);
+  await expect(approval.getByTestId('task-approval-status')).toHaveAttribute('data-status', 'approved', {
+    timeout: 30_000,
+  });
+  await expect(approval.getByTestId('task-approval-count')).toHaveText('2 of 2 approvals');
+  await expect(approval.getByTestId('task-approval-vote')).toHaveCount(2);
+  await expect(approval.getByTestId('task-approval-vote').nth(1)).toContainText(`${bob.login} Approved`);
+  await expect(dialog.getByText('deployed', { exact: true })).toBeVisible();
+  expect(await seriousAxeFindings(page, '[role="dialog"]')).toEqual([]);
+  await shot(page, 'approvals-task-approved');
+  // Its link, by keyboard, opens the approval's page (the dialog closes on the way).
+  const open = approval.getByRole('link', { name: `Open approval #${deployNode.approval_id}` });
+  await open.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/project/${p}/approvals/${deployNode.approval_id}$`));
+  await expect(page.getByTestId('approval-vote')).toHaveCount(2);
+
+  // The finished run: every node succeeded; the nested one leads to its own run.
+  await page.goto(runUrl);
+  await expect(page.getByTestId('run-status').first()).toHaveAttribute('data-status', 'success', { timeout: 60_000 });
+  const nested = await runNode('announce');
+  const childLink = table.getByRole('link', { name: `Nested run #${nested.child_run_id}` });
+  await expect(table.getByTestId('node-approval-deploy')).toBeVisible();
+  expect(await seriousAxeFindings(page)).toEqual([]);
+  await shot(page, 'approvals-run-finished');
+  await childLink.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/project/${p}/workflows/${child.id}/runs/${nested.child_run_id}$`));
+  await expect(page.getByRole('heading', { name: new RegExp(`Tell the team`) })).toBeVisible();
+
+  // A phone: the run's nodes and the task's approval fit 390 px.
+  const phone = await (
+    await browser.newContext({
+      baseURL,
+      viewport: PHONE,
+      isMobile: true,
+      hasTouch: true,
+      storageState: await page.context().storageState(),
+    })
+  ).newPage();
+  await phone.goto(runUrl);
+  await expect(phone.getByRole('table', { name: 'Nodes' }).getByTestId('node-approval-gate')).toBeVisible();
+  await fitsPhone(phone);
+  expect(await seriousAxeFindings(phone)).toEqual([]);
+  await shot(phone, 'approvals-phone-run');
+  await phone.goto(`${runUrl}?t=${taskId}`);
+  const phoneApproval = phone.getByRole('dialog').getByTestId('task-approval');
+  await expect(phoneApproval.getByTestId('task-approval-vote')).toHaveCount(2);
+  await fitsPhone(phone);
+  expect(await seriousAxeFindings(phone, '[role="dialog"]')).toEqual([]);
+  await shot(phone, 'approvals-phone-task');
+  await Promise.all([phone.context().close(), annPage.context().close(), bobPage.context().close()]);
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParamSchema } from './fields.js';
 import { workflowApproversSchema } from './workflows.js';
 
 /**
@@ -79,5 +80,11 @@ export type ApprovalLinkInput = z.output<typeof approvalLinkInputSchema>;
 /** Where the link leads: the console opens this approval of this project. */
 export const approvalLinkAnswerSchema = z.object({ project_id: z.number().int(), approval_id: z.number().int() });
 export type ApprovalLinkAnswer = z.output<typeof approvalLinkAnswerSchema>;
-/** `GET /api/project/:id/approvals?status=`: pending ones (default) or all. */
-export const approvalListQuerySchema = z.object({ status: z.enum(['pending', 'all']).default('pending') });
+/**
+ * `GET /api/project/:id/approvals?status=&task_id=`: pending ones (default) or all; with `task_id`,
+ * only the approval that task of the project waits for (or went through).
+ */
+export const approvalListQuerySchema = z.object({
+  status: z.enum(['pending', 'all']).default('pending'),
+  task_id: idParamSchema.optional(),
+});

@@ -15,7 +15,16 @@ export const WORKFLOW_RUN_FINISHED: readonly WorkflowRunStatus[] = ['success', '
  * through it); `waiting_approval`: an approval node (or a template node whose template needs
  * approval) waits for its approvers.
  */
-export const WORKFLOW_NODE_STATUSES = ['pending', 'running', 'retry_wait', 'waiting_approval', 'success', 'failed', 'skipped', 'stopped'] as const;
+export const WORKFLOW_NODE_STATUSES = [
+  'pending',
+  'running',
+  'retry_wait',
+  'waiting_approval',
+  'success',
+  'failed',
+  'skipped',
+  'stopped',
+] as const;
 export type WorkflowNodeStatus = (typeof WORKFLOW_NODE_STATUSES)[number];
 
 /** The largest JSON object a task may leave in the file named by `GANTRY_OUTPUT`. */
@@ -26,6 +35,12 @@ export const WORKFLOW_INPUTS_VAR = 'gantry_outputs';
 export const WORKFLOW_INPUTS_ENV = 'GANTRY_OUTPUTS';
 /** The environment variable naming the file a task may write its output object to. */
 export const TASK_OUTPUT_ENV = 'GANTRY_OUTPUT';
+
+/**
+ * The `error` a node's approval leaves when it ends it: rejected by an approver (or canceled), or
+ * nobody decided before its deadline and its timeout meant reject. The console translates these.
+ */
+export const WORKFLOW_NODE_APPROVAL_ERRORS = { rejected: 'rejected', timedOut: 'approval timed out' } as const;
 
 export const workflowRunNodeSchema = z.object({
   id: z.string(),
@@ -38,6 +53,8 @@ export const workflowRunNodeSchema = z.object({
   approval_id: z.number().int().nullable(),
   /** The run of a nested workflow node. */
   child_run_id: z.number().int().nullable(),
+  /** The workflow of that nested run (its page lives under it). */
+  child_workflow_id: z.number().int().nullable().optional(),
   /** When a node in `retry_wait` tries again. */
   next_try_at: z.string().nullable(),
   /** Why the node failed when no task says it (a timeout, an output too large, a rejected approval). */

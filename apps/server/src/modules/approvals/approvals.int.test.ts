@@ -297,6 +297,64 @@ describe.each(engines)('approvals ($name)', (engine) => {
     await services.approvals.cancel(other);
     expect(await services.approvals.state(other)).toBe('rejected');
     expect((await owner.get(`/api/project/${projectId}/approvals/${other}`)).json().decided_by).toBe('canceled');
+
+    // A timeout meaning reject is told apart from a refusal: the run's node says nobody answered.
+    const unanswered = await services.approvals.openForNode({
+      ...request,
+      attempt: 3,
+      spec: { ...request.spec, on_timeout: 'reject' },
+    });
+    await t()
+      .db.db.updateTable('approval')
+      .set({ deadline: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', unanswered)
+      .execute();
+    expect(await services.approvals.state(unanswered)).toBe('timed_out');
+    expect((await owner.get(`/api/project/${projectId}/approvals/${unanswered}`)).json()).toMatchObject({
+      status: 'rejected',
+      decided_by: 'timeout',
+    });
+  });
+
+  it('reads the approval of one task of the project (task_id): any member, with its votes, never another project’s', async () => {
+    const tplId = await template({ approvers: { users: [a1.id, a2.id] }, required_approvals: 2 });
+    const taskId = await runTask(requester, projectId, { template_id: tplId });
+    const other = await runTask(requester, projectId, { template_id: tplId });
+    const approval = await approvalOfTask(taskId);
+    expect((await vote(a1, approval.id, 'approve', { comment: 'looks fine' })).statusCode).toBe(200);
+    const byTask = (c: Caller, p: number, task: number | string, status = 'all') =>
+      c.get(`/api/project/${p}/approvals?status=${status}&task_id=${task}`);
+    const read = await byTask(guest, projectId, taskId);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual([
+      expect.objectContaining({
+        id: approval.id,
+        task_id: taskId,
+        status: 'pending',
+        required_approvals: 2,
+        can_decide: false,
+        votes: [expect.objectContaining({ username: a1.username, decision: 'approve', comment: 'looks fine' })],
+      }),
+    ]);
+    // Still listed once decided (status=all), and only this task's.
+    expect((await vote(a2, approval.id, 'reject', { comment: 'not today' })).json().status).toBe('rejected');
+    const decided = (await byTask(owner, projectId, taskId)).json<Approval[]>();
+    expect(decided.map((a) => [a.id, a.status, a.votes.map((v) => v.decision)])).toEqual([
+      [approval.id, 'rejected', ['approve', 'reject']],
+    ]);
+    expect((await byTask(owner, projectId, taskId, 'pending')).json()).toEqual([]);
+    expect((await byTask(owner, projectId, other)).json<Approval[]>().map((a) => a.task_id)).toEqual([other]);
+    // A task without approval, a task of another project, a stranger, a bad id.
+    const plainTask = await runTask(requester, projectId, { template_id: await template(null) });
+    expect((await byTask(owner, projectId, plainTask)).json()).toEqual([]);
+    const otherProject = await createProject(owner);
+    expect((await byTask(owner, otherProject, taskId)).json()).toEqual([]);
+    expect((await byTask(outsider, projectId, taskId)).statusCode).toBe(404);
+    for (const bad of ['abc', '0', '-1']) {
+      const r = await byTask(owner, projectId, bad);
+      expect([r.statusCode, typeof r.json().code]).toEqual([400, 'string']);
+    }
+    await requester.post(`/api/project/${projectId}/tasks/${other}/stop`, {});
   });
 
   it('decides once under a burst of votes', async () => {

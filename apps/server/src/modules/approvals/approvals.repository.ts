@@ -49,9 +49,11 @@ export class ApprovalsRepository {
       .executeTakeFirst();
   }
 
-  list(projectId: number, pendingOnly: boolean, limit = 500): Promise<ApprovalRow[]> {
+  /** A project's approvals, newest first; with `taskId`, only the one that task of the project waits for. */
+  list(projectId: number, pendingOnly: boolean, taskId?: number, limit = 500): Promise<ApprovalRow[]> {
     let q = this.db.selectFrom('approval').selectAll().where('project_id', '=', projectId);
     if (pendingOnly) q = q.where('status', '=', 'pending');
+    if (taskId !== undefined) q = q.where('task_id', '=', taskId);
     return q.orderBy('id', 'desc').limit(limit).execute();
   }
 

@@ -44,7 +44,8 @@ export function approvalsRoutes(approvals: ApprovalsService, members: ProjectMem
         preValidation: member,
         schema: { tags, params, querystring: approvalListQuerySchema, response: { 200: z.array(approvalSchema) } },
       },
-      async (request) => approvals.list(request.params.projectId, caller(request), request.query.status),
+      async (request) =>
+        approvals.list(request.params.projectId, caller(request), request.query.status, request.query.task_id),
     );
 
     app.get(

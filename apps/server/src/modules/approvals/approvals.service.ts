@@ -40,7 +40,8 @@ export interface NodeApprovalRequest {
   spec: ApprovalSpec;
 }
 
-export type ApprovalState = 'pending' | 'approved' | 'rejected';
+/** `timed_out`: nobody decided before the deadline and the timeout meant reject. */
+export type ApprovalState = 'pending' | 'approved' | 'rejected' | 'timed_out';
 
 /** Who asks: the signed-in user. */
 export interface ApprovalUser {
@@ -121,6 +122,8 @@ export class ApprovalsService implements TaskApprovals {
       await this.timeOut(row);
       row = (await this.repo.findById(approvalId)) ?? row;
     }
+    // A run tells a gate nobody answered from one an approver refused.
+    if (row.status === 'rejected' && row.decided_by === 'timeout') return 'timed_out';
     return row.status as ApprovalState;
   }
 
@@ -145,8 +148,9 @@ export class ApprovalsService implements TaskApprovals {
     if (row) await this.cancel(row.id);
   }
 
-  async list(projectId: number, user: ApprovalUser, status: 'pending' | 'all'): Promise<Approval[]> {
-    const rows = await this.repo.list(projectId, status === 'pending');
+  /** A project's approvals; with `taskId`, the one a task of the project waits for (or went through). */
+  async list(projectId: number, user: ApprovalUser, status: 'pending' | 'all', taskId?: number): Promise<Approval[]> {
+    const rows = await this.repo.list(projectId, status === 'pending', taskId);
     const member = await this.repo.member(projectId, user.id);
     return this.present(rows, user, () => Promise.resolve(member));
   }

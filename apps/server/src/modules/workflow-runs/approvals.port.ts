@@ -27,7 +27,10 @@ export interface NodeApprovalRequest {
  */
 export interface ApprovalsPort {
   openForNode(request: NodeApprovalRequest): Promise<number>;
-  /** A passed deadline is reported as its on_timeout result. */
-  state(approvalId: number): Promise<'pending' | 'approved' | 'rejected'>;
+  /**
+   * A passed deadline is reported as its on_timeout result, except that a timeout meaning reject
+   * is `timed_out`, so the run's node can say nobody answered rather than that someone refused.
+   */
+  state(approvalId: number): Promise<'pending' | 'approved' | 'rejected' | 'timed_out'>;
   cancel(approvalId: number): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import {
   isFinished,
   taskCreateSchema,
+  WORKFLOW_NODE_APPROVAL_ERRORS,
   type WorkflowGraph,
   type WorkflowNode,
   type WorkflowNodeStatus,
@@ -243,8 +244,9 @@ export class WorkflowDriver {
       }
       const state = await this.approvals.state(row.approval_id);
       if (state === 'approved') return this.end(row, 'success', null);
-      // A decision, not a flaky step: a rejection is not retried.
-      if (state === 'rejected') return this.end(row, 'failed', 'rejected');
+      // A decision, not a flaky step: a rejection (or a timeout meaning one) is not retried.
+      if (state === 'rejected') return this.end(row, 'failed', WORKFLOW_NODE_APPROVAL_ERRORS.rejected);
+      if (state === 'timed_out') return this.end(row, 'failed', WORKFLOW_NODE_APPROVAL_ERRORS.timedOut);
       return null;
     }
     if (row.child_run_id === null)

@@ -34,8 +34,16 @@ function outputKeys(text: string | null | undefined): string[] {
   }
 }
 
-/** A run with its nodes in the graph's order, each with its tasks by try. */
-export function presentRun(row: RunRow, nodes: RunNodeRow[], tasks: RunTaskRow[]): WorkflowRun {
+/**
+ * A run with its nodes in the graph's order, each with its tasks by try. A template node's
+ * approval is the one its latest try's task waited for (`taskApprovals`: approval id by task id).
+ */
+export function presentRun(
+  row: RunRow,
+  nodes: RunNodeRow[],
+  tasks: RunTaskRow[],
+  taskApprovals: ReadonlyMap<number, number> = new Map(),
+): WorkflowRun {
   const graph = JSON.parse(row.graph) as WorkflowGraph;
   const byId = new Map(nodes.map((n) => [n.node_id, n]));
   return {
@@ -44,14 +52,16 @@ export function presentRun(row: RunRow, nodes: RunNodeRow[], tasks: RunTaskRow[]
       const n = byId.get(def.id);
       const own = tasks.filter((t) => t.workflow_node === def.id);
       const current = own.find((t) => t.workflow_attempt === n?.attempts);
+      const taskApproval = [...own].reverse().find((t) => taskApprovals.has(t.id));
       return {
         id: def.id,
         type: def.type,
         status: (n?.status ?? 'pending') as WorkflowNodeStatus,
         attempts: n?.attempts ?? 0,
         task_ids: own.map((t) => t.id),
-        approval_id: n?.approval_id ?? null,
+        approval_id: n?.approval_id ?? (taskApproval ? taskApprovals.get(taskApproval.id)! : null),
         child_run_id: n?.child_run_id ?? null,
+        child_workflow_id: n?.child_run_id ? (def.workflow_id ?? null) : null,
         next_try_at: n?.next_try_at ?? null,
         error: n?.error ?? null,
         output_keys: n?.status === 'success' ? outputKeys(current?.output) : [],

@@ -84,6 +84,17 @@ export class WorkflowRunsRepository {
       .execute();
   }
 
+  /** The approvals the run's tasks waited for (templates with an approval policy), by task id. */
+  async taskApprovals(runId: number): Promise<Map<number, number>> {
+    const rows = await this.db
+      .selectFrom('approval')
+      .innerJoin('task', 'task.id', 'approval.task_id')
+      .select(['approval.id', 'approval.task_id'])
+      .where('task.workflow_run_id', '=', runId)
+      .execute();
+    return new Map(rows.map((r) => [r.task_id!, r.id]));
+  }
+
   taskFor(runId: number, node: string, attempt: number): Promise<RunTaskRow | undefined> {
     return this.db
       .selectFrom('task')

@@ -210,6 +210,11 @@ export class WorkflowRunsService {
   }
 
   private async present(row: RunRow): Promise<WorkflowRun> {
-    return presentRun(row, await this.repo.nodes(row.id), await this.repo.tasks(row.id));
+    return presentRun(
+      row,
+      await this.repo.nodes(row.id),
+      await this.repo.tasks(row.id),
+      await this.repo.taskApprovals(row.id),
+    );
   }
 }

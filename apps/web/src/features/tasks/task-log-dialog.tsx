@@ -28,6 +28,7 @@ import { LogSearchResults } from './components/log-search-results';
 import { LogToolbar } from './components/log-toolbar';
 import { LogView, type LogViewHandle } from './components/log-view';
 import { TaskFinishedActions, TaskRunActions } from './components/task-log-actions';
+import { TaskApproval } from './components/task-approval';
 import { TaskLogHeaderInfo } from './components/task-log-header-info';
 import { useTaskLog } from './components/use-task-log';
 import { PlanView } from '../terraform-plans/components/plan-view';
@@ -147,6 +148,7 @@ export function TaskLogDialog({ projectId, taskId }: { projectId: number; taskId
         ) : null}
         {taskResult.error ? <Alert severity="error">{errorText(taskResult.error)}</Alert> : null}
         {task ? <TaskLogHeaderInfo task={task} /> : null}
+        <TaskApproval projectId={projectId} taskId={taskId} status={status} />
         {task?.message ? <Typography variant="body2">{task.message}</Typography> : null}
         {task?.commit_hash ? (
           <Typography variant="caption" color="text.secondary" noWrap>

@@ -1,16 +1,27 @@
 import { Box, Link as MuiLink, Stack } from '@mui/material';
-import type { WorkflowRunNode } from '@gantry/contracts';
+import { WORKFLOW_NODE_APPROVAL_ERRORS, type WorkflowRunNode } from '@gantry/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PagedTable } from '../../../components/paged-table';
 import { useTaskHref } from '../../../components/tasks/task-table';
 import { formatDateTime } from '../../../lib/format';
+import { paths } from '../../../lib/paths';
 import { RunStatus } from './run-status';
 
 /** Where helper pages open an approval (the approvals inbox's own page). */
 const approvalHref = (projectId: number, approvalId: number) => `/project/${projectId}/approvals/${approvalId}`;
 
-/** Every node of a run: status, tries, next try, error, a link to each try's task log, and its approval. */
+/** The node errors the console says in the reader's language (the others are the server's own words). */
+const NODE_ERROR_KEYS: Record<string, string> = {
+  [WORKFLOW_NODE_APPROVAL_ERRORS.rejected]: 'workflows.nodeErrors.rejected',
+  [WORKFLOW_NODE_APPROVAL_ERRORS.timedOut]: 'workflows.nodeErrors.approvalTimedOut',
+};
+
+/**
+ * Every node of a run: status, tries, next try, error, a link to each try's task log, to the
+ * approval it waits for or went through (an approval node's, or its template's policy's), and to
+ * a nested node's own run.
+ */
 export function RunNodesTable({ projectId, nodes }: { projectId: number; nodes: WorkflowRunNode[] }) {
   const { t } = useTranslation();
   const taskHref = useTaskHref();
@@ -24,7 +35,8 @@ export function RunNodesTable({ projectId, nodes }: { projectId: number; nodes: 
         {
           key: 'id',
           header: t('workflows.nodeId'),
-          render: (n) => <Box sx={{ overflowWrap: 'anywhere', fontWeight: 600 }}>{n.id}</Box>,
+          // Whole words where they fit (the table scrolls on a phone); only a very long id breaks.
+          render: (n) => <Box sx={{ overflowWrap: 'break-word', fontWeight: 600 }}>{n.id}</Box>,
         },
         { key: 'type', header: t('fieldLabels.type'), render: (n) => t(`workflows.types.${n.type}`) },
         {
@@ -54,8 +66,25 @@ export function RunNodesTable({ projectId, nodes }: { projectId: number; nodes: 
                 </MuiLink>
               ))}
               {n.approval_id !== null ? (
-                <MuiLink component={Link} to={approvalHref(projectId, n.approval_id)} underline="hover">
+                <MuiLink
+                  component={Link}
+                  to={approvalHref(projectId, n.approval_id)}
+                  underline="hover"
+                  // Its description says whose (the name stays the words it shows, as WCAG 2.5.3 asks).
+                  title={t('workflows.openApprovalOf', { node: n.id })}
+                  data-testid={`node-approval-${n.id}`}
+                >
                   {t('workflows.openApproval')}
+                </MuiLink>
+              ) : null}
+              {n.child_run_id !== null && n.child_workflow_id ? (
+                <MuiLink
+                  component={Link}
+                  to={paths.workflowRun(projectId, n.child_workflow_id, n.child_run_id)}
+                  underline="hover"
+                  data-testid={`node-child-run-${n.id}`}
+                >
+                  {t('workflows.openChildRun', { id: n.child_run_id })}
                 </MuiLink>
               ) : null}
             </Stack>
@@ -70,7 +99,14 @@ export function RunNodesTable({ projectId, nodes }: { projectId: number; nodes: 
         {
           key: 'error',
           header: t('workflows.error'),
-          render: (n) => (n.error ? <Box sx={{ color: 'error.main', overflowWrap: 'anywhere' }}>{n.error}</Box> : ''),
+          render: (n) =>
+            n.error ? (
+              <Box sx={{ color: 'error.main', overflowWrap: 'anywhere' }} data-testid={`node-error-${n.id}`}>
+                {NODE_ERROR_KEYS[n.error] ? t(NODE_ERROR_KEYS[n.error]!) : n.error}
+              </Box>
+            ) : (
+              ''
+            ),
         },
       ]}
     />

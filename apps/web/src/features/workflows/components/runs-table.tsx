@@ -9,7 +9,7 @@ import { paths } from '../../../lib/paths';
 import { runsQuery } from '../api/workflows-api';
 import { RunStatus } from './run-status';
 
-/** A workflow's runs, newest first, each a link to its run view (the current one marked). */
+/** A workflow's runs, newest first, each a link to its run view (the current one marked as the page). */
 export function RunsTable({
   projectId,
   workflowId,
@@ -33,14 +33,19 @@ export function RunsTable({
         {
           key: 'id',
           header: t('workflows.run'),
-          render: (r) =>
-            r.id === current ? (
-              <span aria-current="page">#{r.id}</span>
-            ) : (
-              <MuiLink component={Link} to={paths.workflowRun(projectId, workflowId, r.id)} underline="hover">
-                #{r.id}
-              </MuiLink>
-            ),
+          // The current run is a link too (marked as the page): on a phone, where the table scrolls
+          // sideways, a row of only it still has something the keyboard can reach the scroll by.
+          render: (r) => (
+            <MuiLink
+              component={Link}
+              to={paths.workflowRun(projectId, workflowId, r.id)}
+              underline="hover"
+              aria-current={r.id === current ? 'page' : undefined}
+              sx={r.id === current ? { fontWeight: 600, color: 'text.primary' } : undefined}
+            >
+              #{r.id}
+            </MuiLink>
+          ),
         },
         { key: 'status', header: t('workflows.status'), render: (r) => <RunStatus status={r.status} kind="run" /> },
         { key: 'created', header: t('workflows.started'), render: (r) => formatDateTime(r.created), nowrap: true },

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { WorkflowRun } from '@gantry/contracts';
 import { gitRepo } from './git-fixture.js';
+import { expect } from 'vitest';
 import { createProject, type Caller } from './harness.js';
 import { setupTemplate } from './tasks.js';
 
@@ -135,3 +136,13 @@ export async function waitRun(
 export const nodeOf = (r: WorkflowRun, id: string) => r.nodes.find((n) => n.id === id)!;
 /** Each node's status, by id. */
 export const statuses = (r: WorkflowRun) => Object.fromEntries(r.nodes.map((n) => [n.id, n.status]));
+
+/** Gives a template an approval policy: its tasks wait until `approverId` approves. */
+export async function requireApproval(admin: Caller, p: number, templateId: number, approverId: number): Promise<void> {
+  const row = (await admin.get(`/api/project/${p}/templates/${templateId}`)).json();
+  const put = await admin.put(`/api/project/${p}/templates/${templateId}`, {
+    ...row,
+    approval_policy: { approvers: { users: [approverId] }, required_approvals: 1 },
+  });
+  expect(put.statusCode, put.body).toBe(204);
+}

@@ -1,7 +1,15 @@
 import { WORKFLOW_NODE_APPROVAL_ERRORS } from '@gantry/contracts';
 import { describe, expect, it } from 'vitest';
 import { addMember, engines, signedInUser, useTestApp } from '../../test/harness.js';
-import { createWorkflow, nodeOf, startRun, tnode, waitRun, wfProject } from '../../test/workflow-runs.js';
+import {
+  createWorkflow,
+  nodeOf,
+  requireApproval,
+  startRun,
+  tnode,
+  waitRun,
+  wfProject,
+} from '../../test/workflow-runs.js';
 
 /** What a run says of its approvals: why a gate failed, and which approval or nested run each node leads to. */
 describe.each(engines)('workflow run approvals ($name)', (engine) => {
@@ -51,12 +59,7 @@ describe.each(engines)('workflow run approvals ($name)', (engine) => {
     const { p, tpl } = await wfProject(admin);
     const approver = await signedInUser(t());
     await addMember(t(), p, approver.id, 'manager');
-    const tplRow = (await admin.get(`/api/project/${p}/templates/${tpl['in.sh']}`)).json();
-    const put = await admin.put(`/api/project/${p}/templates/${tpl['in.sh']}`, {
-      ...tplRow,
-      approval_policy: { approvers: { users: [approver.id] }, required_approvals: 1 },
-    });
-    expect(put.statusCode, put.body).toBe(204);
+    await requireApproval(admin, p, tpl['in.sh'], approver.id);
     const child = await createWorkflow(admin, p, { nodes: [tnode('inner', tpl['ok.sh'])] });
     const w = await createWorkflow(admin, p, {
       nodes: [tnode('guarded', tpl['in.sh']), { id: 'nested', type: 'workflow', workflow_id: child }],

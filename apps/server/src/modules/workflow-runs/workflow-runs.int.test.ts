@@ -2,7 +2,16 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { addMember, createProject, engines, signedInUser, useTestApp } from '../../test/harness.js';
 import { taskLog, waitForTask } from '../../test/tasks.js';
-import { createWorkflow, nodeOf, startRun, statuses, tnode, waitRun, wfProject } from '../../test/workflow-runs.js';
+import {
+  createWorkflow,
+  nodeOf,
+  requireApproval,
+  startRun,
+  statuses,
+  tnode,
+  waitRun,
+  wfProject,
+} from '../../test/workflow-runs.js';
 
 describe.each(engines)('workflow runs ($name)', (engine) => {
   const t = useTestApp(engine);
@@ -483,12 +492,7 @@ describe.each(engines)('workflow runs ($name)', (engine) => {
     const { p, tpl } = await wfProject(admin);
     const approver = await signedInUser(t());
     await addMember(t(), p, approver.id, 'manager');
-    const tplRow = (await admin.get(`/api/project/${p}/templates/${tpl['in.sh']}`)).json();
-    const put = await admin.put(`/api/project/${p}/templates/${tpl['in.sh']}`, {
-      ...tplRow,
-      approval_policy: { approvers: { users: [approver.id] }, required_approvals: 1 },
-    });
-    expect(put.statusCode, put.body).toBe(204);
+    await requireApproval(admin, p, tpl['in.sh'], approver.id);
     const w = await createWorkflow(admin, p, { nodes: [tnode('guarded', tpl['in.sh'])] });
     const { id } = await startRun(admin, p, w);
     const waiting = await waitRun(admin, p, w, id, (r) => nodeOf(r, 'guarded').status === 'waiting_approval');

@@ -3,10 +3,9 @@
 // a comment (the task then runs to success) and reject (the task ends rejected), the one-time
 // link landing with a bad token, and axe + phone checks on the new pages.
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { apiGet, apiPost } from './api-calls';
+import { apiGet, apiPost, scriptsRepo } from './api-calls';
 import { seriousAxeFindings } from './axe';
 import { createProject, signIn, unique } from './helpers';
-import { gitRepo } from './repo';
 import { shot } from './shots';
 
 const PASSWORD = 'approvals-e2e-pass';
@@ -68,22 +67,13 @@ test('an approval policy set in the template form holds tasks until an approver 
   await signIn(page);
   const p = await createProject(page, unique('Approvals'));
   const H = { 'x-gantry-request': '1' };
-  const key = await apiPost<{ id: number }>(page.request, `/api/project/${p}/keys`, { name: 'none', type: 'none' });
-  const repo = await apiPost<{ id: number }>(page.request, `/api/project/${p}/repositories`, {
-    name: 'scripts',
-    git_url: gitRepo({ 'deploy.sh': 'echo "deploying"\necho "deployed"\n' }),
-    ssh_key_id: key.id,
-  });
-  const env = await apiPost<{ id: number }>(page.request, `/api/project/${p}/environment`, {
-    name: 'defaults',
-    json: '{}',
-  });
+  const { repoId, envId } = await scriptsRepo(page.request, p, { 'deploy.sh': 'echo "deploying"\necho "deployed"\n' });
   const tpl = await apiPost<{ id: number }>(page.request, `/api/project/${p}/templates`, {
     name: 'Deploy prod',
     app: 'bash',
     playbook: 'deploy.sh',
-    repository_id: repo.id,
-    environment_id: env.id,
+    repository_id: repoId,
+    environment_id: envId,
   });
   const ann = await member(page.request, p, 'ann', 'Ann Approver', 'guest');
   const rick = await member(page.request, p, 'rick', 'Rick Requester', 'task_runner');
@@ -277,15 +267,9 @@ test('an approval node holds a workflow run until approved from the inbox, and a
   const baseURL = info.project.use.baseURL!;
   await signIn(page);
   const p = await createProject(page, unique('Gates'));
-  const key = await apiPost<{ id: number }>(page.request, `/api/project/${p}/keys`, { name: 'none', type: 'none' });
-  const repo = await apiPost<{ id: number }>(page.request, `/api/project/${p}/repositories`, {
-    name: 'scripts',
-    git_url: gitRepo({ 'deploy.sh': 'echo "deployed"\n', 'notify.sh': 'echo "notified"\n' }),
-    ssh_key_id: key.id,
-  });
-  const env = await apiPost<{ id: number }>(page.request, `/api/project/${p}/environment`, {
-    name: 'defaults',
-    json: '{}',
+  const { repoId, envId } = await scriptsRepo(page.request, p, {
+    'deploy.sh': 'echo "deployed"\n',
+    'notify.sh': 'echo "notified"\n',
   });
   const ann = await member(page.request, p, 'gann', 'Ann Gatekeeper', 'guest');
   const bob = await member(page.request, p, 'gbob', 'Bob Gatekeeper', 'guest');
@@ -294,8 +278,8 @@ test('an approval node holds a workflow run until approved from the inbox, and a
       name,
       app: 'bash',
       playbook,
-      repository_id: repo.id,
-      environment_id: env.id,
+      repository_id: repoId,
+      environment_id: envId,
       approval_policy: policy,
     });
   // Deploy's own policy: both Ann and Bob approve each of its tasks.

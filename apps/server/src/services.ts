@@ -722,7 +722,7 @@ export function createServices({
       await workflowRuns.start(null, s.project_id, s.workflow_id, { scheduleId: s.id });
     },
     onError: (s, err) =>
-      void events
+      events
         .record({
           projectId: s.project_id,
           userId: null,

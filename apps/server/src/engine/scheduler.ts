@@ -26,7 +26,8 @@ export interface SchedulerDeps {
   fire(schedule: ScheduleRecord, commitHash: string | null): Promise<void>;
   /** Starts a run of the schedule's workflow (a schedule with a workflow_id). */
   fireWorkflow(schedule: ScheduleRecord & { workflow_id: number }): Promise<void>;
-  onError(schedule: ScheduleRecord, err: unknown): void;
+  /** Says why a schedule could not run; awaited, so a tick has recorded it once it returns. */
+  onError(schedule: ScheduleRecord, err: unknown): void | Promise<void>;
 }
 
 /**
@@ -76,7 +77,7 @@ export class Scheduler {
         }
         fired += 1;
       } catch (e) {
-        this.d.onError(s, e);
+        await this.d.onError(s, e);
       }
     }
     return fired;

@@ -138,26 +138,25 @@ async function imageTest() {
  * 24.18.1 by default: 24.19.0 and later abort when a source-built ObjectWrap addon such as
  * better-sqlite3 (before 13) frees a statement (WiseLibs/better-sqlite3#1515); GANTRY_TEST_NODE24_VERSION=24 tries the newest.
  */
-/**
- * What Node.js 24 re-runs: the parts that lean on the runtime itself (the native SQLite addon, child
- * processes and the sandbox, sockets, fetch, streams, crypto), not every API module again; those
- * are the same JavaScript on any Node.js, and the whole suite already ran once. The container image
- * test runs Node.js 22.
- */
-const node24Paths = [
-  'apps/server/src/db',
-  'apps/server/src/engine',
-  'apps/server/src/platform',
-  'apps/server/src/realtime',
-  'apps/server/src/ops',
-  'apps/server/src/config',
-  'apps/server/src/remote-runner',
-  'apps/server/src/bootstrap',
-  'apps/server/src/modules/auth',
-  'apps/server/src/modules/backup',
-];
-
 function node24Tests() {
+  /**
+   * What Node.js 24 re-runs: the parts that lean on the runtime itself (the native SQLite addon, child
+   * processes and the sandbox, sockets, fetch, streams, crypto), not every API module again; those
+   * are the same JavaScript on any Node.js, and the whole suite already ran once. The container image
+   * test runs Node.js 22.
+   */
+  const node24Paths = [
+    'apps/server/src/db',
+    'apps/server/src/engine',
+    'apps/server/src/platform',
+    'apps/server/src/realtime',
+    'apps/server/src/ops',
+    'apps/server/src/config',
+    'apps/server/src/remote-runner',
+    'apps/server/src/bootstrap',
+    'apps/server/src/modules/auth',
+    'apps/server/src/modules/backup',
+  ];
   const started = Date.now();
   const dir = path.join(tmp, 'node24');
   const version = process.env.GANTRY_TEST_NODE24_VERSION || '24.18.1';

@@ -36,8 +36,9 @@ describe('spawn helper', () => {
     const stdout = child.stdout!;
     stdout.pause();
     await new Promise((r) => setTimeout(r, 700));
-    // A few chunks may be on their way when the pause arrives; never the 50 MB.
-    expect(stdout.readableLength).toBeLessThan(2_000_000);
+    // Chunks may be on their way when the pause arrives (how many depends on the Node.js version's
+    // buffer sizes and the machine's load: 2.2 MB seen on Node.js 24 at load 3); never the 50 MB.
+    expect(stdout.readableLength).toBeLessThan(10_000_000);
     let bytes = 0;
     stdout.on('data', (c: Buffer) => (bytes += c.length));
     stdout.resume();

@@ -62,7 +62,12 @@ test('a setup left without a code does not ask for one at sign-in, and can be st
   const login = await signInAsNewUser(page, 'enrolx', 'Ezra Left', password);
   // On a phone: the account is in the menu's drawer.
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.getByRole('button', { name: 'Open menu' }).click();
+  // The phone's bar replaces the sidebar as the page re-renders at the new size: a click that lands
+  // during that render can be lost, so the drawer is opened until its user menu shows.
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByLabel('User menu')).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
   const account = await openAccountSecurity(page);
   await account.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
   const enable = page.getByRole('dialog', { name: 'Enable two-factor sign-in' });

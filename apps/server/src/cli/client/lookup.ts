@@ -40,3 +40,11 @@ export function parseId(text: string | undefined, what: string): number {
     throw new CliError(`Give the ${what} id (a number)`);
   return Number(text);
 }
+
+/** `PROJECT/NAME` of `gantry run` and `gantry workflows run`: the two references, or the usage as an error. */
+export function splitTarget(positionals: string[], usage: string): [string, string] {
+  const target = positionals[0];
+  const slash = target?.indexOf('/') ?? -1;
+  if (!target || slash <= 0 || slash === target.length - 1 || positionals.length > 1) throw new CliError(usage);
+  return [target.slice(0, slash), target.slice(slash + 1)];
+}

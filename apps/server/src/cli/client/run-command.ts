@@ -4,7 +4,7 @@ import type { ApiClient } from './api-client.js';
 import { CliError } from './cli-error.js';
 import { followTask } from './follow.js';
 import { parsePairs } from './input.js';
-import { findProject, findTemplate } from './lookup.js';
+import { findProject, findTemplate, splitTarget } from './lookup.js';
 import { colour, logLineText, parseOutputFormat, printJson } from './output.js';
 
 export const RUN_OPTIONS = {
@@ -48,15 +48,13 @@ const LIST_PARAMS = new Set(['tags', 'skip_tags']);
 export async function runCommand(args: string[], connect: (profile?: string) => ApiClient): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: RUN_OPTIONS, allowPositionals: true });
   const format = parseOutputFormat(values.output);
-  const target = positionals[0];
-  const slash = target?.indexOf('/') ?? -1;
-  if (!target || slash <= 0 || slash === target.length - 1 || positionals.length > 1)
-    throw new CliError(
-      'Usage: gantry run <project>/<template> [--param k=v ...] [--limit L] [--branch B] [--message M] [--follow]',
-    );
+  const [projectRef, templateRef] = splitTarget(
+    positionals,
+    'Usage: gantry run <project>/<template> [--param k=v ...] [--limit L] [--branch B] [--message M] [--follow]',
+  );
   const client = connect(values.profile);
-  const project = await findProject(client, target.slice(0, slash));
-  const template = await findTemplate<TemplateInfo>(client, project.id, target.slice(slash + 1));
+  const project = await findProject(client, projectRef);
+  const template = await findTemplate<TemplateInfo>(client, project.id, templateRef);
 
   const body = taskBody(template, parsePairs(values.param ?? [], '--param'));
   if (values.limit !== undefined) body.limit = values.limit;

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { WORKFLOW_RUN_FINISHED, type WorkflowRun, type WorkflowRunNode } from '@gantry/contracts';
 import type { ApiClient } from './api-client.js';
-import { CliError } from './cli-error.js';
-import { findProject, findWorkflow } from './lookup.js';
+import { findProject, findWorkflow, splitTarget } from './lookup.js';
 import { colour, parseOutputFormat, printJson } from './output.js';
 import { EXIT_FAILED, EXIT_STOPPED, EXIT_SUCCESS } from './run-command.js';
 
@@ -23,13 +22,13 @@ const POLL_MS = 1_000;
 export async function workflowRunCommand(args: string[], connect: (profile?: string) => ApiClient): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: WORKFLOW_RUN_OPTIONS, allowPositionals: true });
   const format = parseOutputFormat(values.output);
-  const target = positionals[0];
-  const slash = target?.indexOf('/') ?? -1;
-  if (!target || slash <= 0 || slash === target.length - 1 || positionals.length > 1)
-    throw new CliError('Usage: gantry workflows run <project>/<workflow> [--follow]');
+  const [projectRef, workflowRef] = splitTarget(
+    positionals,
+    'Usage: gantry workflows run <project>/<workflow> [--follow]',
+  );
   const client = connect(values.profile);
-  const project = await findProject(client, target.slice(0, slash));
-  const workflow = await findWorkflow(client, project.id, target.slice(slash + 1));
+  const project = await findProject(client, projectRef);
+  const workflow = await findWorkflow(client, project.id, workflowRef);
 
   const runsUrl = `/project/${project.id}/workflows/${workflow.id}/runs`;
   const started = await client.request<WorkflowRun>('POST', runsUrl);

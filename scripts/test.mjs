@@ -11,10 +11,15 @@ const tmp = path.join(root, '.tmp');
 fs.mkdirSync(tmp, { recursive: true });
 let passed = 0;
 let failed = 0;
+/** Names of what failed and how long each step took, printed again just above the closing line (CI keeps only the tail). */
+const failures = [];
+const timings = [];
 
 function step(name, cmd, args, env = {}, cwd = root) {
   process.stdout.write(`\n=== ${name}: ${cmd} ${args.join(' ')}\n`);
+  const started = Date.now();
   const r = spawnSync(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+  timings.push(`${name}: ${Math.round((Date.now() - started) / 1000)} s`);
   return r.status === 0;
 }
 
@@ -31,8 +36,32 @@ function check(name, cmd, args) {
   if (step(name, cmd, args)) passed += 1;
   else {
     failed += 1;
+    failures.push(name);
     process.stdout.write(`FAILED: ${name}\n`);
   }
+}
+
+/** The failed tests of a Vitest JSON report, as "file › test". */
+function vitestFailures(report, label) {
+  for (const file of report?.testResults ?? []) {
+    const rel = path.relative(root, file.name);
+    const bad = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of bad) failures.push(`${label}${rel} › ${a.fullName ?? a.title}`);
+    if (bad.length === 0 && file.status === 'failed') failures.push(`${label}${rel} (${(file.message || 'failed').split('\n')[0]})`);
+  }
+}
+
+/** The tests of a Playwright JSON report that failed (also on their retry). */
+function playwrightFailures(report) {
+  const walk = (suite, trail) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status === 'unexpected') failures.push(`browser: ${spec.file}:${spec.line} › ${[...trail, spec.title].join(' › ')}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith('.ts') ? [...trail, child.title] : trail);
+  };
+  for (const s of report?.suites ?? []) walk(s, []);
 }
 
 const onlyUnit = process.argv.includes('--unit');
@@ -57,7 +86,12 @@ const v = readJson(vitestOut);
 if (v) {
   passed += v.numPassedTests;
   failed += v.numFailedTests + (vitestOk || v.numFailedTests > 0 ? 0 : 1);
-} else failed += 1;
+  vitestFailures(v, '');
+  if (!vitestOk && v.numFailedTests === 0) failures.push('unit and integration tests (the run failed outside any test)');
+} else {
+  failed += 1;
+  failures.push('unit and integration tests (no report)');
+}
 
 if (process.env.GANTRY_TEST_NODE24 === '1') node24Tests();
 
@@ -78,7 +112,12 @@ if (!onlyUnit) {
       process.stdout.write(`Browser tests that passed only on their retry (flaky): ${p.stats.flaky}\n`);
     passed += p.stats.expected + p.stats.flaky;
     failed += p.stats.unexpected + (pwOk || p.stats.unexpected > 0 ? 0 : 1);
-  } else failed += 1;
+    playwrightFailures(p);
+    if (!pwOk && p.stats.unexpected === 0) failures.push('browser tests (the run failed outside any test)');
+  } else {
+    failed += 1;
+    failures.push('browser tests (no report)');
+  }
 }
 
 if (!onlyUnit && process.env.GANTRY_TEST_IMAGE !== '0') await imageTest();
@@ -118,8 +157,10 @@ async function imageTest() {
   const code = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
   clearTimeout(timer);
   const seconds = Math.round((Date.now() - started) / 1000);
+  timings.push(`container image test: ${seconds} s`);
   if (overBudget) {
     failed += 1;
+    failures.push('container image test (past its budget)');
     process.stdout.write(`FAILED: container image test ran past its budget of ${budget} s\n`);
   } else if (code === 0 && /^image test skipped: /m.test(out)) {
     process.stdout.write(`Container image test not run (${seconds} s): see the skip reason above\n`);
@@ -127,6 +168,7 @@ async function imageTest() {
     passed += 1;
   } else {
     failed += 1;
+    failures.push('container image test');
     process.stdout.write(`FAILED: container image test (exit ${code}, ${seconds} s)\n`);
   }
 }
@@ -191,6 +233,7 @@ function node24Tests() {
   }
   if (!ok) {
     failed += 1;
+    failures.push('node 24 set-up');
     process.stdout.write('FAILED: node 24 set-up\n');
     return;
   }
@@ -232,7 +275,12 @@ export default mergeConfig(base, {
   if (r) {
     passed += r.numPassedTests;
     failed += r.numFailedTests + (runOk || r.numFailedTests > 0 ? 0 : 1);
-  } else failed += 1;
+    vitestFailures(r, 'node 24: ');
+    if (!runOk && r.numFailedTests === 0) failures.push('node 24 (the run failed outside any test)');
+  } else {
+    failed += 1;
+    failures.push('node 24 (no report)');
+  }
   process.stdout.write(`Node.js 24 step: ${Math.round((Date.now() - started) / 1000)} s\n`);
 }
 
@@ -241,6 +289,9 @@ function finish(code, why) {
     process.stdout.write(`\n${why}\n`);
     failed += 1;
   }
+  if (why) failures.push(why);
+  process.stdout.write(`\nTime per step: ${timings.join('; ')}\n`);
+  if (failures.length > 0) process.stdout.write(`Failed:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
   const line = `${passed} passed, ${failed} failed`;
   fs.writeFileSync(path.join(tmp, 'summary.txt'), line + '\n');
   process.stdout.write(`\n${line}\n`);

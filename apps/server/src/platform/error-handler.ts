@@ -4,7 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ZodError } from 'zod';
 import { dbFailureOf, describeDbError } from '../db/db-errors.js';
 import { AppError, TooManyRequestsError } from './errors.js';
-import { isClientRoute } from './static-assets.js';
+import { isClientRoute, type ServedConsole } from './static-assets.js';
 
 /** Seconds a client is told to wait before retrying while the database cannot be reached. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -76,10 +76,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
  * Unknown routes: a JSON 404 under /api and /assets; with the console built, every other GET gets
  * its index.html so client-side routes load on a refresh.
  */
-export function registerNotFound(app: FastifyInstance, serveConsole: boolean): void {
+export function registerNotFound(app: FastifyInstance, served: ServedConsole | null): void {
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (serveConsole && request.method === 'GET' && isClientRoute(url)) {
+    if (served && request.method === 'GET' && isClientRoute(url)) {
+      const links = served.linksFor(url);
+      if (links) reply.header('link', links);
       return reply.type('text/html').sendFile('index.html');
     }
     return reply

@@ -28,6 +28,22 @@ function consoleDist() {
   fs.writeFileSync(path.join(dist, 'assets/x-abc123.js.gz'), gz);
   fs.writeFileSync(path.join(dist, 'assets/y-def456.css'), 'body{margin:0}');
   fs.writeFileSync(path.join(dist, '.vite/manifest.json'), '{"manifest": true}');
+  fs.writeFileSync(path.join(dist, 'assets/shell-aaa111.js'), 'export {};');
+  fs.writeFileSync(path.join(dist, 'assets/dash-bbb222.js'), 'export {};');
+  // What the build lists per first route (apps/web/vite.config.ts): a file it did not write, and
+  // one no Link header may name, are left out.
+  fs.writeFileSync(
+    path.join(dist, 'first-routes.json'),
+    JSON.stringify([
+      { path: '^/auth/', files: [], data: [] },
+      {
+        path: '^/$|^/project/\\d+(/history)?/?$',
+        files: ['/assets/shell-aaa111.js', '/assets/dash-bbb222.js', '/assets/gone-ccc333.js', '/assets/x-abc123.js>; rel=preload'],
+        data: ['/api/user', '/api/project/{project}/tasks/last?limit=100', '/elsewhere', '/api/x>; rel=prefetch'],
+      },
+      { path: '^/', files: ['/assets/shell-aaa111.js'] },
+    ]),
+  );
   fs.writeFileSync(path.join(parent, 'secret.txt'), SECRET);
   return { dist, script, br, gz };
 }
@@ -87,6 +103,29 @@ describe.each(engines)('the console’s files ($name)', (engine) => {
       expect(res.headers['cache-control'], url).toBe('no-cache');
       expectHardened(res, url);
     }
+  });
+
+  it('names the files and API calls a page’s first render needs in a Link header, so the browser asks for them at once', async () => {
+    const both = '</assets/shell-aaa111.js>; rel=modulepreload, </assets/dash-bbb222.js>; rel=modulepreload';
+    const user = '</api/user>; rel=preload; as=fetch; crossorigin';
+    const history = (p: number) => `</api/project/${p}/tasks/last?limit=100>; rel=preload; as=fetch; crossorigin`;
+    const cases: Array<[string, string | undefined]> = [
+      // No project in the address: no call that needs one.
+      ['/', `${both}, ${user}`],
+      ['/project/7/history?t=5', `${both}, ${user}, ${history(7)}`],
+      ['/project/7', `${both}, ${user}, ${history(7)}`],
+      ['/project/7/keys', '</assets/shell-aaa111.js>; rel=modulepreload'],
+      ['/auth/login', undefined],
+    ];
+    for (const [url, link] of cases) {
+      const res = await get(url, 'br');
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe(INDEX);
+      expect(res.headers.link, url).toBe(link);
+    }
+    // Files and the API never carry it.
+    expect((await get('/assets/x-abc123.js')).headers.link).toBeUndefined();
+    expect((await get('/api/ping')).headers.link).toBeUndefined();
   });
 
   it('answers a missing file with a JSON 404, never the page or a cache header', async () => {

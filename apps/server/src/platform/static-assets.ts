@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { firstRouteLinks } from './first-route-links.js';
 
 /** Vite names every file under assets/ by its content's hash: a new build gives new names. */
 const ASSETS_DIR = 'assets';
@@ -10,8 +11,13 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** index.html names the current hashed files: the browser asks again (cheaply, by ETag) each time. */
 export const REVALIDATE = 'no-cache';
 
+/** The built console: the `Link` header for index.html at a page's path (first-route-links.ts). */
+export interface ServedConsole {
+  linksFor(pathname: string): string | undefined;
+}
+
 /**
- * Serves the built console from `webDist` when there is one; answers whether it does.
+ * Serves the built console from `webDist` when there is one; answers null when there is none.
  *
  * The console's build (apps/web/vite.config.ts) writes a brotli (`.br`) and a gzip (`.gz`) copy
  * beside each file worth compressing, once; the answer is the copy the request's
@@ -21,8 +27,10 @@ export const REVALIDATE = 'no-cache';
  * for client-side routes, see isClientRoute) is revalidated on every load. Only files present at
  * start are served (one route each): nothing outside the folder, no dotfiles (`.vite/`).
  */
-export async function registerConsole(app: FastifyInstance, webDist: string): Promise<boolean> {
-  if (!fs.existsSync(path.join(webDist, 'index.html'))) return false;
+export async function registerConsole(app: FastifyInstance, webDist: string): Promise<ServedConsole | null> {
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) return null;
+  const linksFor = firstRouteLinks(webDist);
+  const index = path.join(path.resolve(webDist), 'index.html');
   const assets = path.join(path.resolve(webDist), ASSETS_DIR) + path.sep;
   await app.register(fastifyStatic, {
     root: webDist,
@@ -35,9 +43,14 @@ export async function registerConsole(app: FastifyInstance, webDist: string): Pr
     cacheControl: false,
     setHeaders: (reply, file) => {
       reply.header('cache-control', path.resolve(file).startsWith(assets) ? IMMUTABLE : REVALIDATE);
+      // `/` itself (other pages come through the not-found handler, which adds theirs).
+      if (path.resolve(file) === index && reply.request.url.split('?')[0] === '/') {
+        const links = linksFor('/');
+        if (links) reply.header('link', links);
+      }
     },
   });
-  return true;
+  return { linksFor };
 }
 
 /**

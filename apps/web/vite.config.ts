@@ -27,6 +27,11 @@ export default defineConfig({
       // Dictionaries are named locale-<code>-<hash>.js, so it is plain which one a page downloads.
       output: {
         codeSplitting: { groups: chunks.groups },
+        // The groups take modules out of the bundler's own order (chunkPlan does not pull their
+        // dependencies along): each module's body then runs in source order wherever it landed.
+        // Without it a module could run before one it needs (seen as a user menu showing the old
+        // and the new name side by side, one time in four).
+        strictExecutionOrder: true,
         chunkFileNames: (chunk) =>
           chunk.facadeModuleId && /[\\/]src[\\/]locales[\\/][^\\/]+\.json$/.test(chunk.facadeModuleId)
             ? 'assets/locale-[name]-[hash].js'

@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
  * Fewer, larger files for a first load. Left to itself the bundler splits the code a page loads
  * into many small shared chunks (66 files for a project's dashboard, 17 for the entry alone); over
  * HTTP/1.1's six connections each costs a round trip, on a phone's network most of the wait
- * (measured with bench/lighthouse.mjs: the dashboard from 66 files to 8). Four groups:
+ * (measured with bench/lighthouse.mjs: the dashboard from 66 files to 10). Four groups:
  * - `initial`: everything the entry loads (the bundler's own `$initial` mark; every page needs it);
  * - `console`: what the app shell and the dashboard load beyond it, less what the sign-in page also
  *   loads (every signed-in page needs the shell; other screens then load the dashboard's few KB);

@@ -30,24 +30,19 @@ export interface ServedConsole {
 export async function registerConsole(app: FastifyInstance, webDist: string): Promise<ServedConsole | null> {
   if (!fs.existsSync(path.join(webDist, 'index.html'))) return null;
   const linksFor = firstRouteLinks(webDist);
-  const index = path.join(path.resolve(webDist), 'index.html');
   const assets = path.join(path.resolve(webDist), ASSETS_DIR) + path.sep;
   await app.register(fastifyStatic, {
     root: webDist,
     prefix: '/',
     wildcard: false,
-    index: ['index.html'],
+    // `/` is a page like any other: the not-found handler answers it with index.html and its Link header.
+    index: false,
     preCompressed: true,
     globIgnore: ['**/*.br', '**/*.gz'],
     // send's own header would be `public, max-age=0`; setHeaders decides per file.
     cacheControl: false,
     setHeaders: (reply, file) => {
       reply.header('cache-control', path.resolve(file).startsWith(assets) ? IMMUTABLE : REVALIDATE);
-      // `/` itself (other pages come through the not-found handler, which adds theirs).
-      if (path.resolve(file) === index && reply.request.url.split('?')[0] === '/') {
-        const links = linksFor('/');
-        if (links) reply.header('link', links);
-      }
     },
   });
   return { linksFor };

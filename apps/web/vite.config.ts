@@ -16,6 +16,10 @@ export default defineConfig({
     // The entry is one file on purpose (chunkPlan's comment): ~650 KB before compression.
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
+      // boot-entry.ts: the modules main.tsx runs step by step belong to the entry's file.
+      input: { index: 'index.html', boot: 'src/app/boot-entry.ts' },
+      // …which makes main.tsx's imports of them by design "ineffective" for splitting.
+      checks: { ineffectiveDynamicImport: false },
       // The contracts package only declares values: the console loads a contracts file (and the
       // zod schemas in it) with the screen that uses it, not all of them with the sign-in page.
       // `z.…(…)` calls build schemas and nothing else, so unused ones are dropped; zod-config.ts

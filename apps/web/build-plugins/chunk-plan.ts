@@ -1,12 +1,14 @@
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { BOOT_STEP_MODULES } from '../src/app/boot-step-modules';
 
 /**
  * Fewer, larger files for a first load. Left to itself the bundler splits the code a page loads
  * into many small shared chunks (66 files for a project's dashboard, 17 for the entry alone); over
  * HTTP/1.1's six connections each costs a round trip, on a phone's network most of the wait
  * (measured with bench/lighthouse.mjs: the dashboard from 66 files to 10). Four groups:
- * - `initial`: everything the entry loads (the bundler's own `$initial` mark; every page needs it);
+ * - `initial`: everything the entry loads, with the steps it imports one by one (boot-steps.ts);
+ *   every page needs it;
  * - `console`: what the app shell and the dashboard load beyond it, less what the sign-in page also
  *   loads (every signed-in page needs the shell; other screens then load the dashboard's few KB);
  * - `sign-in-page`: what only the sign-in page loads;
@@ -97,7 +99,7 @@ export function chunkPlan() {
         }
         return seen;
       };
-      const entry = await closure(['src/main.tsx']);
+      const entry = await closure(['src/main.tsx', ...BOOT_STEP_MODULES]);
       const signedIn = await closure(['src/app/shell/app-shell.tsx', 'src/app/screens/project-dashboard.ts']);
       const signIn = await closure(['src/app/screens/sign-in.tsx']);
       for (const id of signedIn) if (!entry.has(id) && !signIn.has(id)) sets.console.add(id);

@@ -1,8 +1,5 @@
 import './lib/zod-config';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { i18nReady } from './lib/i18n';
-import { App } from './app/app';
+import { BOOT_STEPS, nextTask } from './app/boot-steps';
 import { firstRouteOf } from './app/first-routes';
 import { loadShell } from './app/shell-loader';
 import { prefetchSession } from './lib/query-client';
@@ -22,11 +19,15 @@ const firstModules: Record<string, () => Promise<unknown>> = {
 if (!path.startsWith('/auth/')) prefetchSession(path);
 for (const m of firstRouteOf(path)?.modules ?? []) void firstModules[m]?.().catch(ignore);
 
-// The first render waits for the saved language's dictionary (English is already there).
-void i18nReady.then(() =>
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  ),
-);
+// The rest of the entry's code runs in steps, a task each (boot-steps.ts); the first render waits
+// for the saved language's dictionary (English is already there).
+void (async () => {
+  await nextTask();
+  const { i18nReady } = await BOOT_STEPS.i18n();
+  await nextTask();
+  await BOOT_STEPS.app();
+  await nextTask();
+  const { renderRoot } = await BOOT_STEPS.render();
+  await i18nReady;
+  renderRoot(document.getElementById('root')!);
+})();

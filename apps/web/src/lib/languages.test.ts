@@ -13,6 +13,10 @@ describe("the browser's language on a first visit", () => {
     [['zh-Hant'], 'zh-TW'],
     [['zh'], 'zh-CN'],
     [['zh-SG'], 'zh-CN'],
+    [['zh-Hans-HK'], 'zh-CN'],
+    [['zh-Hant-CN'], 'zh-TW'],
+    [['zh-MO'], 'zh-TW'],
+    [['-de'], 'en'],
     [['ja-JP'], 'ja'],
     [['es-419'], 'es'],
     // The first the console has wins, not the first given.

@@ -39,14 +39,16 @@ export function detectLanguage(preferred: readonly string[]): LanguageCode {
   for (const tag of preferred) {
     const exact = LANGUAGES.find((l) => l.code.toLowerCase() === tag.toLowerCase());
     if (exact) return exact.code;
-    let locale: Intl.Locale;
-    try {
-      locale = new Intl.Locale(tag).maximize();
-    } catch {
-      continue;
+    // Read off the tag itself, not with `Intl.Locale`: its first use loads the likely-subtags data,
+    // tens of milliseconds of a phone's first load for what three subtags tell.
+    if (!/^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(tag)) continue;
+    const [language, ...rest] = tag.toLowerCase().split('-');
+    if (language === 'zh') {
+      const script = rest.find((s) => s.length === 4);
+      const traditional = script ? script === 'hant' : rest.some((s) => ['tw', 'hk', 'mo'].includes(s));
+      return traditional ? 'zh-TW' : 'zh-CN';
     }
-    if (locale.language === 'zh') return locale.script === 'Hant' ? 'zh-TW' : 'zh-CN';
-    const base = LANGUAGES.find((l) => l.code === locale.language);
+    const base = LANGUAGES.find((l) => l.code === language);
     if (base) return base.code;
   }
   return DEFAULT_LANGUAGE;

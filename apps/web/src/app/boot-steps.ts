@@ -1,0 +1,19 @@
+/**
+ * The entry's code past what starts the first requests, in the order main.tsx runs it, a task
+ * each. Loaded at once, all of it would run as one task of a few hundred milliseconds on a phone
+ * (the language, the component library, the router, React's DOM code), during which the page
+ * cannot answer a tap; in steps, the browser gets the main thread back between them. These
+ * modules are part of the entry's own file (the build's chunk plan puts them there), so a step
+ * costs no request.
+ */
+export const BOOT_STEPS = {
+  i18n: () => import('../lib/i18n'),
+  app: () => import('./app'),
+  render: () => import('./render-root'),
+};
+
+/** Resolves in a new task of the browser's event loop (a timer; microtasks would not yield). */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+

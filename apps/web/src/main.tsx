@@ -4,30 +4,37 @@ import { firstRouteOf } from './app/first-routes';
 import { loadShell } from './app/shell-loader';
 import { prefetchSession } from './lib/query-client';
 
-// The first page's code is asked for now, beside the entry's last work, not after the first render
-// found out which page it is (then the app shell, then the screen: a round trip each); the server
-// already named these files in index.html's answer (first-routes.ts). A failure is left to the
-// page's own loading, which shows it.
-const ignore = () => undefined;
+// The first page's files are on their way already (the server named them in index.html's answer:
+// first-routes.ts), as are its first API calls (prefetchSession, started at once).
 const path = window.location.pathname;
+if (!path.startsWith('/auth/')) prefetchSession(path);
 const firstModules: Record<string, () => Promise<unknown>> = {
   'src/app/screens/sign-in.tsx': () => import('./app/screens/sign-in'),
   'src/app/shell/app-shell.tsx': loadShell,
   'src/app/screens/project-dashboard.ts': () => import('./app/screens/project-dashboard'),
   'src/app/screens/templates.ts': () => import('./app/screens/templates'),
 };
-if (!path.startsWith('/auth/')) prefetchSession(path);
-for (const m of firstRouteOf(path)?.modules ?? []) void firstModules[m]?.().catch(ignore);
 
-// The rest of the entry's code runs in steps, a task each (boot-steps.ts); the first render waits
-// for the saved language's dictionary (English is already there).
+// The rest of the entry's code, then the first page's, runs a step per task (boot-steps.ts), so
+// that no single task holds the main thread for long; the page's modules are loaded before the first
+// render rather than found missing by it (a suspended render, then another). A page module that
+// fails to load is left to the page's own loading, which shows it. The first render waits for the
+// saved language's dictionary (English is already there).
+const ignore = () => undefined;
 void (async () => {
   await nextTask();
   const { i18nReady } = await BOOT_STEPS.i18n();
-  await nextTask();
-  await BOOT_STEPS.app();
+  for (const step of [BOOT_STEPS.theme, BOOT_STEPS.routes, BOOT_STEPS.app]) {
+    await nextTask();
+    await step();
+  }
   await nextTask();
   const { renderRoot } = await BOOT_STEPS.render();
+  for (const m of firstRouteOf(path)?.modules ?? []) {
+    await nextTask();
+    await firstModules[m]?.().catch(ignore);
+  }
   await i18nReady;
+  await nextTask();
   renderRoot(document.getElementById('root')!);
 })();

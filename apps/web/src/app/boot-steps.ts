@@ -8,6 +8,8 @@
  */
 export const BOOT_STEPS = {
   i18n: () => import('../lib/i18n'),
+  theme: () => import('./color-mode'),
+  routes: () => import('./routes'),
   app: () => import('./app'),
   render: () => import('./render-root'),
 };

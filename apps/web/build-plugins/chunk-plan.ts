@@ -1,6 +1,5 @@
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { BOOT_STEP_MODULES } from '../src/app/boot-step-modules';
 
 /**
  * Fewer, larger files for a first load. Left to itself the bundler splits the code a page loads
@@ -99,7 +98,8 @@ export function chunkPlan() {
         }
         return seen;
       };
-      const entry = await closure(['src/main.tsx', ...BOOT_STEP_MODULES]);
+      // boot-entry.ts imports the modules main.tsx runs step by step (src/app/boot-steps.ts).
+      const entry = await closure(['src/main.tsx', 'src/app/boot-entry.ts']);
       const signedIn = await closure(['src/app/shell/app-shell.tsx', 'src/app/screens/project-dashboard.ts']);
       const signIn = await closure(['src/app/screens/sign-in.tsx']);
       for (const id of signedIn) if (!entry.has(id) && !signIn.has(id)) sets.console.add(id);

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BOOT_STEP_MODULES } from './boot-step-modules';
 import { nextTask } from './boot-steps';
 
 const app = import.meta.dirname;
@@ -17,11 +16,12 @@ const importedBy = (file: string, pattern: RegExp) => {
 };
 
 describe('the entry in steps', () => {
-  // The build puts BOOT_STEP_MODULES in the entry's file (chunk plan, boot-entry.ts); a step it
-  // does not know would cost the page a request nothing preloads.
+  // The build puts what boot-entry.ts imports in the entry's file; a step it does not know would
+  // cost the page a request nothing preloads.
   it('imports step by step exactly the modules the build puts in the entry', () => {
-    expect(importedBy('boot-steps.ts', /import\('([^']+)'\)/g).sort()).toEqual([...BOOT_STEP_MODULES].sort());
-    expect(importedBy('boot-entry.ts', /from '([^']+)'/g).sort()).toEqual([...BOOT_STEP_MODULES].sort());
+    const steps = importedBy('boot-steps.ts', /import\('([^']+)'\)/g).sort();
+    expect(steps.length).toBeGreaterThan(0);
+    expect(importedBy('boot-entry.ts', /from '([^']+)'/g).sort()).toEqual(steps);
   });
 
   it('gives the event loop a turn between steps (a task, not a microtask)', async () => {

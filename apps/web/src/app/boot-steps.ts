@@ -18,4 +18,3 @@ export const BOOT_STEPS = {
 export function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
-

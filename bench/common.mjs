@@ -30,6 +30,8 @@ export async function startBenchServer(extraEnv = {}) {
   const db = createDb(config.dbUrl);
   await migrateToLatest(db);
   const app = await buildApp({ config, db, secretKey: randomBytes(32) });
+  // As the server's start does before the first task.
+  await app.services.spreadTaskFolders();
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${app.server.address().port}`;
   await app.services.users.create({ username: 'bench', name: 'Bench', email: 'b@e.io', password: 'bench-pass', admin: true, external: false, alert: false });

@@ -72,6 +72,8 @@ export async function startServer(): Promise<void> {
         `  Change it after signing in (user menu > Edit account).\n\n`,
     );
   }
+  // Before the first task: where the kernel puts task folders decides what a flood of tasks costs.
+  await app.services.spreadTaskFolders();
   handleShutdownSignals(app, db);
   await app.listen({ port: config.port, host: config.host });
   const failed = await app.services.tasks.failOrphans();

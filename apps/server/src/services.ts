@@ -63,6 +63,7 @@ import { Dispatcher } from './engine/dispatcher.js';
 import { Drain } from './engine/drain.js';
 import { fencedRunStore } from './engine/fencing.js';
 import { removeLeftovers } from './engine/leftovers.js';
+import { spreadTaskFolders } from './engine/task-dir-spread.js';
 import { LocalRuns } from './engine/local-runs.js';
 import { TaskOutputRepository } from './modules/tasks/task-output.repository.js';
 import { TaskOutputService } from './modules/tasks/task-output.service.js';
@@ -219,6 +220,8 @@ export interface Services {
   drain: Drain;
   /** At start-up: removes the task folders (keys included) and ssh-agents a crashed earlier life left. */
   removeLeftovers: () => Promise<{ folders: number; agents: number }>;
+  /** At start-up: asks the file system to spread task folders over its groups (see task-dir-spread.ts). */
+  spreadTaskFolders: () => Promise<boolean>;
 }
 
 /** Wires repositories and services (the composition root); buildApp in app.ts adds the routes. */
@@ -826,6 +829,7 @@ export function createServices({
     auditExport,
     drain,
     removeLeftovers: leftovers,
+    spreadTaskFolders: () => spreadTaskFolders(launcher, config.taskDir, config.systemPath),
     sandboxReport,
     cluster,
     users,

@@ -5,6 +5,7 @@ import type { ExecutorDeps } from '../engine/executor.js';
 import type { Backoff } from '../engine/log-retry-buffer.js';
 import { createProcessLauncher } from '../engine/process.js';
 import type { TaskSandbox } from '../engine/sandbox.js';
+import { spreadTaskFolders } from '../engine/task-dir-spread.js';
 import { TerraformStateStore } from '../engine/terraform-state.js';
 import { taskWorkspaceStore } from '../engine/workspace.js';
 import { RemoteTaskRun } from './remote-run.js';
@@ -63,6 +64,8 @@ export class RunnerAgent {
     fs.mkdirSync(this.o.workDir, { recursive: true, mode: 0o700 });
     // It holds keys and known_hosts: only the runner's user may enter, also when made earlier.
     fs.chmodSync(this.o.workDir, 0o700);
+    // Best effort, and it only matters for folders made afterwards: the first poll need not wait.
+    void spreadTaskFolders(this.deps.launcher, this.deps.workRoot, this.o.systemPath);
     this.schedule(0);
   }
 

@@ -17,7 +17,12 @@ async function violations(page: Page, where: string): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical' || ALSO_FAILS.has(v.id))
-    .flatMap((v) => v.nodes.map((n) => `${where}: ${v.id} (${v.impact}) ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? ''}`));
+    .flatMap((v) =>
+      v.nodes.map(
+        (n) =>
+          `${where}: ${v.id} (${v.impact}) ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? ''}`,
+      ),
+    );
 }
 
 let fixture: ConsoleFixture;
@@ -53,11 +58,19 @@ async function focusRing(page: Page): Promise<{ tag: string; text: string; width
   return page.evaluate(() => {
     const el = document.activeElement as HTMLElement;
     const s = getComputedStyle(el);
-    return { tag: el.tagName, text: (el.textContent ?? '').trim(), width: parseFloat(s.outlineWidth), style: s.outlineStyle, bg: s.backgroundColor };
+    return {
+      tag: el.tagName,
+      text: (el.textContent ?? '').trim(),
+      width: parseFloat(s.outlineWidth),
+      style: s.outlineStyle,
+      bg: s.backgroundColor,
+    };
   });
 }
 
-test('the keyboard: skip link first, focus rings on links, buttons and the log, distinct from the selected link', async ({ page }) => {
+test('the keyboard: skip link first, focus rings on links, buttons and the log, distinct from the selected link', async ({
+  page,
+}) => {
   await apiSignIn(page.request);
   await page.goto(`/project/${fixture.p}/keys`);
   await expect(page.getByRole('heading', { level: 1, name: en.keys.title })).toBeVisible();
@@ -108,4 +121,58 @@ test('the keyboard: skip link first, focus rings on links, buttons and the log, 
   const ring = await focusRing(page);
   expect(ring.style).toBe('solid');
   expect(ring.width).toBeGreaterThanOrEqual(2);
+});
+
+test("the dashboard's tabs by keyboard: one tab stop, arrows, Home and End move, Enter and Space open, the ring shows", async ({
+  page,
+}) => {
+  await apiSignIn(page.request);
+  await page.goto(`/project/${fixture.p}/history`);
+  const tabs = page.getByRole('tablist');
+  const history = tabs.getByRole('tab', { name: en.projects.history });
+  await expect(history).toHaveAttribute('aria-selected', 'true');
+  await settle(page);
+  // The selected tab is the row's only tab stop.
+  expect(await tabs.getByRole('tab').evaluateAll((els) => els.map((el) => el.getAttribute('tabindex')))).toEqual([
+    '0',
+    '-1',
+    '-1',
+    '-1',
+    '-1',
+  ]);
+  await history.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(history).toBeFocused();
+
+  await page.keyboard.press('ArrowRight');
+  await expect(tabs.getByRole('tab', { name: en.projects.stats })).toBeFocused();
+  const ring = await focusRing(page);
+  expect(ring.style, 'a tab reached by an arrow shows the ring').toBe('solid');
+  expect(ring.width).toBeGreaterThanOrEqual(2);
+  await shot(page, 'keyboard-dashboard-tabs');
+  await page.keyboard.press('End');
+  await expect(tabs.getByRole('tab', { name: en.projects.runners })).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(history).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await expect(tabs.getByRole('tab', { name: en.projects.runners })).toBeFocused();
+  await page.keyboard.press('Home');
+  await expect(history).toBeFocused();
+
+  // Enter opens the focused tab; it becomes the selected one and the tab stop.
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/project/${fixture.p}/activity$`));
+  const activity = tabs.getByRole('tab', { name: en.projects.activity });
+  await expect(activity).toHaveAttribute('aria-selected', 'true');
+  await expect(activity).toHaveAttribute('tabindex', '0');
+  await expect(history).toHaveAttribute('aria-selected', 'false');
+  // Space too.
+  await activity.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');
+  await expect(page).toHaveURL(new RegExp(`/project/${fixture.p}/settings$`));
+  await expect(tabs.getByRole('tab', { name: en.projects.settings })).toHaveAttribute('aria-selected', 'true');
 });

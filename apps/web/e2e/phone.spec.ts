@@ -1,6 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { shot } from './shots';
-import { MAIN_PAGES, PHONE_PAGES, apiSignIn, dictionary, seedConsole, visit, type ConsoleFixture, type Dictionary } from './console-pages';
+import {
+  MAIN_PAGES,
+  PHONE_PAGES,
+  apiSignIn,
+  dictionary,
+  seedConsole,
+  visit,
+  type ConsoleFixture,
+  type Dictionary,
+} from './console-pages';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -31,17 +40,29 @@ async function problems(page: Page, where: string, buttons: string[]): Promise<s
     // The widest elements that reach past the right edge, to say what overflows.
     const wide = [...document.querySelectorAll<HTMLElement>('body *')]
       .filter((el) => el.getBoundingClientRect().right > s.clientWidth + 1 && getComputedStyle(el).position !== 'fixed')
-      .filter((el) => !el.closest('[data-testid="task-log"], .MuiTableContainer-root, .MuiTabs-scroller'))
+      .filter(
+        (el) => !el.closest('[data-testid="task-log"], .MuiTableContainer-root, .MuiTabs-scroller, [role="tablist"]'),
+      )
       .slice(-3)
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 2).join('.')} "${(el.textContent ?? '').trim().slice(0, 30)}"`);
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 2).join('.')} "${(el.textContent ?? '').trim().slice(0, 30)}"`,
+      );
     return { scrollWidth: s.scrollWidth, clientWidth: s.clientWidth, wide };
   });
-  if (page_.scrollWidth > page_.clientWidth) found.push(`${where}: the page scrolls sideways (${page_.scrollWidth} > ${page_.clientWidth}): ${page_.wide.join(', ')}`);
+  if (page_.scrollWidth > page_.clientWidth)
+    found.push(
+      `${where}: the page scrolls sideways (${page_.scrollWidth} > ${page_.clientWidth}): ${page_.wide.join(', ')}`,
+    );
   for (const name of buttons) {
-    const button = page.getByRole('button', { name, exact: true }).or(page.getByRole('tab', { name, exact: true })).first();
+    const button = page
+      .getByRole('button', { name, exact: true })
+      .or(page.getByRole('tab', { name, exact: true }))
+      .first();
     const box = await button.boundingBox();
     if (!box) found.push(`${where}: "${name}" is not shown`);
-    else if (box.x < 0 || box.x + box.width > PHONE.width + 0.5) found.push(`${where}: "${name}" is cut (${Math.round(box.x)}..${Math.round(box.x + box.width)})`);
+    else if (box.x < 0 || box.x + box.width > PHONE.width + 0.5)
+      found.push(`${where}: "${name}" is cut (${Math.round(box.x)}..${Math.round(box.x + box.width)})`);
   }
   // Field labels and tabs shown whole: not cut with an ellipsis, not hidden past a tab bar's end.
   const cut = await page.evaluate(() =>
@@ -80,7 +101,9 @@ for (const [code, name] of [
       if (screen.name === 'task log dialog') {
         // The header keeps the template's name readable.
         const header = page.getByRole('dialog').getByText(fixture.logTemplate, { exact: true });
-        const clipped = await header.evaluate((el) => el.getBoundingClientRect().width < 40 || el.scrollWidth > el.clientWidth + 1);
+        const clipped = await header.evaluate(
+          (el) => el.getBoundingClientRect().width < 40 || el.scrollWidth > el.clientWidth + 1,
+        );
         if (clipped) found.push(`${screen.name}: the template name "${fixture.logTemplate}" is cut`);
       }
     }

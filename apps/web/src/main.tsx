@@ -1,5 +1,5 @@
 import './lib/zod-config';
-import { BOOT_STEPS, nextTask } from './app/boot-steps';
+import { BOOT_STEPS, nextTask, startIntl } from './app/boot-steps';
 import { firstRouteOf } from './app/first-routes';
 import { loadShell } from './app/shell-loader';
 import { prefetchSession } from './lib/query-client';
@@ -30,6 +30,10 @@ void (async () => {
   }
   await nextTask();
   const { renderRoot } = await BOOT_STEPS.render();
+  if (!path.startsWith('/auth/')) {
+    await nextTask();
+    startIntl();
+  }
   for (const m of firstRouteOf(path)?.modules ?? []) {
     await nextTask();
     await firstModules[m]?.().catch(ignore);

@@ -1,10 +1,14 @@
 import { createTheme, type Theme } from '@mui/material/styles';
 import { MOBILE_BREAKPOINT } from '@gantry/contracts';
 
+/** One focus ring for everything a keyboard reaches; a selected item shows only its background. */
+export function focusRing(dark: boolean) {
+  return { outline: `2px solid ${dark ? '#90caf9' : '#1565c0'}`, outlineOffset: 2 };
+}
+
 /** Light or dark; the "md" breakpoint is the spec's mobile threshold (960 px). */
 export function makeTheme(dark: boolean): Theme {
-  // One focus ring for everything a keyboard reaches; a selected item shows only its background.
-  const ring = { outline: `2px solid ${dark ? '#90caf9' : '#1565c0'}`, outlineOffset: 2 };
+  const ring = focusRing(dark);
   return createTheme({
     palette: {
       mode: dark ? 'dark' : 'light',

@@ -1,8 +1,9 @@
-import { Box, Tab, Tabs } from '@mui/material';
+import { Box } from '@mui/material';
 import { Permission, can, type Project } from '@gantry/contracts';
 import { useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { LinkTabs } from '../../components/link-tabs';
 import { PageHeader } from '../../components/page-header';
 import { paths } from '../../lib/paths';
 import { useProjects, useRole } from '../../lib/session';
@@ -27,13 +28,20 @@ export function ProjectDashboard({ tab }: { tab: DashboardTab }) {
   return (
     <Box>
       <PageHeader title={project.name} />
-      <Tabs value={tab} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ mb: 2, borderBottom: 1, borderColor: 'divider' }}>
-        <Tab label={t('projects.history')} value="history" component={Link} to={paths.history(id)} />
-        {project.type === '' ? <Tab label={t('projects.stats')} value="stats" component={Link} to={paths.projectSection(id, 'stats')} /> : null}
-        <Tab label={t('projects.activity')} value="activity" component={Link} to={paths.activity(id)} />
-        {canUpdate ? <Tab label={t('projects.settings')} value="settings" component={Link} to={paths.settings(id)} /> : null}
-        {canUpdate && project.type === '' ? <Tab label={t('projects.runners')} value="runners" component={Link} to={paths.projectSection(id, 'runners')} /> : null}
-      </Tabs>
+      <LinkTabs
+        value={tab}
+        tabs={[
+          { value: 'history', label: t('projects.history'), to: paths.history(id) },
+          ...(project.type === ''
+            ? [{ value: 'stats', label: t('projects.stats'), to: paths.projectSection(id, 'stats') }]
+            : []),
+          { value: 'activity', label: t('projects.activity'), to: paths.activity(id) },
+          ...(canUpdate ? [{ value: 'settings', label: t('projects.settings'), to: paths.settings(id) }] : []),
+          ...(canUpdate && project.type === ''
+            ? [{ value: 'runners', label: t('projects.runners'), to: paths.projectSection(id, 'runners') }]
+            : []),
+        ]}
+      />
       {role ? <RoleNotice key={id} projectId={id} canRun={canRun} /> : null}
       {bodyShown ? <DashboardBody tab={tab} project={project} canUpdate={canUpdate} /> : null}
     </Box>
@@ -46,7 +54,10 @@ function DashboardBody({ tab, project, canUpdate }: { tab: DashboardTab; project
   return (
     <>
       {tab === 'history' ? <ProjectHistory projectId={id} /> : null}
-      {tab === 'activity' || tab === 'stats' || (tab === 'settings' && canUpdate) || (tab === 'runners' && canUpdate && project.type === '') ? (
+      {tab === 'activity' ||
+      tab === 'stats' ||
+      (tab === 'settings' && canUpdate) ||
+      (tab === 'runners' && canUpdate && project.type === '') ? (
         <DashboardTab tab={tab} project={project} />
       ) : null}
     </>

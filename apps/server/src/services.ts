@@ -529,7 +529,9 @@ export function createServices({
   const runnerDeps = {
     nodeId: node,
     runs,
-    templates,
+    // A run needs the template and its vaults, not its newest task or drift (get() reads those
+    // for the API: a query over the template's tasks that every run paid, growing with the history).
+    templates: { get: (projectId: number, id: number) => templates.getForTask(projectId, id) },
     repositories,
     inventories,
     environments,

@@ -114,6 +114,12 @@ describe.each(engines)('task queue and apps ($name)', (engine) => {
       autorun: true,
     });
     expect(deployTpl.statusCode).toBe(201);
+    // Neither a deploy of this build that waits to be started nor another build's deploy starts.
+    const sibling = { type: 'deploy', app: 'bash', playbook: 'deploy.sh', repository_id: build.repositoryId, environment_id: build.environmentId };
+    const manual = await admin.post(`/api/project/${p}/templates`, { ...sibling, name: 'manual deploy', build_template_id: build.templateId, autorun: false });
+    const otherBuild = await admin.post(`/api/project/${p}/templates`, { ...sibling, name: 'other build', type: 'build', start_version: '9.0.0' });
+    const other = await admin.post(`/api/project/${p}/templates`, { ...sibling, name: 'other deploy', build_template_id: otherBuild.json().id, autorun: true });
+    expect([manual.statusCode, otherBuild.statusCode, other.statusCode]).toEqual([201, 201, 201]);
     const b1 = await waitForTask(admin, p, await runTask(admin, p, { template_id: build.templateId }));
     const b2 = await waitForTask(admin, p, await runTask(admin, p, { template_id: build.templateId }));
     expect([b1.version, b2.version]).toEqual(['1.0.0', '1.0.1']);
@@ -127,6 +133,7 @@ describe.each(engines)('task queue and apps ($name)', (engine) => {
       [b1.id, '1.0.0', 'success'],
       [b2.id, '1.0.1', 'success'],
     ]);
+    for (const tpl of [manual, other]) expect((await admin.get(`/api/project/${p}/templates/${tpl.json().id}/tasks`)).json()).toEqual([]);
     const noBuild = await admin.post(`/api/project/${p}/tasks`, { template_id: deployTpl.json().id });
     expect(noBuild.json()).toEqual({ error: 'Build version is required', code: 'field_required', label_key: 'build_version', field: 'build_task_id' });
     const successes = (await admin.get(`/api/project/${p}/templates/${build.templateId}/tasks?status=success`)).json();

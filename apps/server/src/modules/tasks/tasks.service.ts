@@ -543,12 +543,9 @@ export class TasksService {
       description: `Task #${task.id} finished: ${task.status}`,
     });
     if (task.status !== 'success') return;
-    const deploys = (await this.templates.list(task.project_id, {})).filter(
-      (t) => t.type === 'deploy' && t.autorun === 1 && t.build_template_id === task.template_id,
-    );
-    for (const d of deploys) {
+    for (const deployId of await this.templates.autorunDeployIds(task.project_id, task.template_id)) {
       await this.create(null, task.project_id, {
-        template_id: d.id,
+        template_id: deployId,
         message: `Autorun after build #${task.id}`,
         build_task_id: task.id,
         environment: '{}',

@@ -51,6 +51,21 @@ export class TemplatesRepository {
     return { ...row, vaults, last_task: null };
   }
 
+  /** The ids of the deploy templates that start by themselves after a successful build of `buildTemplateId`. */
+  async autorunDeployIds(projectId: number, buildTemplateId: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('template')
+      .select('id')
+      .where('project_id', '=', projectId)
+      .where('build_template_id', '=', buildTemplateId)
+      .where('type', '=', 'deploy')
+      .where('autorun', '=', 1)
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   /** Vaults and the newest task of each template (with its build task), in three queries for the whole list. */
   private async withExtras(projectId: number, rows: TemplateRow[]): Promise<TemplateWithExtras[]> {
     if (rows.length === 0) return [];

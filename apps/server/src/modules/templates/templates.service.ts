@@ -80,6 +80,15 @@ export class TemplatesService implements ProjectResourceService<TemplateWithExtr
     return row;
   }
 
+  /**
+   * The deploy templates a successful build of `buildTemplateId` starts (autorun). Asked after
+   * every successful task: one narrow query, not the project's whole template list with each
+   * template's newest task (which grew with the task history).
+   */
+  autorunDeployIds(projectId: number, buildTemplateId: number): Promise<number[]> {
+    return this.repo.autorunDeployIds(projectId, buildTemplateId);
+  }
+
   async create(actor: Actor, projectId: number, input: TemplateInput): Promise<TemplateWithExtras> {
     const lists = listsToSave(input, null);
     await this.checkLinks(projectId, input, null, lists);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProject, engines, signedInUser, useTestApp, type Caller } from '../../test/harness.js';
+import { insertReturningId } from '../../db/portable.js';
 import { createKey } from '../../test/resources.js';
 
 async function resources(c: Caller, p: number) {
@@ -103,6 +104,24 @@ describe.each(engines)('templates ($name)', (engine) => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: message, code: expect.any(String), field: expect.any(String) });
     expect((await admin.get(`/api/project/${p}/templates`)).json()).toEqual([]);
+  });
+
+  it("shows each template's newest task, among several templates and tasks, in the list and alone", async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const p = await createProject(admin);
+    const r = await resources(admin, p);
+    const make = async (name: string) =>
+      (await admin.post(`/api/project/${p}/templates`, { name, app: 'bash', playbook: 'x.sh', repository_id: r.repository_id, environment_id: r.environment_id })).json().id as number;
+    const [a, b, idle] = [await make('a'), await make('b'), await make('idle')];
+    // Rows as finished runs leave them, interleaved between the templates.
+    const row = (template_id: number) => ({ project_id: p, template_id, status: 'success', message: '', commit_message: '', environment: '{}', params: '{}', created: new Date().toISOString() });
+    const ids: number[] = [];
+    for (const tpl of [a, b, a, b, a]) ids.push(await insertReturningId(ctx.db.db, 'task', row(tpl)));
+    const list = (await admin.get(`/api/project/${p}/templates`)).json() as Array<{ id: number; last_task: { id: number; template_id: number } | null }>;
+    const newest = new Map(list.map((x) => [x.id, x.last_task?.id ?? null]));
+    expect([newest.get(a), newest.get(b), newest.get(idle)]).toEqual([ids[4], ids[3], null]);
+    expect((await admin.get(`/api/project/${p}/templates/${b}`)).json().last_task).toMatchObject({ id: ids[3], template_id: b });
   });
 
   it('does not need a playbook or inventory for terraform, and refuses a vault key that is not a login', async () => {

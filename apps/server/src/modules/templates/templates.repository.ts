@@ -81,12 +81,21 @@ export class TemplatesRepository {
       this.db,
       await selectTasksWithNames(this.db)
         .where('task.project_id', '=', projectId)
+        // Each template's newest task by one backward step on the (template_id, id) index: a
+        // max() grouped by template reads every task of the template on PostgreSQL and MySQL.
         .where('task.id', 'in', (eb) =>
           eb
-            .selectFrom('task')
-            .select((e) => e.fn.max('id').as('id'))
-            .where('template_id', 'in', ids)
-            .groupBy('template_id'),
+            .selectFrom('template as listed')
+            .select((e) =>
+              e
+                .selectFrom('task as newest')
+                .select('newest.id')
+                .whereRef('newest.template_id', '=', 'listed.id')
+                .orderBy('newest.id', 'desc')
+                .limit(1)
+                .as('id'),
+            )
+            .where('listed.id', 'in', ids),
         )
         .execute(),
     );

@@ -36,6 +36,22 @@ export async function openUserMenu(page: Page): Promise<void> {
 }
 
 /**
+ * On a phone the user menu is in the menu's drawer. Right after the viewport turned phone-sized the
+ * bar replaces the sidebar as the page re-renders: a click that lands during that render can be
+ * lost and the drawer can close again with it, so the drawer and the menu are opened until the
+ * menu's "Edit account" shows.
+ */
+export async function openUserMenuOnPhone(page: Page): Promise<void> {
+  const editAccount = page.getByRole('menuitem', { name: 'Edit account' });
+  await expect(async () => {
+    if (await editAccount.isVisible()) return;
+    if (!(await page.getByLabel('User menu').isVisible())) await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByLabel('User menu').click({ timeout: 3_000 });
+    await expect(editAccount).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/**
  * From an admin's session: creates a user through the API, signs out and signs in as that user.
  * Answers the new login.
  */
@@ -53,8 +69,8 @@ export async function signInAsNewUser(page: Page, prefix: string, name: string, 
 }
 
 /** Opens Edit account on its Security tab; answers the dialog. */
-export async function openAccountSecurity(page: Page) {
-  await openUserMenu(page);
+export async function openAccountSecurity(page: Page, openMenu: (page: Page) => Promise<void> = openUserMenu) {
+  await openMenu(page);
   await page.getByRole('menuitem', { name: 'Edit account' }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit account' });
   await dialog.getByRole('tab', { name: 'Security' }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { openAccountSecurity, openUserMenu, signIn, signInAsNewUser } from './helpers';
+import { openAccountSecurity, openUserMenu, openUserMenuOnPhone, signIn, signInAsNewUser } from './helpers';
 import { codeFor, wrongCodeFor } from './totp-helpers';
 
 const user = async (page: Page) =>
@@ -62,19 +62,7 @@ test('a setup left without a code does not ask for one at sign-in, and can be st
   const login = await signInAsNewUser(page, 'enrolx', 'Ezra Left', password);
   // On a phone: the account is in the menu's drawer.
   await page.setViewportSize({ width: 390, height: 844 });
-  // The phone's bar replaces the sidebar as the page re-renders at the new size: a click that lands
-  // during that render can be lost, and the drawer can close again with it, so the drawer and the
-  // user menu are opened until the menu's "Edit account" shows.
-  const editAccount = page.getByRole('menuitem', { name: 'Edit account' });
-  await expect(async () => {
-    if (await editAccount.isVisible()) return;
-    if (!(await page.getByLabel('User menu').isVisible())) await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByLabel('User menu').click({ timeout: 3_000 });
-    await expect(editAccount).toBeVisible({ timeout: 3_000 });
-  }).toPass({ timeout: 20_000 });
-  await editAccount.click();
-  const account = page.getByRole('dialog', { name: 'Edit account' });
-  await account.getByRole('tab', { name: 'Security' }).click();
+  const account = await openAccountSecurity(page, openUserMenuOnPhone);
   await account.getByRole('button', { name: 'Enable two-factor sign-in' }).click();
   const enable = page.getByRole('dialog', { name: 'Enable two-factor sign-in' });
   await enable.getByLabel('Current password').fill(password);

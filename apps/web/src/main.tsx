@@ -7,7 +7,8 @@ import { prefetchSession } from './lib/query-client';
 // The first page's files are on their way already (the server named them in index.html's answer:
 // first-routes.ts), as are its first API calls (prefetchSession, started at once).
 const path = window.location.pathname;
-if (!path.startsWith('/auth/')) prefetchSession(path);
+const signedInPage = !path.startsWith('/auth/');
+if (signedInPage) prefetchSession(path);
 const firstModules: Record<string, () => Promise<unknown>> = {
   'src/app/screens/sign-in.tsx': () => import('./app/screens/sign-in'),
   'src/app/shell/app-shell.tsx': loadShell,
@@ -30,7 +31,7 @@ void (async () => {
   }
   await nextTask();
   const { renderRoot } = await BOOT_STEPS.render();
-  if (!path.startsWith('/auth/')) {
+  if (signedInPage) {
     await nextTask();
     startIntl();
   }

@@ -127,6 +127,7 @@ test('an approval policy set in the template form holds tasks until an approver 
     'waiting_approval',
   );
   await expect(rickPage.getByRole('dialog').getByTestId('task-status')).toHaveText('Waiting for approval');
+  await expect(rickPage).toHaveURL(/[?&]t=\d+/);
   const first = Number(new URL(rickPage.url()).searchParams.get('t'));
   expect(first).toBeGreaterThan(0);
 

@@ -64,6 +64,22 @@ for (const [size, viewport] of [
         characterData: true,
       });
     });
+    // The address names the log once what its first read found is on screen (a new address renders
+    // the page under the dialog again, which would hold the lines back): note the log then.
+    await page.evaluate(() => {
+      const w = window as unknown as { logAtAddress: string | null };
+      w.logAtAddress = null;
+      const push = history.pushState.bind(history);
+      history.pushState = (data: unknown, unused: string, url?: string | URL | null) => {
+        if (w.logAtAddress === null && /[?&]t=/.test(String(url)))
+          w.logAtAddress = document
+            .querySelector('[role="dialog"] [data-testid="task-log"]')
+            ?.querySelector('.log-text')?.textContent
+            ? 'lines'
+            : (document.querySelector('[role="dialog"] [data-testid="task-log"]')?.textContent ?? 'no log');
+        push(data, unused, url);
+      };
+    });
     const listReads: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname.endsWith('/tasks/last')) listReads.push(r.url());
@@ -79,6 +95,11 @@ for (const [size, viewport] of [
     await expect(log).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`[?&]t=${id}(&|$)`));
     await expect(form).toHaveCount(0);
+    const logAtAddress = await page.evaluate(() => (window as unknown as { logAtAddress: string | null }).logAtAddress);
+    // Lines, or the first read's answer (no line yet): not the log's loading state, nor no log at all.
+    expect(logAtAddress).not.toBeNull();
+    expect(logAtAddress).not.toBe('no log');
+    expect(logAtAddress).not.toContain('Loading the log');
     await expect(log.getByTestId('task-log')).toContainText('ready at once');
     await expect(log.getByTestId('task-status')).toHaveAttribute('data-status', 'success');
 

@@ -32,6 +32,7 @@ class RealtimeClient {
   /** Tasks the open socket has been told to send (reset on each new socket). */
   private readonly subscribed = new Set<number>();
   private syncTimer: ReturnType<typeof setTimeout> | undefined;
+  private syncQueued = false;
   private readonly sentAt: number[] = [];
 
   start(): void {
@@ -117,15 +118,24 @@ class RealtimeClient {
   }
 
   /**
-   * Changes are sent on the next tick, so a dialog that subscribes, unsubscribes and subscribes
-   * again in one render (StrictMode, a quick re-open) sends nothing at all.
+   * Changes are sent once the current script is done (a microtask), so a dialog that subscribes,
+   * unsubscribes and subscribes again in one render (StrictMode, a quick re-open) sends nothing at
+   * all, and a subscription made before a long render goes out before it; `delay` waits for the rate.
    */
   private scheduleSync(delay = 0): void {
-    if (this.syncTimer !== undefined) return;
-    this.syncTimer = setTimeout(() => {
-      this.syncTimer = undefined;
-      this.sync();
-    }, delay);
+    if (this.syncTimer !== undefined || this.syncQueued) return;
+    if (delay > 0) {
+      this.syncTimer = setTimeout(() => {
+        this.syncTimer = undefined;
+        this.sync();
+      }, delay);
+      return;
+    }
+    this.syncQueued = true;
+    queueMicrotask(() => {
+      this.syncQueued = false;
+      if (this.syncTimer === undefined) this.sync();
+    });
   }
 
   /** Tells the open socket the difference between what it sends and what is wanted, within the rate. */

@@ -109,9 +109,8 @@ export function NewTaskDialog({ launch, onClose }: { launch: TaskLaunch; onClose
     q.set('t', String(task.id));
     // In one render, not waiting for the address (the router changes it in a transition): this
     // form goes and the task's log (its code already loaded, see NewTaskHost) comes.
-    openTaskLog(task.id);
+    openTaskLog(projectId, task, () => void navigate(`${location.pathname}?${q.toString()}`));
     onClose();
-    void navigate(`${location.pathname}?${q.toString()}`);
   };
   const action =
     template.type === 'build'

@@ -33,6 +33,9 @@ import { TaskLogHeaderInfo } from './components/task-log-header-info';
 import { useTaskLog } from './components/use-task-log';
 import { PlanView } from '../terraform-plans/components/plan-view';
 
+// Loaded with the dialog: Run starts the new task's log with it before the dialog renders.
+export { prepareTaskLog } from './components/use-task-log';
+
 /**
  * A task's status, actions and log (opened by TaskLogHost). Below 960 px it fills the screen
  * unless this browser was told otherwise; its run actions then sit above the log and the others in

@@ -7,13 +7,19 @@ import { useSnackbar } from '../../components/snackbar';
 import { errorText } from '../../lib/error-text';
 import { storage, StorageKeys } from '../../lib/storage';
 import { taskQuery } from './api/tasks-api';
-import type { TaskLogDialog as TaskLogDialogType } from './task-log-dialog';
+import { isFinished, type Task } from '@gantry/contracts';
+import type { TaskLogDialog as TaskLogDialogType, prepareTaskLog as PrepareTaskLog } from './task-log-dialog';
 
 // The log view's code (virtual list, log store) loads the first time a log is opened; at once
 // when the page itself is a link to a task's log (?t=), alongside the rest of the app, and when
 // the New task form opens (preloadTaskLogDialog), so Run shows the log with nothing in between.
 let loaded: typeof TaskLogDialogType | null = null;
-const loadDialog = () => import('./task-log-dialog').then((m) => (loaded = m.TaskLogDialog));
+let prepare: typeof PrepareTaskLog | null = null;
+const loadDialog = () =>
+  import('./task-log-dialog').then((m) => {
+    prepare = m.prepareTaskLog;
+    return (loaded = m.TaskLogDialog);
+  });
 if (new URLSearchParams(window.location.search).has('t')) preloadTaskLogDialog();
 const LazyTaskLogDialog = lazy(async () => ({ default: await loadDialog() }));
 
@@ -35,12 +41,24 @@ const onOpening = (l: () => void) => {
   return () => void openingListeners.delete(l);
 };
 
+/** How long the address may wait for the log's first line (see openTaskLog). */
+const ADDRESS_WAIT_MS = 1000;
+
 /**
  * Shows the task's log now, in the same render as the caller's own changes (Run closes its form
- * with it); the caller also puts ?t={taskId} in the address, which keeps it open from then on.
+ * with it), then `putInAddress` puts ?t={taskId} in the address, which keeps it open from then on.
+ * With the log's code loaded, its lines are asked for at once, before the dialog renders, and the
+ * address changes once the first lines are on screen (at most ADDRESS_WAIT_MS later): a new address
+ * renders the page under the dialog again, which would hold the line back. Closed or left by then,
+ * the address is not changed.
  */
-export function openTaskLog(taskId: number): void {
-  setOpening(taskId);
+export function openTaskLog(projectId: number, task: Pick<Task, 'id' | 'status'>, putInAddress: () => void): void {
+  const shown = prepare?.(projectId, task.id, isFinished(task.status), ADDRESS_WAIT_MS);
+  setOpening(task.id);
+  if (!shown) return putInAddress();
+  void shown.then(() => {
+    if (opening === task.id) putInAddress();
+  });
 }
 
 /** Opens the task's log over any page when the URL has ?t={taskId} (in the current project). */

@@ -45,9 +45,8 @@ export function CheckDriftButton({
     if (!task) return;
     const q = new URLSearchParams(location.search);
     q.set('t', String(task.id));
-    openTaskLog(task.id);
+    openTaskLog(projectId, task, () => void navigate(`${location.pathname}?${q.toString()}`));
     setOpen(false);
-    void navigate(`${location.pathname}?${q.toString()}`);
   };
   return (
     <>

@@ -6,7 +6,7 @@ import websocket from '@fastify/websocket';
 import swagger from '@fastify/swagger';
 import type { AuthMethods } from '@gantry/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { totpRoutes } from './modules/auth/totp.routes.js';
 import { passkeysRoutes } from './modules/passkeys/passkeys.routes.js';
@@ -81,6 +81,7 @@ import { registerAuth, type Authenticator } from './platform/auth.js';
 import { registerErrorHandler, registerNotFound } from './platform/error-handler.js';
 import { registerConsole } from './platform/static-assets.js';
 import { nullTolerantValidatorCompiler } from './platform/null-tolerant-validator.js';
+import { responseSerializerCompiler } from './platform/presented-response.js';
 import { registerJsonBody } from './platform/json-body.js';
 import { RequestLogController, loggerOptions } from './ops/logging.js';
 import { registerOps } from './ops/ops.js';
@@ -109,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<GantryApp> {
   });
   const routeTable = recordRoutes(app);
   app.setValidatorCompiler(nullTolerantValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandler(app);
   registerJsonBody(app);
 

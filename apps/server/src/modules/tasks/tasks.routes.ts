@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { requireAdmin, requireUser } from '../../platform/auth.js';
 import { projectGuard, projectOf, type ProjectMembership } from '../../platform/permissions.js';
 import { presentTask } from './tasks.presenter.js';
+import { presentedResponse } from '../../platform/presented-response.js';
 import { jsonArrayChunks, textChunks, type TaskOutputService } from './task-output.service.js';
 import type { TasksService } from './tasks.service.js';
 import { noContent, rawBody } from '../../platform/openapi-document.js';
@@ -27,6 +28,8 @@ const params = z.object({ projectId: idParamSchema });
 const taskParams = z.object({ projectId: idParamSchema, id: idParamSchema });
 const adminTaskParams = z.object({ id: idParamSchema });
 const OUTPUT_DOC = `Without parameters: the whole log, an array of ${JSON.stringify(Object.keys(taskOutputSchema.shape))} records. With any of from_seq, to_seq, limit, tail or q: one page, {lines, last_seq} (${Object.keys(taskOutputPageSchema.shape).join(', ')}).`;
+// The task lists answer presentTask's objects as they are (see presented-response.ts).
+const taskList = presentedResponse(z.array(taskSchema));
 const lastQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(200),
   status: z.string().optional(),
@@ -50,7 +53,7 @@ export function tasksRoutes(
         url,
         {
           preValidation: read,
-          schema: { tags, params, querystring: lastQuery, response: { 200: z.array(taskSchema) } },
+          schema: { tags, params, querystring: lastQuery, response: { 200: taskList } },
         },
         async (request) =>
           (
@@ -70,7 +73,7 @@ export function tasksRoutes(
         url,
         {
           preValidation: read,
-          schema: { tags, params: taskParams, querystring: lastQuery, response: { 200: z.array(taskSchema) } },
+          schema: { tags, params: taskParams, querystring: lastQuery, response: { 200: taskList } },
         },
         async (request) =>
           (

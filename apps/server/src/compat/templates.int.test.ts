@@ -2,7 +2,7 @@ import { taskSchema, templateSchema } from '@gantry/contracts';
 import { describe, expect, it } from 'vitest';
 import { gitRepo } from '../test/git-fixture.js';
 import { createProject, engines, signedInUser, useTestApp } from '../test/harness.js';
-import { setupTemplate, waitForTask } from '../test/tasks.js';
+import { setupBuildAndDeploy, waitForTask } from '../test/tasks.js';
 import { apiToken, semaphoreRequest } from './tasks-client.js';
 
 // Semaphore's console fills a template list's Version and "Last task by" columns from
@@ -16,24 +16,13 @@ describe.each(engines)('Semaphore clients: templates and task rows ($name)', (en
     const admin = await signedInUser(ctx, { admin: true });
     const token = await apiToken(admin);
     const p = await createProject(admin);
-    const build = await setupTemplate(admin, p, gitRepo({ 'build.sh': 'echo build\n', 'deploy.sh': 'echo deploy\n' }), {
-      name: 'build',
-      app: 'bash',
-      playbook: 'build.sh',
-      type: 'build',
-      start_version: '1.0.7',
-    });
-    const deploy = await admin.post(`/api/project/${p}/templates`, {
-      name: 'deploy',
-      app: 'bash',
-      playbook: 'deploy.sh',
-      type: 'deploy',
-      build_template_id: build.templateId,
-      repository_id: build.repositoryId,
-      environment_id: build.environmentId,
-    });
-    expect(deploy.statusCode, deploy.body).toBe(201);
-    const deployId = deploy.json().id as number;
+    const build = await setupBuildAndDeploy(
+      admin,
+      p,
+      gitRepo({ 'build.sh': 'echo build\n', 'deploy.sh': 'echo deploy\n' }),
+      '1.0.7',
+    );
+    const deployId = build.deployTemplateId;
 
     const listBefore = await semaphoreRequest(ctx, { token }, 'GET', `/api/project/${p}/templates`);
     expect(listBefore.json().map((x: { last_task: unknown }) => x.last_task)).toEqual([null, null]);

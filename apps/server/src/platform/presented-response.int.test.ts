@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { gitRepo } from '../test/git-fixture.js';
 import { createProject, engines, signedInUser, useTestApp } from '../test/harness.js';
-import { setupTemplate, waitForTask } from '../test/tasks.js';
+import { setupBuildAndDeploy, waitForTask } from '../test/tasks.js';
 import { presentedResponse, responseSerializerCompiler } from './presented-response.js';
 
 const route = (schema: z.ZodType) => ({ schema, method: 'GET', url: '/x', httpStatus: '200' });
@@ -27,23 +27,12 @@ describe.each(engines)('task lists answer their schema exactly ($name)', (engine
   it('matches taskSchema with nothing to strip', async () => {
     const admin = await signedInUser(t(), { admin: true });
     const p = await createProject(admin);
-    const build = await setupTemplate(admin, p, gitRepo({ 'build.sh': 'echo build\n', 'deploy.sh': 'exit 3\n' }), {
-      name: 'build',
-      app: 'bash',
-      playbook: 'build.sh',
-      type: 'build',
-      start_version: '1.0.0',
-    });
-    const deploy = await admin.post(`/api/project/${p}/templates`, {
-      name: 'deploy',
-      app: 'bash',
-      playbook: 'deploy.sh',
-      type: 'deploy',
-      build_template_id: build.templateId,
-      repository_id: build.repositoryId,
-      environment_id: build.environmentId,
-    });
-    expect(deploy.statusCode, deploy.body).toBe(201);
+    const build = await setupBuildAndDeploy(
+      admin,
+      p,
+      gitRepo({ 'build.sh': 'echo build\n', 'deploy.sh': 'exit 3\n' }),
+      '1.0.0',
+    );
     const built = await admin.post(`/api/project/${p}/tasks`, {
       template_id: build.templateId,
       message: 'a build',
@@ -52,7 +41,7 @@ describe.each(engines)('task lists answer their schema exactly ($name)', (engine
     expect(built.statusCode, built.body).toBe(201);
     expect((await waitForTask(admin, p, built.json().id)).status).toBe('success');
     const deployed = await admin.post(`/api/project/${p}/tasks`, {
-      template_id: deploy.json().id,
+      template_id: build.deployTemplateId,
       build_task_id: built.json().id,
     });
     expect(deployed.statusCode, deployed.body).toBe(201);

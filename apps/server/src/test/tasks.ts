@@ -34,6 +34,36 @@ export async function setupTemplate(
   return { projectId, templateId: tpl.json().id, keyId, repositoryId: repo.json().id, environmentId: env.json().id };
 }
 
+/**
+ * A bash build template (build.sh, starting at `startVersion`) and a deploy template of it
+ * (deploy.sh) on one repository; answers the build's set-up and the deploy template's id.
+ */
+export async function setupBuildAndDeploy(
+  c: Caller,
+  projectId: number,
+  repoPath: string,
+  startVersion: string,
+): Promise<TemplateSetup & { deployTemplateId: number }> {
+  const build = await setupTemplate(c, projectId, repoPath, {
+    name: 'build',
+    app: 'bash',
+    playbook: 'build.sh',
+    type: 'build',
+    start_version: startVersion,
+  });
+  const deploy = await c.post(`/api/project/${projectId}/templates`, {
+    name: 'deploy',
+    app: 'bash',
+    playbook: 'deploy.sh',
+    type: 'deploy',
+    build_template_id: build.templateId,
+    repository_id: build.repositoryId,
+    environment_id: build.environmentId,
+  });
+  if (deploy.statusCode !== 201) throw new Error(`deploy template: ${deploy.body}`);
+  return { ...build, deployTemplateId: deploy.json().id };
+}
+
 export async function runTask(c: Caller, projectId: number, body: Record<string, unknown>): Promise<number> {
   const res = await c.post(`/api/project/${projectId}/tasks`, body);
   if (res.statusCode !== 201) throw new Error(`task: ${res.statusCode} ${res.body}`);

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 // Response schemas whose routes answer only what a presenter built field by field (tasks.presenter.ts):
 // the answer already has the schema's shape, so checking it again per item is pure cost (a list of
 // 200 tasks spent more time in that check than in its query). Tests hold each presenter to its
-// schema (presented-response.test.ts); every other schema is still checked and stripped on the way out.
+// schema (presented-response.int.test.ts); every other schema is still checked and stripped on the way out.
 const presented = new WeakSet<object>();
 
 /** Marks `schema` as answered by a presenter (see above); answers it. */

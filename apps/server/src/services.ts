@@ -59,6 +59,7 @@ import { LdapUsersRepository } from './modules/ldap/ldap-users.repository.js';
 import { LdapService } from './modules/ldap/ldap.service.js';
 import { SecretBox } from './platform/crypto.js';
 import { resolveNodeId } from './config/node-id.js';
+import { CheckoutCache } from './engine/checkout-cache.js';
 import { Dispatcher } from './engine/dispatcher.js';
 import { Drain } from './engine/drain.js';
 import { fencedRunStore } from './engine/fencing.js';
@@ -565,6 +566,8 @@ export function createServices({
     sandbox,
     workRoot: config.taskDir,
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
+    // In the data folder, which no task sees.
+    checkoutCache: new CheckoutCache(path.join(config.dataDir, 'checkouts')),
     terraformState,
     terraformBackend,
     serverUrl: () => selfUrl.get(),

@@ -11,6 +11,7 @@ import {
 import { ansibleArgv } from './apps/ansible.js';
 import { scriptArgv } from './apps/scripts.js';
 import { unsafeExtraVarsYaml } from './apps/unsafe-yaml.js';
+import type { CheckoutCache } from './checkout-cache.js';
 import { Git } from './git.js';
 import { gitEnvironment } from './git-credentials.js';
 import { mergeKnownHosts, readKnownHosts } from './known-hosts.js';
@@ -36,6 +37,8 @@ export interface ExecutorDeps {
   launcher: ProcessLauncher;
   workRoot: string;
   knownHostsDir: string;
+  /** Checkouts kept for runs of repositories whose refs have not moved (none: every run clones). */
+  checkoutCache?: CheckoutCache;
   /** Local-backend state kept between runs; `workDir` is a real folder path. Notes are for the task's log. */
   terraformState: {
     restore(templateId: number, workDir: string, owner?: TaskIdentity | null): string[];
@@ -120,6 +123,8 @@ export class TaskExecutor {
   /** What they may read outside it: an absolute file inventory and the variables beside it. */
   private readable: string[] = [];
   private ws: Workspace | null = null;
+  /** The run's project: whose cached checkouts it may be given. */
+  private cacheScope: string | undefined;
   /** The task's own relay to its Terraform HTTP backend (its own network cannot reach the server). */
   private forward: { socket: string; port: number } | undefined;
   /** The workspace's real path, resolved before any task process ran: where its output file is read. */
@@ -180,6 +185,7 @@ export class TaskExecutor {
     const userEnv = userEnvironment(ctx);
     checkUntrustedVars(ctx.untrustedVars);
     for (const n of ctx.notices ?? []) this.note(n);
+    this.cacheScope = `project_${ctx.task.project_id}`;
     const ws = await Workspace.create(this.d.workRoot, ctx.task.id, this.d.sandbox.taskOwner ?? null);
     this.ws = ws;
     this.cleanups.push(() => ws.remove());
@@ -310,8 +316,9 @@ export class TaskExecutor {
   ) {
     const access = await gitEnvironment(ws, name, repo.key, knownHosts, this.d.launcher, this.d.systemPath);
     this.cleanups.push(() => access.stop());
-    const git = new Git(this.d.launcher, (l) => this.host.log(l));
+    const git = new Git(this.d.launcher, (l) => this.host.log(l), this.d.checkoutCache);
     return git.checkout({
+      cacheScope: this.cacheScope,
       url: repo.row.git_url,
       branch: repo.row.git_url.startsWith('/') ? null : branch,
       commitHash,

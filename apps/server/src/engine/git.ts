@@ -1,5 +1,7 @@
 import type { ProcessLauncher, ProcessSpec } from './process.js';
+import type { CheckoutCache } from './checkout-cache.js';
 import { checkedOutCommit } from './git-head.js';
+import { localRefsFingerprint } from './git-refs.js';
 
 export interface GitCheckout {
   url: string;
@@ -8,6 +10,8 @@ export interface GitCheckout {
   dir: string;
   cwd: string;
   env: Record<string, string>;
+  /** Whose checkouts a cached one may serve (the project): set, the cache is used when there is one. */
+  cacheScope?: string;
 }
 
 const HASH = /^[0-9a-f]{4,64}$/i;
@@ -31,11 +35,53 @@ export class Git {
   constructor(
     private readonly launcher: ProcessLauncher,
     private readonly log: (line: string) => void,
+    private readonly cache?: CheckoutCache,
   ) {}
 
   async checkout(c: GitCheckout): Promise<{ hash: string; message: string }> {
     if (c.branch && (c.branch.startsWith('-') || /\s/.test(c.branch))) throw new Error('Refusing an option-like branch name');
     if (c.commitHash && !HASH.test(c.commitHash)) throw new Error('Commit hash must be hexadecimal');
+    const key = await this.cacheKey(c);
+    if (key === null) return this.clone(c);
+    const cached = await this.cache!.copyTo(key, c.dir);
+    if (cached) return cached;
+    const commit = await this.clone(c);
+    await this.cache!.store(key, c.dir, commit);
+    return commit;
+  }
+
+  /**
+   * The cache entry a clone's inputs and its source's current refs name: a local repository's refs
+   * are read from its files; a remote's branch (or HEAD, with the branch it names) is asked with
+   * `git ls-remote` under the run's own credentials, so a project that cannot read the repository
+   * is never served its files. Null when not cached: no cache or scope, a remote clone of a given
+   * commit (a full clone, with every branch), or refs that cannot be read.
+   */
+  private async cacheKey(c: GitCheckout): Promise<string | null> {
+    if (!this.cache || c.cacheScope === undefined) return null;
+    const inputs = JSON.stringify([c.url, c.branch, c.commitHash]);
+    if (c.url.startsWith('/')) {
+      const refs = localRefsFingerprint(c.url);
+      return refs === null ? null : this.cache.key(c.cacheScope, inputs, refs);
+    }
+    if (c.commitHash) return null;
+    const ref = c.branch ? `refs/heads/${c.branch}` : 'HEAD';
+    let refs: string;
+    try {
+      refs = await this.capture({
+        command: 'git',
+        args: ['-c', 'protocol.ext.allow=never', 'ls-remote', '--symref', '--', c.url, ref],
+        cwd: c.cwd,
+        env: c.env,
+      });
+    } catch {
+      // The clone says what is wrong.
+      return null;
+    }
+    return HASH.test(refs.split(/\s/)[0] ?? '') || refs.startsWith('ref: ') ? this.cache.key(c.cacheScope, inputs, refs) : null;
+  }
+
+  private async clone(c: GitCheckout): Promise<{ hash: string; message: string }> {
     const base = ['-c', 'core.hooksPath=/dev/null', '-c', 'protocol.ext.allow=never', '-c', 'advice.detachedHead=false'];
     // No template folder: its sample hooks and files are never used (hooks are off) and cost
     // every task a copy and a removal.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RunnerJob } from '@gantry/contracts';
+import { CheckoutCache } from '../engine/checkout-cache.js';
 import type { ExecutorDeps } from '../engine/executor.js';
 import type { Backoff } from '../engine/log-retry-buffer.js';
 import { createProcessLauncher } from '../engine/process.js';
@@ -46,6 +47,8 @@ export class RunnerAgent {
       sandbox: o.sandbox,
       workRoot: path.join(o.workDir, 'tasks'),
       knownHostsDir: path.join(o.workDir, 'known_hosts'),
+      // In the work folder, which no task sees.
+      checkoutCache: new CheckoutCache(path.join(o.workDir, 'checkouts')),
       terraformState: new TerraformStateStore(path.join(o.workDir, 'terraform')),
       systemPath: o.systemPath,
       serverUrl: () => o.serverUrl ?? null,

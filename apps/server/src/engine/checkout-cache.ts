@@ -1,0 +1,160 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** What a cached checkout was cloned at. */
+export interface CachedCommit {
+  hash: string;
+  message: string;
+}
+
+/** Entries kept per node; each (project, repository, branch, commit asked) keeps only its latest. */
+const MAX_ENTRIES = 32;
+
+/** A half-made or half-removed entry older than this was left by a process that died. */
+const LEFTOVER_AGE_MS = 60 * 60 * 1000;
+
+const ENTRY = /^([0-9a-f]{16})-([0-9a-f]{16})$/;
+
+const short = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | null)?.code;
+
+/**
+ * Checkouts the server's own git made, kept in a folder no task sees (the data folder), so a run
+ * of a repository whose refs have not moved copies the files instead of starting git three times
+ * (clone, its shell, upload-pack) and fetching the pack again.
+ *
+ * An entry is keyed by its scope (the project: one project's credentials never serve another's
+ * checkout), the clone's inputs and a fingerprint of the source's refs, so a copy holds exactly
+ * what a fresh clone would. Entries are filled from a clone before any task process has run in
+ * its workspace, never read or written by a task, and published by an atomic rename: a half-made
+ * entry is never seen. Copies recreate links as links and follow none.
+ */
+export class CheckoutCache {
+  private cleaned: Promise<void> | undefined;
+
+  constructor(
+    readonly root: string,
+    private readonly maxEntries = MAX_ENTRIES,
+  ) {}
+
+  /** The entry name for a clone's inputs (`scope`, url, branch, commit) and its source's refs. */
+  key(scope: string, inputs: string, fingerprint: string): string {
+    return `${short(`${scope}\n${inputs}`)}-${short(fingerprint)}`;
+  }
+
+  /**
+   * Copies the entry's checkout to `dir` (which must not exist) and answers its commit; null when
+   * there is no such entry or the copy failed (what it made is removed: the caller clones).
+   */
+  async copyTo(key: string, dir: string): Promise<CachedCommit | null> {
+    const entry = path.join(this.root, key);
+    let commit: CachedCommit;
+    try {
+      commit = JSON.parse(await fs.promises.readFile(path.join(entry, 'commit.json'), 'utf8')) as CachedCommit;
+    } catch {
+      return null;
+    }
+    if (typeof commit?.hash !== 'string' || typeof commit.message !== 'string') return null;
+    try {
+      await copyTree(path.join(entry, 'tree'), dir);
+      // The last use decides which entries go first when there are too many.
+      const now = new Date();
+      await fs.promises.utimes(entry, now, now).catch(() => undefined);
+      return commit;
+    } catch {
+      // Evicted meanwhile, or the disk is full: a clone does it the usual way.
+      await fs.promises.rm(dir, { recursive: true, force: true });
+      return null;
+    }
+  }
+
+  /**
+   * Keeps a copy of the fresh checkout `dir` (no task process has run in it yet) under `key`, and
+   * drops the entries it replaces (same inputs, older refs) and the least recently used past the
+   * bound. Best effort: a failure leaves the cache as it was.
+   */
+  async store(key: string, dir: string, commit: CachedCommit): Promise<void> {
+    this.cleaned ??= this.removeLeftovers().catch(() => undefined);
+    await this.cleaned;
+    const temp = path.join(this.root, `.tmp-${randomBytes(6).toString('hex')}`);
+    try {
+      await fs.promises.mkdir(temp, { recursive: true, mode: 0o700 });
+      await copyTree(dir, path.join(temp, 'tree'));
+      await fs.promises.writeFile(path.join(temp, 'commit.json'), JSON.stringify(commit), { mode: 0o600 });
+      await fs.promises.rename(temp, path.join(this.root, key));
+    } catch {
+      // Another run stored the same entry first (the rename found it there), or the disk is full.
+      await fs.promises.rm(temp, { recursive: true, force: true }).catch(() => undefined);
+      return;
+    }
+    await this.evict(key).catch(() => undefined);
+  }
+
+  private async evict(kept: string): Promise<void> {
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(this.root);
+    } catch {
+      return;
+    }
+    const prefix = kept.slice(0, 16);
+    const entries: Array<{ name: string; used: number }> = [];
+    for (const name of names) {
+      const m = ENTRY.exec(name);
+      if (!m || name === kept) continue;
+      if (m[1] === prefix) {
+        await this.remove(name);
+        continue;
+      }
+      const st = await fs.promises.lstat(path.join(this.root, name)).catch(() => null);
+      if (st?.isDirectory()) entries.push({ name, used: st.mtimeMs });
+    }
+    entries.sort((a, b) => a.used - b.used);
+    for (const e of entries.slice(0, Math.max(0, entries.length + 1 - this.maxEntries))) await this.remove(e.name);
+  }
+
+  /** Renamed away first, so a copy in progress fails (and clones) instead of copying half a tree. */
+  private async remove(name: string): Promise<void> {
+    const trash = path.join(this.root, `.old-${randomBytes(6).toString('hex')}`);
+    try {
+      await fs.promises.rename(path.join(this.root, name), trash);
+    } catch (e) {
+      if (errno(e) === 'ENOENT') return;
+      throw e;
+    }
+    await fs.promises.rm(trash, { recursive: true, force: true });
+  }
+
+  /**
+   * What an earlier process left half-made or half-removed. Only old ones: another node sharing
+   * the folder may be filling an entry right now.
+   */
+  private async removeLeftovers(): Promise<void> {
+    await fs.promises.mkdir(this.root, { recursive: true, mode: 0o700 });
+    const before = Date.now() - LEFTOVER_AGE_MS;
+    for (const name of await fs.promises.readdir(this.root)) {
+      if (!name.startsWith('.tmp-') && !name.startsWith('.old-')) continue;
+      const st = await fs.promises.lstat(path.join(this.root, name)).catch(() => null);
+      if (st && st.mtimeMs < before) await fs.promises.rm(path.join(this.root, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Copies folders, regular files (with their mode) and links (as links, never followed) from `src`
+ * to a new folder `dst`; anything else (a pipe, a device) is an error.
+ */
+async function copyTree(src: string, dst: string): Promise<void> {
+  const p = fs.promises;
+  await p.mkdir(dst);
+  for (const e of await p.readdir(src, { withFileTypes: true })) {
+    const from = path.join(src, e.name);
+    const to = path.join(dst, e.name);
+    if (e.isDirectory()) await copyTree(from, to);
+    else if (e.isSymbolicLink()) await p.symlink(await p.readlink(from), to);
+    else if (e.isFile()) await p.copyFile(from, to, fs.constants.COPYFILE_EXCL);
+    else throw new Error(`${from}: neither a file, a folder nor a link`);
+  }
+}

@@ -61,11 +61,19 @@ export function apiClient(base, cookie) {
   };
 }
 
-/** A project with a bash template running `script` from a fresh local repository. */
-export async function bashTemplate(api, script) {
+/**
+ * A project with a bash template running `script` from a fresh local repository; `files` more
+ * small files beside it (50 to a folder), for a repository of a real project's size.
+ */
+export async function bashTemplate(api, script, files = 0) {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-repo-'));
   process.once('exit', () => fs.rmSync(repo, { recursive: true, force: true }));
   fs.writeFileSync(path.join(repo, 'run.sh'), script);
+  for (let i = 0; i < files; i++) {
+    const dir = path.join(repo, `d${Math.floor(i / 50)}`);
+    if (i % 50 === 0) fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, `f${i}.txt`), `file ${i}\n`);
+  }
   const env = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@e', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@e' };
   execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: repo });
   execFileSync('git', ['add', '-A'], { cwd: repo, env });

@@ -1,11 +1,12 @@
 // Task throughput: TASKS trivial bash tasks (`echo ok`, SCRIPT=…) posted at once to one project with
-// MAX_PARALLEL slots, on a cached repository (one task runs first to fill the cache). Measures the
+// MAX_PARALLEL slots, on a local repository of REPO_FILES more files (default 0) whose checkout is
+// cached (one task runs first to fill the cache). Measures the
 // time from the first POST to all finished (→ tasks/s), the answer time of the bulk POSTs and of
 // PROBES single POSTs (another project) made one after another once they are queued, while they run, the server's
 // event-loop delay (p99, max) during the run, and its RSS before, at peak, right after and IDLE_S
 // seconds after (the idle level after a flood). Targets: ≥ 60 tasks/s on a quiet 2-core machine;
 // the probe POSTs' p99 ≤ 100 ms. SQLite by default; DB=pg for a fresh PostgreSQL database.
-// Run after `npm run build`: node --expose-gc bench/task-throughput.mjs   (TASKS, MAX_PARALLEL, PROBES, IDLE_S, DB)
+// Run after `npm run build`: node --expose-gc bench/task-throughput.mjs   (TASKS, MAX_PARALLEL, PROBES, IDLE_S, REPO_FILES, DB)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { bashTemplate, benchDb, FINISHED, load, rssSampler, startBenchServer, waitFinished } from './common.mjs';
 
@@ -14,6 +15,7 @@ const MAX_PARALLEL = Number(process.env.MAX_PARALLEL ?? 10);
 const PROBES = Number(process.env.PROBES ?? 20);
 const IDLE_S = Number(process.env.IDLE_S ?? 30);
 const SCRIPT = process.env.SCRIPT ?? 'echo ok\n';
+const REPO_FILES = Number(process.env.REPO_FILES ?? 0);
 
 const pct = (values, p) => {
   const s = [...values].sort((a, b) => a - b);
@@ -31,8 +33,8 @@ let server;
 try {
   server = await startBenchServer({ ...database.env, GANTRY_MAX_PARALLEL_TASKS: String(MAX_PARALLEL) });
   const { api, db } = server;
-  const busy = await bashTemplate(api, SCRIPT);
-  const probe = await bashTemplate(api, SCRIPT);
+  const busy = await bashTemplate(api, SCRIPT, REPO_FILES);
+  const probe = await bashTemplate(api, SCRIPT, REPO_FILES);
   // Fills the repository cache of both projects: the run measures cached tasks.
   for (const p of [busy, probe]) await waitFinished(api, p.projectId, (await api('POST', `/api/project/${p.projectId}/tasks`, { template_id: p.templateId })).id);
   globalThis.gc?.();
@@ -70,7 +72,7 @@ try {
   const rate = total / seconds;
   const ok = rate >= 60 && pct(probeMs, 99) <= 100 && Number(failed.n) === 0;
   console.log(
-    `task throughput (${database.kind === 'pg' ? 'PostgreSQL' : 'SQLite'}, ${MAX_PARALLEL} slots, ${JSON.stringify(SCRIPT.trim())}): ${total} tasks in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} tasks/s (target ≥ 60)` +
+    `task throughput (${database.kind === 'pg' ? 'PostgreSQL' : 'SQLite'}, ${MAX_PARALLEL} slots, ${JSON.stringify(SCRIPT.trim())}${REPO_FILES ? `, ${REPO_FILES + 1} files` : ''}): ${total} tasks in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} tasks/s (target ≥ 60)` +
       `${Number(failed.n) ? `, ${failed.n} not successful` : ''}; bulk POST p50 ${pct(bulkMs, 50).toFixed(0)} / p99 ${pct(bulkMs, 99).toFixed(0)} ms; ` +
       `single POST while running p50 ${pct(probeMs, 50).toFixed(0)} / p99 ${pct(probeMs, 99).toFixed(0)} ms (target ≤ 100); ` +
       `event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(0)} / max ${(loop.max / 1e6).toFixed(0)} ms; ` +

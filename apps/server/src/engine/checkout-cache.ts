@@ -144,7 +144,8 @@ export class CheckoutCache {
 
 /**
  * Copies folders, regular files (with their mode) and links (as links, never followed) from `src`
- * to a new folder `dst`; anything else (a pipe, a device) is an error.
+ * to a new folder `dst`; anything else (a pipe, a device) is an error. One entry after another:
+ * all at once, ten runs' copies flooded the thread pool every other file operation waits in.
  */
 async function copyTree(src: string, dst: string): Promise<void> {
   const p = fs.promises;

@@ -251,6 +251,31 @@ describe('checkout cache', () => {
     expect(fs.readFileSync(path.join(dir, 'bin/run.sh'), 'utf8')).toBe('echo ok\n');
   });
 
+  it('keeps no clone whose refs moved while it was made (it would be filed under the refs before)', async () => {
+    for (const remote of [false, true]) {
+      const source = repo();
+      const url = remote ? `file://${source}` : source;
+      const cacheDir = path.join(root, `cache-moved-${remote}`);
+      const real = createProcessLauncher({ active: false, wrap: (s) => s });
+      let moved = '';
+      // A commit lands between the refs being read and the clone.
+      const launcher: ProcessLauncher = {
+        start: (spec, onLine, flow) => {
+          if (spec.args.includes('clone') && !moved) moved = commit(source, { 'README.md': 'during\n' }, 'during');
+          return real.start(spec, onLine, flow);
+        },
+      };
+      const g = new Git(launcher, () => undefined, new CheckoutCache(cacheDir));
+      const co = () =>
+        g.checkout({ url, branch: 'main', commitHash: null, dir: fresh(), cwd: root, env, cacheScope: 'p' });
+      expect((await co()).hash).toBe(moved);
+      expect(fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((n) => !n.startsWith('.')) : []).toEqual([]);
+      // Read again, the refs name the new commit: that clone is kept.
+      expect((await co()).hash).toBe(moved);
+      expect(fs.readdirSync(cacheDir).filter((n) => !n.startsWith('.'))).toHaveLength(1);
+    }
+  });
+
   it('uses no cache without a scope', async () => {
     const url = repo();
     const cacheDir = path.join(root, 'cache-9');

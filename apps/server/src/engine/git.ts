@@ -41,28 +41,33 @@ export class Git {
   async checkout(c: GitCheckout): Promise<{ hash: string; message: string }> {
     if (c.branch && (c.branch.startsWith('-') || /\s/.test(c.branch))) throw new Error('Refusing an option-like branch name');
     if (c.commitHash && !HASH.test(c.commitHash)) throw new Error('Commit hash must be hexadecimal');
-    const key = await this.cacheKey(c);
-    if (key === null) return this.clone(c);
-    const cached = await this.cache!.copyTo(key, c.dir);
-    if (cached) return cached;
+    const cached = await this.cacheKey(c);
+    if (cached === null) return this.clone(c);
+    const copied = await this.cache!.copyTo(cached.key, c.dir);
+    if (copied) return copied;
     const commit = await this.clone(c);
-    await this.cache!.store(key, c.dir, commit);
+    // Kept only when the clone is what the key says: refs that moved during it would file it
+    // under the refs before.
+    if (cached.holds(commit.hash)) await this.cache!.store(cached.key, c.dir, commit);
     return commit;
   }
 
   /**
-   * The cache entry a clone's inputs and its source's current refs name: a local repository's refs
-   * are read from its files; a remote's branch (or HEAD, with the branch it names) is asked with
-   * `git ls-remote` under the run's own credentials, so a project that cannot read the repository
-   * is never served its files. Null when not cached: no cache or scope, a remote clone of a given
+   * The cache entry a clone's inputs and its source's current refs name, and how to tell a clone
+   * made after it matches it: a local repository's refs are read from its files (and read again
+   * after the clone); a remote's branch (or HEAD, with the branch it names) is asked with `git
+   * ls-remote` under the run's own credentials, so a project that cannot read the repository is
+   * never served its files. Null when not cached: no cache or scope, a remote clone of a given
    * commit (a full clone, with every branch), or refs that cannot be read.
    */
-  private async cacheKey(c: GitCheckout): Promise<string | null> {
+  private async cacheKey(c: GitCheckout): Promise<{ key: string; holds: (hash: string) => boolean } | null> {
     if (!this.cache || c.cacheScope === undefined) return null;
+    const cache = this.cache;
     const inputs = JSON.stringify([c.url, c.branch, c.commitHash]);
     if (c.url.startsWith('/')) {
       const refs = localRefsFingerprint(c.url);
-      return refs === null ? null : this.cache.key(c.cacheScope, inputs, refs);
+      if (refs === null) return null;
+      return { key: cache.key(c.cacheScope, inputs, refs), holds: () => localRefsFingerprint(c.url) === refs };
     }
     if (c.commitHash) return null;
     const ref = c.branch ? `refs/heads/${c.branch}` : 'HEAD';
@@ -78,7 +83,10 @@ export class Git {
       // The clone says what is wrong.
       return null;
     }
-    return HASH.test(refs.split(/\s/)[0] ?? '') || refs.startsWith('ref: ') ? this.cache.key(c.cacheScope, inputs, refs) : null;
+    // "<hash>\t<ref>" for the branch, after "ref: <branch>\tHEAD" when HEAD was asked.
+    const head = refs.split('\n').find((l) => HASH.test(l.split('\t')[0] ?? ''))?.split('\t')[0];
+    if (!head) return null;
+    return { key: cache.key(c.cacheScope, inputs, refs), holds: (hash) => hash === head };
   }
 
   private async clone(c: GitCheckout): Promise<{ hash: string; message: string }> {

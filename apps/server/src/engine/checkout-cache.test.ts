@@ -276,6 +276,37 @@ describe('checkout cache', () => {
     }
   });
 
+  it('keys a remote by its refs alone, not by what ssh says on the side', async () => {
+    const source = repo();
+    const real = createProcessLauncher({ active: false, wrap: (s) => s });
+    const started: string[] = [];
+    let n = 0;
+    const launcher: ProcessLauncher = {
+      start: (spec, onLine, flow) => {
+        started.push(spec.args.includes('ls-remote') ? 'ls-remote' : spec.args.includes('clone') ? 'clone' : 'other');
+        // As ssh tells a host key it just added (or a server's banner): different every time.
+        if (spec.args.includes('ls-remote'))
+          onLine(`Warning: Permanently added 'host-${++n}' (ED25519) to the list of known hosts.`);
+        return real.start(spec, onLine, flow);
+      },
+    };
+    const g = new Git(launcher, () => undefined, new CheckoutCache(path.join(root, 'cache-ssh')));
+    const co = () =>
+      g.checkout({
+        url: `file://${source}`,
+        branch: null,
+        commitHash: null,
+        dir: fresh(),
+        cwd: root,
+        env,
+        cacheScope: 'p',
+      });
+    await co();
+    started.length = 0;
+    await co();
+    expect(started).toEqual(['ls-remote']);
+  });
+
   it('uses no cache without a scope', async () => {
     const url = repo();
     const cacheDir = path.join(root, 'cache-9');

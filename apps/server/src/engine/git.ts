@@ -83,10 +83,12 @@ export class Git {
       // The clone says what is wrong.
       return null;
     }
-    // "<hash>\t<ref>" for the branch, after "ref: <branch>\tHEAD" when HEAD was asked.
-    const head = refs.split('\n').find((l) => HASH.test(l.split('\t')[0] ?? ''))?.split('\t')[0];
+    // "<hash>\t<ref>" for the branch, after "ref: <branch>\tHEAD" when HEAD was asked; what ssh
+    // says on stderr (a host key just added) is not part of it.
+    const lines = refs.split('\n').filter((l) => /^([0-9a-f]{40,64}|ref: \S+)\t\S+$/.test(l));
+    const head = lines.find((l) => !l.startsWith('ref: '))?.split('\t')[0];
     if (!head) return null;
-    return { key: cache.key(c.cacheScope, inputs, refs), holds: (hash) => hash === head };
+    return { key: cache.key(c.cacheScope, inputs, lines.join('\n')), holds: (hash) => hash === head };
   }
 
   private async clone(c: GitCheckout): Promise<{ hash: string; message: string }> {

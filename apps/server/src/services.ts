@@ -567,7 +567,7 @@ export function createServices({
     workRoot: config.taskDir,
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
     // In the data folder, which no task sees.
-    checkoutCache: new CheckoutCache(path.join(config.dataDir, 'checkouts')),
+    checkoutCache: CheckoutCache.forNode(path.join(config.dataDir, 'checkouts'), config.checkoutCacheEntries),
     terraformState,
     terraformBackend,
     serverUrl: () => selfUrl.get(),

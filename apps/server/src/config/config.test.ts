@@ -63,6 +63,14 @@ describe('config', () => {
     expect(() => loadConfig({ GANTRY_ALLOWED_LOCAL_PATHS: '/srv/git,repos' })).toThrow(/GANTRY_ALLOWED_LOCAL_PATHS: expected absolute paths, got "repos"/);
   });
 
+  it('keeps 32 checkouts by default, any number asked, none for 0', () => {
+    expect(loadConfig({}).checkoutCacheEntries).toBe(32);
+    expect(loadConfig({ GANTRY_CHECKOUT_CACHE_ENTRIES: '5' }).checkoutCacheEntries).toBe(5);
+    expect(loadConfig({ GANTRY_CHECKOUT_CACHE_ENTRIES: '0' }).checkoutCacheEntries).toBe(0);
+    expect(() => loadConfig({ GANTRY_CHECKOUT_CACHE_ENTRIES: '-1' })).toThrow(/GANTRY_CHECKOUT_CACHE_ENTRIES/);
+    expect(() => loadConfig({ GANTRY_CHECKOUT_CACHE_ENTRIES: 'many' })).toThrow(/GANTRY_CHECKOUT_CACHE_ENTRIES/);
+  });
+
   it('fails listing every bad value', () => {
     expect(() => loadConfig({ GANTRY_PORT: 'abc', GANTRY_NON_ADMIN_CAN_CREATE_PROJECT: 'maybe' })).toThrow(ConfigError);
     try {

@@ -143,6 +143,8 @@ const envSchema = z.object({
   GANTRY_WEB_DIST: z.string().optional(),
   GANTRY_MAX_PARALLEL_TASKS: z.coerce.number().int().min(1).default(10),
   GANTRY_MAX_TASK_LOG_LINES: z.coerce.number().int().min(100).default(5_000_000),
+  // Checkouts kept for runs of repositories whose refs have not moved; 0: every run clones.
+  GANTRY_CHECKOUT_CACHE_ENTRIES: z.coerce.number().int().min(0).default(32),
   // Memory (MiB) this node lends to log lines the database could not store yet, across all its tasks.
   GANTRY_LOG_RETRY_BUFFER_MB: z.coerce.number().int().min(1).default(64),
   // Largest Terraform/OpenTofu state the HTTP backend accepts in one request (64 MiB).
@@ -231,6 +233,8 @@ export interface Config {
   maxParallelTasks: number;
   /** Lines of process output kept per task; past it one line says the rest was dropped. */
   maxTaskLogLines: number;
+  /** Checkouts this node keeps in `<data dir>/checkouts` (0: none, every run clones). */
+  checkoutCacheEntries: number;
   /** Bytes of unstored log lines kept for retry across this node's tasks; past it a task's oldest waiting lines are dropped and counted. */
   logRetryBufferBytes: number;
   /** Largest state body the Terraform/OpenTofu HTTP backend accepts. */
@@ -335,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     version,
     maxParallelTasks: e.GANTRY_MAX_PARALLEL_TASKS,
     maxTaskLogLines: e.GANTRY_MAX_TASK_LOG_LINES,
+    checkoutCacheEntries: e.GANTRY_CHECKOUT_CACHE_ENTRIES,
     logRetryBufferBytes: e.GANTRY_LOG_RETRY_BUFFER_MB * 1024 * 1024,
     maxStateBytes: e.GANTRY_MAX_STATE_BYTES,
     taskLogRetentionDays: e.GANTRY_TASK_LOG_RETENTION_DAYS,

@@ -61,3 +61,21 @@ describe.each(engines)('cached checkouts in real runs ($name)', (engine) => {
     });
   });
 });
+
+describe('runs with the checkout cache off (GANTRY_CHECKOUT_CACHE_ENTRIES=0)', () => {
+  const t = useTestApp(engines[0]!, { GANTRY_CHECKOUT_CACHE_ENTRIES: '0' });
+
+  it('clones every run and keeps nothing', async () => {
+    const admin = await signedInUser(t(), { admin: true });
+    const p = await createProject(admin);
+    const repo = gitRepo({ 'run.sh': 'echo "version=$(cat version.txt)"\n', 'version.txt': '1\n' });
+    const s = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'run.sh' });
+    for (const version of ['1', '2']) {
+      if (version === '2') commitFiles(repo, { 'version.txt': '2\n' });
+      const id = await runTask(admin, p, { template_id: s.templateId });
+      expect((await waitForTask(admin, p, id)).status).toBe('success');
+      expect(await taskLog(admin, p, id)).toContain(`version=${version}`);
+    }
+    expect(fs.existsSync(path.join(t().config.dataDir, 'checkouts'))).toBe(false);
+  });
+});

@@ -307,6 +307,15 @@ describe('checkout cache', () => {
     expect(started).toEqual(['ls-remote']);
   });
 
+  it('is none for a node set to keep 0, and what an earlier start kept goes', async () => {
+    const dir = path.join(root, 'cache-off');
+    fs.mkdirSync(path.join(dir, 'entry', 'tree'), { recursive: true });
+    expect(CheckoutCache.forNode(dir, 0)).toBeUndefined();
+    for (let i = 0; i < 100 && fs.existsSync(dir); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.existsSync(dir)).toBe(false);
+    expect(CheckoutCache.forNode(dir, 3)).toBeInstanceOf(CheckoutCache);
+  });
+
   it('uses no cache without a scope', async () => {
     const url = repo();
     const cacheDir = path.join(root, 'cache-9');

@@ -39,6 +39,16 @@ export class CheckoutCache {
     private readonly maxEntries = MAX_ENTRIES,
   ) {}
 
+  /**
+   * A node's cache in `root` keeping `entries` checkouts; none for 0, and what an earlier start
+   * kept there is removed (in the background: nothing waits for it).
+   */
+  static forNode(root: string, entries: number): CheckoutCache | undefined {
+    if (entries > 0) return new CheckoutCache(root, entries);
+    void fs.promises.rm(root, { recursive: true, force: true }).catch(() => undefined);
+    return undefined;
+  }
+
   /** The entry name for a clone's inputs (`scope`, url, branch, commit) and its source's refs. */
   key(scope: string, inputs: string, fingerprint: string): string {
     return `${short(`${scope}\n${inputs}`)}-${short(fingerprint)}`;

@@ -10,6 +10,8 @@ const runnerEnvSchema = z.object({
   GANTRY_RUNNER_PRIVATE_KEY_FILE: z.string({ error: 'required (a file holding the private key shown at creation)' }).min(1, { error: 'required' }),
   GANTRY_RUNNER_WORK_DIR: z.string().default('./runner-data'),
   GANTRY_RUNNER_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  // Checkouts kept for runs of repositories whose refs have not moved, as on the server; 0: none.
+  GANTRY_CHECKOUT_CACHE_ENTRIES: z.coerce.number().int().min(0).default(32),
   GANTRY_TASK_SANDBOX: taskSandboxSetting,
   GANTRY_TASK_NETWORK: taskNetworkSetting,
   GANTRY_TASK_USER: taskUserSetting,
@@ -34,6 +36,8 @@ export interface RunnerConfig {
   privateKeyFile: string;
   /** PATH given to task processes. */
   systemPath: string;
+  /** Checkouts kept in the work folder (0: none, every run clones). */
+  checkoutCacheEntries: number;
 }
 
 /** The runner's reader of the environment: fails with every bad value listed. */
@@ -55,6 +59,7 @@ export function loadRunnerConfig(env: Record<string, string | undefined> = proce
     privateKey,
     workDir: path.resolve(e.GANTRY_RUNNER_WORK_DIR),
     pollMs: e.GANTRY_RUNNER_POLL_MS,
+    checkoutCacheEntries: e.GANTRY_CHECKOUT_CACHE_ENTRIES,
     taskSandbox: e.GANTRY_TASK_SANDBOX,
     taskNetwork: e.GANTRY_TASK_NETWORK,
     taskUser: e.GANTRY_TASK_USER,

@@ -316,6 +316,22 @@ describe('checkout cache', () => {
     expect(CheckoutCache.forNode(dir, 3)).toBeInstanceOf(CheckoutCache);
   });
 
+  it('clears every entry on demand (a runner told to clear its cache), and clones after', async () => {
+    const url = repo();
+    const cacheDir = path.join(root, 'cache-clear');
+    const cache = new CheckoutCache(cacheDir);
+    const { launcher, started } = counting();
+    const g = new Git(launcher, () => undefined, cache);
+    for (const scope of ['a', 'b'])
+      await g.checkout({ url, branch: null, commitHash: null, dir: fresh(), cwd: root, env, cacheScope: scope });
+    expect(await cache.clear()).toBe(2);
+    expect(fs.readdirSync(cacheDir)).toEqual([]);
+    const before = started.length;
+    await g.checkout({ url, branch: null, commitHash: null, dir: fresh(), cwd: root, env, cacheScope: 'a' });
+    expect(started.length).toBeGreaterThan(before);
+    expect(await new CheckoutCache(path.join(root, 'never-made')).clear()).toBe(0);
+  });
+
   it('uses no cache without a scope', async () => {
     const url = repo();
     const cacheDir = path.join(root, 'cache-9');

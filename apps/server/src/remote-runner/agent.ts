@@ -26,6 +26,8 @@ export interface RunnerAgentOptions {
   log(message: string): void;
   /** Waits between tries of a status report (tests shorten it). */
   reportBackoff?: Backoff;
+  /** Checkouts kept in the work folder's `checkouts` (GANTRY_CHECKOUT_CACHE_ENTRIES; default 32, 0: none). */
+  checkoutCacheEntries?: number;
 }
 
 /**
@@ -48,7 +50,7 @@ export class RunnerAgent {
       workRoot: path.join(o.workDir, 'tasks'),
       knownHostsDir: path.join(o.workDir, 'known_hosts'),
       // In the work folder, which no task sees.
-      checkoutCache: new CheckoutCache(path.join(o.workDir, 'checkouts')),
+      checkoutCache: CheckoutCache.forNode(path.join(o.workDir, 'checkouts'), o.checkoutCacheEntries ?? 32),
       terraformState: new TerraformStateStore(path.join(o.workDir, 'terraform')),
       systemPath: o.systemPath,
       serverUrl: () => o.serverUrl ?? null,
@@ -84,7 +86,7 @@ export class RunnerAgent {
   async pollOnce(): Promise<void> {
     const answer = await this.o.server.poll(this.runningTasks);
     for (const c of answer.control) this.runs.get(c.task_id)?.run.control(c.action);
-    if (answer.clear_cache) this.clearCache();
+    if (answer.clear_cache) await this.clearCache();
     for (const job of answer.jobs) this.startJob(job);
   }
 
@@ -120,8 +122,8 @@ export class RunnerAgent {
     this.runs.set(job.task_id, { run, done });
   }
 
-  /** Removes the work folders of tasks that are not running (leftovers of crashed runs). */
-  private clearCache(): void {
+  /** Removes the work folders of tasks that are not running (leftovers of crashed runs) and the kept checkouts. */
+  private async clearCache(): Promise<void> {
     const store = taskWorkspaceStore(this.deps.workRoot);
     let removed = 0;
     for (const id of store.taskIds()) {
@@ -129,6 +131,7 @@ export class RunnerAgent {
       store.remove(id);
       removed++;
     }
-    this.o.log(`Cache cleared (${removed} folder(s) removed)`);
+    const checkouts = (await this.deps.checkoutCache?.clear().catch(() => 0)) ?? 0;
+    this.o.log(`Cache cleared (${removed} folder(s) and ${checkouts} kept checkout(s) removed)`);
   }
 }

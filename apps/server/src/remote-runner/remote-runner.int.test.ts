@@ -9,6 +9,7 @@ import { openSealed } from '../platform/envelope.js';
 import { gitRepo } from '../test/git-fixture.js';
 import { createProject, engines, signedInUser, useTestApp, type Caller } from '../test/harness.js';
 import { runTask, setupTemplate, taskLog, waitForTask } from '../test/tasks.js';
+import { waitFor } from '../test/wait.js';
 import { RunnerAgent } from './agent.js';
 import { httpRunnerServer, type RunnerServer } from './server-client.js';
 
@@ -151,6 +152,23 @@ describe.each(engines)('remote runner end to end ($name)', (engine) => {
     expect(task.status).toBe('stopped');
     // The run reports its final status before it leaves the agent's list.
     await expect.poll(() => agent!.runningTasks, { timeout: 5_000 }).not.toContain(id);
+  });
+
+  it('keeps checkouts in its work folder, and empties them on a cache clear from the console', async () => {
+    const p = await createProject(admin);
+    const s = await setupTemplate(admin, p, gitRepo({ 'c.sh': 'echo cached\n' }), { app: 'bash', playbook: 'c.sh', runner_tag: 'linux' });
+    const checkouts = path.join(workDir, 'checkouts');
+    const entries = () => (fs.existsSync(checkouts) ? fs.readdirSync(checkouts).filter((n) => !n.startsWith('.')) : []);
+    const before = entries().length;
+    for (let i = 0; i < 2; i++) {
+      const id = await runTask(admin, p, { template_id: s.templateId });
+      expect((await waitForTask(admin, p, id, undefined, 30_000)).status).toBe('success');
+      expect(await taskLog(admin, p, id)).toContain('cached');
+    }
+    // One entry for the two runs of the same repository.
+    expect(entries()).toHaveLength(before + 1);
+    expect((await admin.del(`/api/runners/${runner.id}/cache`)).statusCode).toBe(204);
+    await waitFor('the runner to clear its checkouts', () => entries().length === 0, 10_000);
   });
 
   it('fails the tasks of a runner that stopped calling', async () => {

@@ -20,6 +20,7 @@ export async function startRunner(): Promise<void> {
     privateKey: config.privateKey,
     workDir: config.workDir,
     pollMs: config.pollMs,
+    checkoutCacheEntries: config.checkoutCacheEntries,
     systemPath: config.systemPath,
     sandbox,
     log: say,

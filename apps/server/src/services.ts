@@ -238,6 +238,8 @@ export function createServices({
   notificationSweepMs,
 }: AppDeps): Services {
   const node = nodeId ?? resolveNodeId(config.dataDir);
+  // In the data folder, which no task sees.
+  const checkoutCache = CheckoutCache.forNode(path.join(config.dataDir, 'checkouts'), config.checkoutCacheEntries);
   // Several nodes may share a PostgreSQL database: the bus reaches them all. SQLite has one node.
   const outputRepo = new TaskOutputRepository(db);
   const tasksRepo = new TasksRepository(db.db, outputRepo, db.engine);
@@ -566,8 +568,7 @@ export function createServices({
     sandbox,
     workRoot: config.taskDir,
     knownHostsDir: path.join(config.dataDir, 'known_hosts'),
-    // In the data folder, which no task sees.
-    checkoutCache: CheckoutCache.forNode(path.join(config.dataDir, 'checkouts'), config.checkoutCacheEntries),
+    checkoutCache,
     terraformState,
     terraformBackend,
     serverUrl: () => selfUrl.get(),
@@ -774,6 +775,7 @@ export function createServices({
     new ProjectCacheRepository(db.db),
     taskWorkspaceStore(config.taskDir),
     events,
+    checkoutCache,
   );
   backup.audit = audit;
   projectCache.audit = audit;

@@ -51,7 +51,7 @@ function counting(): { launcher: ProcessLauncher; started: string[][] } {
   };
 }
 
-/** Every entry under `dir` with its kind, mode and content (links as their target), .git's index aside. */
+/** Every entry under `dir` with its kind, mode and content (links as their target), .git's index and reflogs aside. */
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const walk = (rel: string) => {
@@ -60,8 +60,9 @@ function snapshot(dir: string): Record<string, string> {
       const full = path.join(dir, r);
       if (e.isDirectory()) walk(r);
       else if (e.isSymbolicLink()) out[r] = `link ${fs.readlinkSync(full)}`;
-      // The index records inode and times: a copy's differ, git refreshes them.
-      else if (r !== '.git/index')
+      // The index records inode and times: a copy's differ, git refreshes them. Reflogs carry the
+      // second a clone was made: two clones made at once may differ there.
+      else if (r !== '.git/index' && !r.startsWith('.git/logs/'))
         out[r] = `${(fs.statSync(full).mode & 0o777).toString(8)} ${fs.readFileSync(full, 'base64')}`;
     }
   };

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ProjectCheckouts } from './ports.js';
 
 /** What a cached checkout was cloned at. */
 export interface CachedCommit {
@@ -14,9 +15,18 @@ const MAX_ENTRIES = 32;
 /** A half-made or half-removed entry older than this was left by a process that died. */
 const LEFTOVER_AGE_MS = 60 * 60 * 1000;
 
-const ENTRY = /^([0-9a-f]{16})-([0-9a-f]{16})$/;
+/** `<scope>-<inputs>-<refs>`: the scope readable (a project's entries are found by it), the rest hashed. */
+const ENTRY = /^([A-Za-z0-9_]+)-([0-9a-f]{16})-([0-9a-f]{16})$/;
 
 const short = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/** A scope as it starts its entries' names (the exact scope is in their hash too). */
+const scopeName = (scope: string) => scope.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 64) || '_';
+
+/** The scope of a project's runs: its entries serve its runs only, and go with its cache. */
+export function projectScope(projectId: number): string {
+  return `project_${projectId}`;
+}
 
 const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | null)?.code;
 
@@ -31,7 +41,7 @@ const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | 
  * its workspace, never read or written by a task, and published by an atomic rename: a half-made
  * entry is never seen. Copies recreate links as links and follow none.
  */
-export class CheckoutCache {
+export class CheckoutCache implements ProjectCheckouts {
   private cleaned: Promise<void> | undefined;
 
   constructor(
@@ -51,7 +61,7 @@ export class CheckoutCache {
 
   /** The entry name for a clone's inputs (`scope`, url, branch, commit) and its source's refs. */
   key(scope: string, inputs: string, fingerprint: string): string {
-    return `${short(`${scope}\n${inputs}`)}-${short(fingerprint)}`;
+    return `${scopeName(scope)}-${short(`${scope}\n${inputs}`)}-${short(fingerprint)}`;
   }
 
   /**
@@ -109,12 +119,12 @@ export class CheckoutCache {
     } catch {
       return;
     }
-    const prefix = kept.slice(0, 16);
+    // The same scope and inputs: an entry for refs that have moved since.
+    const sameInputs = kept.slice(0, kept.lastIndexOf('-') + 1);
     const entries: Array<{ name: string; used: number }> = [];
     for (const name of names) {
-      const m = ENTRY.exec(name);
-      if (!m || name === kept) continue;
-      if (m[1] === prefix) {
+      if (!ENTRY.test(name) || name === kept) continue;
+      if (name.startsWith(sameInputs)) {
         await this.remove(name);
         continue;
       }
@@ -126,7 +136,17 @@ export class CheckoutCache {
   }
 
   /** Removes every entry (a runner's "clear cache"); answers how many. Runs copying meanwhile clone instead. */
-  async clear(): Promise<number> {
+  clear(): Promise<number> {
+    return this.removeWhere(() => true);
+  }
+
+  /** Removes a project's entries (its "clear cache"); answers how many. */
+  clearProject(projectId: number): Promise<number> {
+    const prefix = `${scopeName(projectScope(projectId))}-`;
+    return this.removeWhere((name) => name.startsWith(prefix));
+  }
+
+  private async removeWhere(chosen: (name: string) => boolean): Promise<number> {
     let names: string[];
     try {
       names = await fs.promises.readdir(this.root);
@@ -135,7 +155,7 @@ export class CheckoutCache {
     }
     let removed = 0;
     for (const name of names) {
-      if (!ENTRY.test(name)) continue;
+      if (!ENTRY.test(name) || !chosen(name)) continue;
       await this.remove(name);
       removed++;
     }

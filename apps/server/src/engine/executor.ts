@@ -11,7 +11,7 @@ import {
 import { ansibleArgv } from './apps/ansible.js';
 import { scriptArgv } from './apps/scripts.js';
 import { unsafeExtraVarsYaml } from './apps/unsafe-yaml.js';
-import type { CheckoutCache } from './checkout-cache.js';
+import { projectScope, type CheckoutCache } from './checkout-cache.js';
 import { Git } from './git.js';
 import { gitEnvironment } from './git-credentials.js';
 import { mergeKnownHosts, readKnownHosts } from './known-hosts.js';
@@ -185,7 +185,7 @@ export class TaskExecutor {
     const userEnv = userEnvironment(ctx);
     checkUntrustedVars(ctx.untrustedVars);
     for (const n of ctx.notices ?? []) this.note(n);
-    this.cacheScope = `project_${ctx.task.project_id}`;
+    this.cacheScope = projectScope(ctx.task.project_id);
     const ws = await Workspace.create(this.d.workRoot, ctx.task.id, this.d.sandbox.taskOwner ?? null);
     this.ws = ws;
     this.cleanups.push(() => ws.remove());

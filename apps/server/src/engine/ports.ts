@@ -224,6 +224,12 @@ export interface TaskWorkspaceStore {
   remove(taskId: number): void;
 }
 
+/** The checkouts a node keeps for its projects' runs (engine/checkout-cache.ts). */
+export interface ProjectCheckouts {
+  /** Removes the project's kept checkouts; answers how many. */
+  clearProject(projectId: number): Promise<number>;
+}
+
 export type ScheduleRecord = Selectable<ScheduleTable>;
 
 /** The schedule table as the scheduler uses it: each due time is claimed before it fires. */

@@ -376,7 +376,7 @@ describe.each(engines)('audit trail coverage ($name)', (engine) => {
     expect((await entries(admin, `project_id=${id}&object_type=project_cache`))[0]).toMatchObject({
       action: 'delete',
       object_id: id,
-      before: { task_folders: 0 },
+      before: { task_folders: 0, checkouts: 0 },
       actor: admin.username,
     });
     expect((await verify()).ok).toBe(true);

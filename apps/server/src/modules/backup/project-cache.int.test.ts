@@ -8,7 +8,7 @@ import { runTask, setupTemplate, waitForTask } from '../../test/tasks.js';
 describe.each(engines)('project cache ($name)', (engine) => {
   const t = useTestApp(engine);
 
-  it('removes folders finished runs left behind, and keeps running ones, state and known_hosts', async () => {
+  it("removes folders finished runs left behind and the project's kept checkouts, and keeps running ones, state, known_hosts and other projects' checkouts", async () => {
     const ctx = t();
     const admin = await signedInUser(ctx, { admin: true });
     const p = await createProject(admin);
@@ -40,8 +40,16 @@ describe.each(engines)('project cache ($name)', (engine) => {
       fs.writeFileSync(f, 'keep me');
     }
 
+    // The runs left a kept checkout each project.
+    const checkouts = path.join(data, 'checkouts');
+    const kept = (project: number) => fs.readdirSync(checkouts).filter((n) => n.startsWith(`project_${project}-`));
+    expect(kept(p)).toHaveLength(1);
+    expect(kept(other)).toHaveLength(1);
+
     const res = await admin.del(`/api/project/${p}/cache`);
     expect(res.statusCode).toBe(204);
+    expect(kept(p)).toEqual([]);
+    expect(kept(other)).toHaveLength(1);
     expect(fs.existsSync(folder(finished))).toBe(false);
     expect(fs.existsSync(folder(running))).toBe(true);
     expect(fs.existsSync(folder(foreign))).toBe(true);

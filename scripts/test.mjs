@@ -31,17 +31,7 @@ function readJson(file) {
   }
 }
 
-/** A check that is not a test suite counts as one test: it passes or fails as a whole. */
-function check(name, cmd, args) {
-  if (step(name, cmd, args)) passed += 1;
-  else {
-    failed += 1;
-    failures.push(name);
-    process.stdout.write(`FAILED: ${name}\n`);
-  }
-}
-
-/** Checks run at once, each counted as `check` does; their output is printed whole, one after the other. */
+/** Checks that are not a test suite, run at once; each counts as one test (it passes or fails as a whole). Their output is printed whole, one after the other. */
 async function checkTogether(checks) {
   const started = Date.now();
   const results = await Promise.all(

@@ -63,7 +63,7 @@ describe.each(engines)('live log of a 200,000-line task ($name)', (engine) => {
       ws.on('error', reject);
     });
 
-  it('the fast socket gets every line in order; the slow one gets a gap, reads it over HTTP and then has every line; memory stays bounded', { timeout: 120_000 }, async () => {
+  it('the reading socket gets every line in order (or is told of a gap); the slow one gets a gap, reads it over HTTP and then has every line; memory stays bounded', { timeout: 120_000 }, async () => {
     const projectId = await createProject(owner);
     const { templateId } = await setupTemplate(owner, projectId, gitRepo({ 'run.sh': SCRIPT }), { app: 'bash', playbook: 'run.sh' });
     let id = 0;
@@ -88,12 +88,18 @@ describe.each(engines)('live log of a 200,000-line task ($name)', (engine) => {
     expect(last).toBeGreaterThanOrEqual(LINES);
     const all = Array.from({ length: last }, (_, i) => i + 1);
 
-    // Fast: every line from its subscription on, in order, no gap, in far fewer messages than lines.
-    // (Gantry's first lines may go out before the subscription arrives: a console loads them over HTTP.)
+    // Fast: every line from its subscription on, in order, in far fewer messages than lines. (Gantry's
+    // first lines may go out before the subscription arrives: a console loads them over HTTP.) This
+    // client reads in the server's own process: on a loaded machine it too may fall 1 MB behind for a
+    // while, and then it is told of the gap like the slow one, never left without a word.
+    const slowLive = slow.lines.size;
     const firstPrinted = all.find((seq) => fast.lines.get(seq)?.startsWith('line 000001'))!;
     expect(fast.order[0]).toBeLessThan(firstPrinted);
-    expect(fast.gaps).toEqual([]);
-    expect(fast.order).toEqual(all.slice(fast.order[0]! - 1));
+    const told = (seq: number) => fast.gaps.some((g) => g.from <= seq && seq <= g.to);
+    expect(fast.order.every((seq, i) => i === 0 || seq > fast.order[i - 1]!)).toBe(true);
+    expect(all.slice(fast.order[0]! - 1).filter((seq) => !fast.lines.has(seq) && !told(seq))).toEqual([]);
+    if (fast.gaps.length === 0) expect(fast.order).toEqual(all.slice(fast.order[0]! - 1));
+    expect(fast.lines.size).toBeGreaterThan(slowLive);
     expect(fast.messages).toBeLessThan(LINES / 50);
 
     // Slow: once it reads again, it hears of what it missed.

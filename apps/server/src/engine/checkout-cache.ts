@@ -156,8 +156,9 @@ export class CheckoutCache implements ProjectCheckouts {
     let removed = 0;
     for (const name of names) {
       if (!ENTRY.test(name) || !chosen(name)) continue;
-      await this.remove(name);
-      removed++;
+      // One that cannot go (its folder's permissions changed) stays; the rest still go, and the
+      // caller (a project's Clear cache) is not failed for it.
+      if (await this.remove(name).then(() => true, () => false)) removed++;
     }
     return removed;
   }

@@ -148,10 +148,13 @@ describe.skipIf(!postgres)('a node declared dead that comes back (PostgreSQL, tw
     expect(taskProcesses().length).toBeGreaterThan(0);
 
     a.proc.kill('SIGSTOP');
-    await until('b to fail the task', async () => (await taskRow()).status === 'error', 15_000);
+    // b writes the status first and its line after it (a's appends are refused from the status
+    // write on), so the line is waited for too: on a loaded machine a poll can fall between them.
+    const failureLine = `Node ${aId} stopped answering; the task was failed.`;
+    await until('b to fail the task', async () => (await taskRow()).status === 'error' && (await stored()).some((l) => l.output === failureLine), 15_000);
     const atFailure = await stored();
     const failure = atFailure.at(-1)!;
-    expect(failure.output).toBe(`Node ${aId} stopped answering; the task was failed.`);
+    expect(failure.output).toBe(failureLine);
 
     a.proc.kill('SIGCONT');
     // a finds itself reaped at its next heartbeat (at most a second away) and kills the task's processes.

@@ -83,7 +83,8 @@ export async function withBuildTasks<T extends TaskRow>(
   const ids = [...new Set(rows.map((r) => r.build_task_id).filter((id): id is number => id !== null))];
   const builds = ids.length ? await db.selectFrom('task').selectAll().where('id', 'in', ids).execute() : [];
   const byId = new Map(builds.map((b) => [b.id, b]));
-  return rows.map((r) => ({ ...r, build_task: (r.build_task_id !== null && byId.get(r.build_task_id)) || null }));
+  // In place: the rows are the driver's fresh objects, and a copy of each was a list's second-largest cost.
+  return rows.map((r) => Object.assign(r, { build_task: (r.build_task_id !== null && byId.get(r.build_task_id)) || null }));
 }
 
 /** Which waiting tasks a claimer may take: a remote runner takes its tag's templates, of its project if it has one. */

@@ -1,77 +1,40 @@
 import {
-  ACTIVE_STATUSES,
   FINISHED_STATUSES,
   STOPPABLE_STATUSES,
   isFinished,
-  taskParamsSchema,
-  templateTaskParamsSchema,
   type ActiveTask,
   type TaskResult,
-  type ProjectRole,
   type Template,
   type Task,
   type TaskParams,
-  type taskCreateSchema,
   ErrorCodes,
 } from '@gantry/contracts';
-import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { noAudit, type AuditRecorder } from '../audit/audit.port.js';
 import type { SecretBox } from '../../platform/crypto.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../platform/errors.js';
+import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import type { Actor } from '../../platform/resource-routes.js';
 import type { EventBus } from '../../realtime/bus.js';
 import { noTaskApprovals, type TaskApprovals } from '../approvals/task-approvals.port.js';
 import type { EventsService } from '../events/events.service.js';
 import type { InventoriesService } from '../inventories/inventories.service.js';
 import type { TemplatesService } from '../templates/templates.service.js';
-import { presentTemplate } from '../templates/templates.presenter.js';
 import { taskUpdateFrame, type FrameSource } from '../../realtime/task-frames.js';
+import { NodeTaskFailures } from './node-task-failures.js';
+import { taskResult } from './task-result.js';
 import {
-  allowedParams,
-  checkArguments,
-  checkGroupEnvKept,
-  checkTaskEnvNames,
-  checkTaskVariables,
-  foldTopLevelOptions,
-  nextVersion,
-  parseJsonObject,
-} from './task-input.js';
-import { chosenBranch, chosenGroup, chosenInventory } from './run-choices.js';
+  prepareTask,
+  type AppLookup,
+  type TaskActor,
+  type TaskCreationDeps,
+  type TaskInput,
+  type TaskOrigin,
+  type VariableGroupLookup,
+} from './task-creation.js';
 import type { TaskRow, TasksRepository, TaskWithNames } from './tasks.repository.js';
-import { typedSurveyAnswers, type DynamicOptionCheck } from './survey-answers.js';
+import type { DynamicOptionCheck } from './survey-answers.js';
 
-export type TaskInput = z.output<typeof taskCreateSchema>;
-/** Every status of a task a node holds in a run (claimed and not yet final). */
-const NODE_ACTIVE = ['starting', 'running', 'stopping', ...ACTIVE_STATUSES];
-/** Who starts a task: a user with their role in the project (argument overrides need manager or higher). */
-export interface TaskActor extends Actor {
-  role?: ProjectRole | null;
-}
-export interface TaskOrigin {
-  integrationId?: number;
-  scheduleId?: number;
-  /** Another variable group of the project to run with than the template's (a workflow node's override). */
-  environmentId?: number;
-  /** Environment variables for the run on top of the variable group's (an integration's extracted values). */
-
-  env?: Record<string, string>;
-  /** The workflow run, node and try this task is (stored on the task; unique: a try's task is inserted once). */
-  workflow?: { runId: number; node: string; attempt: number };
-  /** Outputs of earlier workflow nodes, `{nodeId: output}`, given to the run as data (stored as task.inputs). */
-  inputs?: Record<string, unknown>;
-}
-
-/** What task creation needs to know of apps (the apps module). */
-export interface AppLookup {
-  find(id: string): Promise<{ title: string; active: boolean } | null>;
-}
-
-/** What task creation needs to know of variable groups (the environments module). */
-export interface VariableGroupLookup {
-  /** The names of a group's environment variables, secret ones included. */
-  envNames(projectId: number, id: number): Promise<string[]>;
-}
+export type { AppLookup, TaskActor, TaskInput, TaskOrigin, VariableGroupLookup } from './task-creation.js';
 
 export class TasksService {
   constructor(
@@ -85,7 +48,34 @@ export class TasksService {
     private readonly nodeId: string,
     private readonly apps: AppLookup,
     private readonly groups: VariableGroupLookup,
-  ) {}
+  ) {
+    // The service itself stands for the wired-in checks and listener: set after construction, they are read when used.
+    this.creation = {
+      repo: this.repo,
+      templates: this.templates,
+      inventories: this.inventories,
+      apps: this.apps,
+      groups: this.groups,
+      box: this.box,
+      clock: this.clock,
+      hooks: this,
+    };
+    this.failures = new NodeTaskFailures(
+      {
+        repo: this.repo,
+        events: this.events,
+        clock: this.clock,
+        publish: (task) => this.publish(task),
+        endedOutsideRun: (task) => this.endedOutsideRun(task),
+      },
+      this.nodeId,
+    );
+  }
+
+  /** What `create` checks and builds a task with (task-creation.ts). */
+  private readonly creation: TaskCreationDeps;
+  /** Fails the tasks of this node and of dead ones that no run can finish (node-task-failures.ts). */
+  private readonly failures: NodeTaskFailures;
 
   /**
    * Told of tasks that end without a run to report them: stopped while still queued, or failed
@@ -140,129 +130,8 @@ export class TasksService {
     input: TaskInput,
     origin: TaskOrigin = {},
   ): Promise<TaskWithNames> {
-    const template = presentTemplate(
-      await this.templates.getForTask(projectId, input.template_id).catch(() => {
-        throw new ValidationError('Template not found in this project', {
-          code: ErrorCodes.notInProject,
-          label_key: 'template',
-          field: 'template_id',
-        });
-      }),
-    );
-    const app = await this.apps.find(template.app);
-    if (!app) throw new ValidationError('App not found', { code: ErrorCodes.appNotFound });
-    if (!app.active)
-      throw new ValidationError(`App ${app.title} is not active`, { code: ErrorCodes.appInactive, app: app.title });
-    // Answers are checked and stored typed (defaults filled in, "5" as 5, "true" as true).
-    const { environment: answers, secret: secretAnswers } = await typedSurveyAnswers(
-      template.survey_vars,
-      parseJsonObject(input.environment, 'Environment', 'environment'),
-      parseJsonObject(input.secret, 'Secret', 'secret'),
-      { checkDynamicOption: this.checkDynamicOption?.(projectId, template, input.inventory_id) },
-    );
-    // Task input is data: names that would steer Ansible or the process are refused, and a task
-    // gives only survey answers unless the template allows free extra variables.
-    const anyName = origin.integrationId !== undefined || template.allow_extra_vars_in_task;
-    checkTaskVariables(Object.keys(answers), template.survey_vars, anyName, 'environment');
-    checkTaskVariables(Object.keys(secretAnswers), template.survey_vars, anyName, 'secret');
-    const envNames = Object.keys(origin.env ?? {});
-    checkTaskEnvNames(envNames);
-    const tp = templateTaskParamsSchema.parse(template.task_params);
-    // A workflow node's group, else a run-time choice: either replaces the template's list.
-    const chosenGroupId =
-      origin.environmentId ??
-      (await chosenGroup(projectId, template, tp, input.environment_id, (p, id) => this.groups.envNames(p, id)));
-    // Nor may it replace what the variable groups set (a proxy, an endpoint, a token...).
-    const groupEnv = new Set<string>();
-    for (const groupId of chosenGroupId ? [chosenGroupId] : template.environment_ids) {
-      const names = await this.groups.envNames(projectId, groupId).catch(() => {
-        throw new ValidationError('Variable group not found in this project', {
-          code: ErrorCodes.notInProject,
-          label_key: 'variable_group',
-          field: 'environment_id',
-        });
-      });
-      for (const n of names) groupEnv.add(n);
-    }
-    checkGroupEnvKept(Object.keys(answers), groupEnv, template.app, 'environment');
-    checkGroupEnvKept(Object.keys(secretAnswers), groupEnv, template.app, 'secret');
-    checkGroupEnvKept(envNames, groupEnv, template.app, 'env', true);
-    const mayOverrideArgs = !!actor && (actor.admin || actor.role === 'owner' || actor.role === 'manager');
-
-    let version: string | null = null;
-    let buildTaskId: number | null = null;
-    if (template.type === 'build') {
-      version =
-        input.version ||
-        nextVersion((await this.repo.lastVersioned(projectId, template.id))?.version, template.start_version);
-    } else if (template.type === 'deploy') {
-      // A workflow's deploy node deploys the build its run made (else the newest good one).
-      const buildId =
-        input.build_task_id ||
-        (origin.workflow && template.build_template_id
-          ? await this.repo.buildForRun(projectId, template.build_template_id, origin.workflow.runId)
-          : null);
-      if (!buildId)
-        throw new ValidationError('Build version is required', {
-          code: ErrorCodes.fieldRequired,
-          label_key: 'build_version',
-          field: 'build_task_id',
-        });
-      const build = await this.repo.find(projectId, buildId);
-      if (!build || build.template_id !== template.build_template_id || build.status !== 'success') {
-        throw new ValidationError('Build version must be a successful build of the build template', {
-          code: ErrorCodes.buildVersionInvalid,
-          field: 'build_task_id',
-        });
-      }
-      buildTaskId = build.id;
-      version = build.version;
-    }
-    const params = allowedParams(
-      taskParamsSchema.parse(foldTopLevelOptions(input, template.playbook)),
-      tp,
-      limitField(input),
-    );
-    this.checkParams(template, params);
-    const inventoryId =
-      params.drift_check && input.inventory_id
-        ? await this.driftInventory(projectId, template, input.inventory_id)
-        : await chosenInventory(projectId, tp, input.inventory_id, (p, id) => this.inventories.get(p, id));
-    if (input.commit_hash && !/^[0-9a-f]{4,64}$/i.test(input.commit_hash))
-      throw new ValidationError('Commit hash must be hexadecimal', {
-        code: ErrorCodes.commitHashInvalid,
-        field: 'commit_hash',
-      });
-
-    const row = await this.repo.insert({
-      project_id: projectId,
-      template_id: template.id,
-      // A template with an approval policy: the task waits, holding no queue slot, until approved.
-      status: template.approval_policy ? 'waiting_approval' : 'waiting',
-      message: input.message,
-      commit_hash: input.commit_hash || null,
-      commit_message: '',
-      version,
-      build_task_id: buildTaskId,
-      user_id: actor?.id ?? null,
-      integration_id: origin.integrationId ?? null,
-      schedule_id: origin.scheduleId ?? null,
-      environment: JSON.stringify(answers),
-      secret: Object.keys(secretAnswers).length ? this.box.seal(JSON.stringify(secretAnswers)) : null,
-      params: JSON.stringify(params),
-      git_branch: chosenBranch(template, tp, input.git_branch),
-      inventory_id: inventoryId,
-      arguments: template.allow_override_args_in_task
-        ? checkArguments(input.arguments, template.app, mayOverrideArgs)
-        : null,
-      created: this.clock.now().toISOString(),
-      env: origin.env && Object.keys(origin.env).length ? JSON.stringify(origin.env) : null,
-      environment_id: chosenGroupId,
-      workflow_run_id: origin.workflow?.runId ?? null,
-      workflow_node: origin.workflow?.node ?? null,
-      workflow_attempt: origin.workflow?.attempt ?? null,
-      inputs: origin.inputs ? JSON.stringify(origin.inputs) : null,
-    });
+    const { template, values } = await prepareTask(this.creation, actor, projectId, input, origin);
+    const row = await this.repo.insert(values);
     // The activity event and the audit entry do not depend on each other: on PostgreSQL they go
     // out on two connections at once, one round trip and one commit less on the start's path.
     await Promise.all([
@@ -312,7 +181,7 @@ export class TasksService {
   async result(projectId: number, id: number): Promise<TaskResult> {
     const row = await this.repo.result(projectId, id);
     if (!row) throw new NotFoundError('Task not found', { code: ErrorCodes.taskNotFound });
-    return { output: jsonObjectOrNull(row.output), inputs: jsonObjectOrNull(row.inputs) };
+    return taskResult(row);
   }
 
   last(
@@ -460,77 +329,22 @@ export class TasksService {
 
   /** At start-up: what this node was running when it stopped cannot go on. */
   async failOrphans(): Promise<number> {
-    return this.failNodeTasks(
-      this.nodeId,
-      'The server restarted while this task was running; the task was failed.',
-      (id) => `Task #${id} failed: the server restarted while it ran`,
-    );
+    return this.failures.failOrphans();
   }
 
-  /**
-   * Another node stopped answering: its running tasks fail, each with a log line saying why.
-   * Every write is guarded by the task's status and owner, so a node coming back late finds its
-   * tasks final and changes nothing.
-   */
+  /** Another node stopped answering: its running tasks fail (guarded by status and owner, see NodeTaskFailures). */
   async failDeadNode(deadNodeId: string): Promise<number> {
-    return this.failNodeTasks(
-      deadNodeId,
-      `Node ${deadNodeId} stopped answering; the task was failed.`,
-      (id) => `Task #${id} failed: node ${deadNodeId} stopped answering`,
-    );
+    return this.failures.failDeadNode(deadNodeId);
   }
 
   /** This node's tasks the database holds as active: the orphan sweep compares them with the live runs. */
   activeOnThisNode(): Promise<Array<{ id: number; status: string }>> {
-    return this.repo.orphans(this.nodeId, NODE_ACTIVE);
+    return this.failures.activeOnThisNode();
   }
 
-  /**
-   * The orphan sweep found these tasks of this node held by no live run (in two sweeps in a row):
-   * they fail, each with a line saying why. Guarded by status and owner, as every node write is.
-   */
+  /** The orphan sweep found these tasks of this node held by no live run (in two sweeps in a row): they fail. */
   async failUnheld(tasks: Array<{ id: number; status: string }>): Promise<number> {
-    const rows = await this.repo.orphans(this.nodeId, NODE_ACTIVE);
-    const wanted = new Map(tasks.map((t) => [t.id, t.status]));
-    return this.failTasks(
-      this.nodeId,
-      rows.filter((r) => wanted.get(r.id) === r.status),
-      'This server holds no run of this task any more (it ended, or never started, without storing a final status); the task was failed.',
-      (id) => `Task #${id} failed: no run of its server held it any more`,
-    );
-  }
-
-  private async failNodeTasks(nodeId: string, line: string, description: (id: number) => string): Promise<number> {
-    return this.failTasks(nodeId, await this.repo.orphans(nodeId, NODE_ACTIVE), line, description);
-  }
-
-  private async failTasks(
-    nodeId: string,
-    orphans: Array<{ id: number; project_id: number; status: string }>,
-    line: string,
-    description: (id: number) => string,
-  ): Promise<number> {
-    const now = this.clock.now().toISOString();
-    let failed = 0;
-    for (const t of orphans) {
-      if (await this.repo.transition(t.id, [t.status], 'error', { end: now }, nodeId)) {
-        failed += 1;
-        await this.repo.appendOutput([
-          { task_id: t.id, seq: (await this.repo.lastSeq(t.id)) + 1, time: now, output: line },
-        ]);
-        const row = await this.repo.findById(t.id);
-        if (row) this.publish(row);
-        await this.events.record({
-          projectId: t.project_id,
-          userId: null,
-          objectType: 'task',
-          objectId: t.id,
-          description: description(t.id),
-        });
-        this.endedOutsideRun({ id: t.id, status: 'error' });
-      }
-    }
-    return failed;
+    return this.failures.failUnheld(tasks);
   }
 
   /** After a run: log it, and start deploys that follow a successful build automatically. */
@@ -581,21 +395,5 @@ export class TasksService {
 
   private publish(task: FrameSource): void {
     this.bus.publish(taskUpdateFrame(task));
-  }
-}
-
-/** Where a task's limit came from, as `foldTopLevelOptions` picks it: `params.limit`, else Semaphore's top-level `limit`. */
-function limitField(input: TaskInput): string {
-  return input.params.limit === undefined && input.limit?.trim() ? 'limit' : 'params.limit';
-}
-
-/** A stored JSON object (task.output, task.inputs); null when there is none (or it is not one). */
-function jsonObjectOrNull(text: string | null): Record<string, unknown> | null {
-  if (!text) return null;
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
   }
 }

@@ -81,6 +81,8 @@ export async function startServer(): Promise<void> {
   // Their folders (key files with them) and agents went with no run to remove them.
   const left = await app.services.removeLeftovers();
   if (left.folders || left.agents) app.log.warn(`Removed ${left.folders} task folder(s) and ${left.agents} ssh-agent(s) left by the previous start`);
+  // Checkouts kept for projects deleted meanwhile (or on another node): in the background.
+  void app.services.projectCache.pruneDeleted().catch(() => undefined);
   app.services.dispatcher.kick();
   app.services.scheduler.start();
   process.stdout.write(`Gantry ${VERSION} is serving on http://${displayHost(config.host)}:${config.port}\n`);

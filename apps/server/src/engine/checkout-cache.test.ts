@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CheckoutCache } from './checkout-cache.js';
+import { CheckoutCache, projectScope } from './checkout-cache.js';
 import { localRefsFingerprint } from './git-refs.js';
 import { Git } from './git.js';
 import { createProcessLauncher, type ProcessLauncher } from './process.js';
@@ -331,6 +331,22 @@ describe('checkout cache', () => {
     await g.checkout({ url, branch: null, commitHash: null, dir: fresh(), cwd: root, env, cacheScope: 'a' });
     expect(started.length).toBeGreaterThan(before);
     expect(await new CheckoutCache(path.join(root, 'never-made')).clear()).toBe(0);
+  });
+
+  it('prunes the entries of projects that no longer exist, and nothing else', async () => {
+    const url = repo();
+    const cacheDir = path.join(root, 'cache-prune');
+    const cache = new CheckoutCache(cacheDir);
+    const g = new Git(createProcessLauncher({ active: false, wrap: (s) => s }), () => undefined, cache);
+    for (const scope of [projectScope(1), projectScope(2), projectScope(12), 'runner_scope'])
+      await g.checkout({ url, branch: null, commitHash: null, dir: fresh(), cwd: root, env, cacheScope: scope });
+    const scopes = () => fs.readdirSync(cacheDir).map((n) => n.split('-')[0]).sort();
+    expect(scopes()).toEqual(['project_1', 'project_12', 'project_2', 'runner_scope']);
+    // Project 1 still exists; 2 and 12 were deleted (1 is no prefix of 12).
+    expect(await cache.pruneProjects(new Set([1]))).toBe(2);
+    expect(scopes()).toEqual(['project_1', 'runner_scope']);
+    expect(await cache.pruneProjects(new Set([1]))).toBe(0);
+    expect(await new CheckoutCache(path.join(root, 'never-made-2')).pruneProjects(new Set())).toBe(0);
   });
 
   it('uses no cache without a scope', async () => {

@@ -18,6 +18,9 @@ const LEFTOVER_AGE_MS = 60 * 60 * 1000;
 /** `<scope>-<inputs>-<refs>`: the scope readable (a project's entries are found by it), the rest hashed. */
 const ENTRY = /^([A-Za-z0-9_]+)-([0-9a-f]{16})-([0-9a-f]{16})$/;
 
+/** An entry of a project's runs (projectScope), with the project's id. */
+const PROJECT_ENTRY = /^project_(\d+)-/;
+
 const short = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 /** A scope as it starts its entries' names (the exact scope is in their hash too). */
@@ -144,6 +147,17 @@ export class CheckoutCache implements ProjectCheckouts {
   clearProject(projectId: number): Promise<number> {
     const prefix = `${scopeName(projectScope(projectId))}-`;
     return this.removeWhere((name) => name.startsWith(prefix));
+  }
+
+  /**
+   * Removes the entries of projects not in `existing`: a deleted project's checkouts go on the
+   * node that deleted it at once, and on the others at their next start (or as they age out).
+   */
+  pruneProjects(existing: ReadonlySet<number>): Promise<number> {
+    return this.removeWhere((name) => {
+      const project = PROJECT_ENTRY.exec(name);
+      return project !== null && !existing.has(Number(project[1]));
+    });
   }
 
   private async removeWhere(chosen: (name: string) => boolean): Promise<number> {

@@ -49,7 +49,7 @@ async function templateWithKey(c: Caller, projectId: number, name: string, passp
 
 // Sandboxed (bwrap's --die-with-parent) and not (the agent's own parent-death signal).
 describe.each([['sandboxed', 'auto'], ['not sandboxed', 'off']] as const)('kill -9 of the server while tasks hold SSH keys (%s)', (_mode, sandbox) => {
-  it('leaves no ssh-agent running, and the next start removes every key file and task folder', async () => {
+  it('leaves no ssh-agent running, and the next start removes every key file and task folder, and checkouts kept for deleted projects', async () => {
     assertServerBuilt();
     const tdb = await engines[0]!.create();
     cleanup.push(() => tdb.drop());
@@ -85,6 +85,12 @@ describe.each([['sandboxed', 'auto'], ['not sandboxed', 'off']] as const)('kill 
     expect(fs.readdirSync(path.join(folder(agentTask), 'secrets')).filter((f) => f.endsWith('.key'))).toEqual([]);
     expect(fs.readdirSync(path.join(folder(fileTask), 'secrets')).filter((f) => f.endsWith('.key'))).toHaveLength(1);
 
+    // A checkout kept for a project another node deleted meanwhile (a copy of this project's).
+    const checkouts = path.join(tdb.dataDir, 'checkouts');
+    const kept = (project: number) => fs.readdirSync(checkouts).filter((n) => n.startsWith(`project_${project}-`));
+    const deleted = 2_000_000_000;
+    fs.cpSync(path.join(checkouts, kept(projectId)[0]!), path.join(checkouts, `project_${deleted}-${'0'.repeat(16)}-${'1'.repeat(16)}`), { recursive: true, verbatimSymlinks: true });
+
     await stopNode(node, 'SIGKILL');
     // The agent dies with the server, before any restart.
     await waitFor('the agent to die with the server', () => agentsIn(folder(agentTask)).length === 0, 5_000);
@@ -93,6 +99,8 @@ describe.each([['sandboxed', 'auto'], ['not sandboxed', 'off']] as const)('kill 
     // Removed right after the server started listening.
     await waitFor('the leftover folders to go', () => ids.every((id) => !fs.existsSync(folder(id))), 10_000);
     expect(agentsIn(taskDir)).toEqual([]);
+    await waitFor('the deleted project’s checkout to go', () => kept(deleted).length === 0, 10_000);
+    expect(kept(projectId)).toHaveLength(2);
     const statuses = await db.db.selectFrom('task').select('status').where('id', 'in', ids).execute();
     expect(statuses.map((s) => s.status)).toEqual(['error', 'error']);
     await stopNode(node);

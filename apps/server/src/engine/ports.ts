@@ -228,6 +228,8 @@ export interface TaskWorkspaceStore {
 export interface ProjectCheckouts {
   /** Removes the project's kept checkouts; answers how many. */
   clearProject(projectId: number): Promise<number>;
+  /** Removes the kept checkouts of every project not in `existing` (deleted ones); answers how many. */
+  pruneProjects(existing: ReadonlySet<number>): Promise<number>;
 }
 
 export type ScheduleRecord = Selectable<ScheduleTable>;

@@ -72,5 +72,6 @@ export function createBackup({ config, db, clock, resources, resourceDeps, apps,
   );
   backup.audit = audit;
   projectCache.audit = audit;
+  projects.onDeleted = (id) => projectCache.forgetProject(id);
   return { backup, projectCache };
 }

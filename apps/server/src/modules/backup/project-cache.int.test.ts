@@ -61,4 +61,32 @@ describe.each(engines)('project cache ($name)', (engine) => {
     expect((await admin.del(`/api/project/${p}/cache`)).statusCode).toBe(204);
     await ctx.db.db.updateTable('task').set({ status: 'error' }).where('id', '=', running).execute();
   });
+
+  it("a deleted project's kept checkouts go with it; those of projects deleted elsewhere go at the next start's prune", async () => {
+    const ctx = t();
+    const admin = await signedInUser(ctx, { admin: true });
+    const doomed = await createProject(admin);
+    const staying = await createProject(admin);
+    const repo = gitRepo({ 'run.sh': 'echo hi\n' });
+    for (const p of [doomed, staying]) {
+      const { templateId } = await setupTemplate(admin, p, repo, { app: 'bash', playbook: 'run.sh' });
+      expect((await waitForTask(admin, p, await runTask(admin, p, { template_id: templateId }))).status).toBe('success');
+    }
+    const checkouts = path.join(ctx.config.dataDir, 'checkouts');
+    const kept = (project: number) => fs.readdirSync(checkouts).filter((n) => n.startsWith(`project_${project}-`));
+    expect(kept(doomed)).toHaveLength(1);
+
+    expect((await admin.del(`/api/project/${doomed}`)).statusCode).toBe(204);
+    expect(kept(doomed)).toEqual([]);
+    expect(kept(staying)).toHaveLength(1);
+
+    // Another node deleted a project this one kept a checkout of: an entry of a project id the
+    // database does not hold goes at the prune; the living project's stays.
+    const gone = 2_000_000_000;
+    fs.cpSync(path.join(checkouts, kept(staying)[0]!), path.join(checkouts, `project_${gone}-${'0'.repeat(16)}-${'1'.repeat(16)}`), { recursive: true, verbatimSymlinks: true });
+    expect(kept(gone)).toHaveLength(1);
+    expect(await ctx.app.services.projectCache.pruneDeleted()).toBe(1);
+    expect(kept(gone)).toEqual([]);
+    expect(kept(staying)).toHaveLength(1);
+  });
 });

@@ -5,6 +5,11 @@ import type { Database } from '../../db/types.js';
 export class ProjectCacheRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /** Every project's id (kept checkouts of others belong to deleted projects). */
+  async projectIds(): Promise<Set<number>> {
+    return new Set((await this.db.selectFrom('project').select('id').execute()).map((r) => r.id));
+  }
+
   /** Which of `taskIds` are this project's tasks and finished (nothing will use their folder again). */
   async finishedTaskIds(projectId: number, taskIds: number[]): Promise<number[]> {
     const out: number[] = [];

@@ -22,6 +22,17 @@ export class ProjectCacheService {
   /** Where clearing is recorded (the composition root wires the audit trail in). */
   audit: AuditRecorder = noAudit;
 
+  /** A deleted project's kept checkouts go with it (on this node; pruneDeleted does the others' at their start). */
+  async forgetProject(projectId: number): Promise<void> {
+    await this.checkouts?.clearProject(projectId).catch(() => undefined);
+  }
+
+  /** At start-up: the kept checkouts of projects deleted while this node was down or through another node. */
+  async pruneDeleted(): Promise<number> {
+    if (!this.checkouts) return 0;
+    return this.checkouts.pruneProjects(await this.repo.projectIds());
+  }
+
   /** Removes the folders of this project's finished tasks and its kept checkouts; answers how many folders there were. */
   async clear(actor: Actor, projectId: number): Promise<number> {
     const leftovers = await this.repo.finishedTaskIds(projectId, this.workspaces.taskIds());

@@ -39,6 +39,9 @@ export class ProjectsService implements ProjectMembership {
       undefined,
   ) {}
 
+  /** Told after a project is deleted, to remove what this node keeps for it on disk (wired in wiring/backup.ts). */
+  onDeleted: (projectId: number) => Promise<void> = async () => undefined;
+
   /** Where project changes are recorded (the composition root wires the audit trail in). */
   audit: AuditRecorder = noAudit;
 
@@ -120,6 +123,7 @@ export class ProjectsService implements ProjectMembership {
   async delete(id: number): Promise<void> {
     const before = await this.repo.findById(id);
     await this.repo.delete(id);
+    await this.onDeleted(id).catch(() => undefined);
     if (before)
       await this.audit.record({
         action: 'delete',

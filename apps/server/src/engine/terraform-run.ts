@@ -3,7 +3,7 @@ import path from 'node:path';
 import { planCounts, WORKFLOW_INPUTS_VAR, type PlanSummary } from '@gantry/contracts';
 import { BACKEND_OVERRIDE, BACKEND_OVERRIDE_FILE, terraformSteps } from './apps/terraform.js';
 import { startBackendRelay } from './backend-relay.js';
-import type { ExecOptions, ExecutionHost, ExecutorDeps } from './executor.js';
+import type { ExecOptions, ExecutionHost, ExecutorDeps } from './executor-types.js';
 import type { RunContext } from './run-context.js';
 import { Rejected, Stopped } from './run-errors.js';
 import { realDirInside, safeWriteFile } from './safe-fs.js';

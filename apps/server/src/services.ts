@@ -65,17 +65,37 @@ export function createServices({
     environments,
     views,
     templates,
-    schedulesRepo,
     schedules,
-    integrationsRepo,
     integrations,
     integrationRules,
     workflows,
   } = resources;
   const users = new UsersService(new UsersRepository(db.db), clock, bus);
-  const { audit, auditExport } = createAudit({ config, db, clock, node, projects });
+  // What most areas below are built from; each also gets the services made before it that it needs.
+  const shared = {
+    ...resources,
+    config,
+    db,
+    secretKey,
+    clock,
+    sleep,
+    node,
+    bus,
+    box,
+    localPaths,
+    launcher,
+    sandbox,
+    checkoutCache,
+    tasksRepo,
+    outputRepo,
+    notificationSweepMs,
+    resources,
+    resourceDeps,
+    users,
+  };
+  const { audit, auditExport } = createAudit(shared);
   const { throttle, totp, passkeys, auth, twoFactorPolicy, identityMappings, oidc, ldap, tokens, team } =
-    createUserServices({ config, db, box, clock, sleep, bus, events, users, audit });
+    createUserServices({ ...shared, audit });
   projects.audit = audit;
   const apps = new AppsService(new AppsRepository(db.db), refs, events, clock, pathExecutableFinder(config.systemPath));
   projects.seedDemo = (actor, projectId) =>
@@ -93,55 +113,16 @@ export function createServices({
     );
   const taskOutput = new TaskOutputService(tasksRepo, outputRepo, clock);
   const { terraformState, terraformStates, terraformBackend, terraformAliases, selfUrl } = createTerraformStores({
-    config,
-    db,
-    box,
-    clock,
-    inventories,
-    keys,
-    events,
+    ...shared,
     throttle,
   });
   const tasks = new TasksService(tasksRepo, templates, inventories, box, bus, events, clock, node, apps, environments);
-  const notifications = createNotifications({ config, db, events, tasks });
-  const terraformPlans = wireTerraformPlans({ db, clock, tasksRepo, tasks, inventories, templates, notifications });
-  const notificationRouting = wireNotificationRouting({
-    config,
-    db,
-    box,
-    clock,
-    events,
-    node,
-    notifications,
-    audit,
-    notificationSweepMs,
-  });
-  const { workflowRuns, workflowDriver } = wireWorkflowRuns({
-    config,
-    db,
-    clock,
-    node,
-    bus,
-    events,
-    users,
-    projects,
-    workflows,
-    templates,
-    tasks,
-    audit,
-  });
+  const notifications = createNotifications({ ...shared, tasks });
+  const terraformPlans = wireTerraformPlans({ ...shared, tasks, notifications });
+  const notificationRouting = wireNotificationRouting({ ...shared, notifications, audit });
+  const { workflowRuns, workflowDriver } = wireWorkflowRuns({ ...shared, tasks, audit });
   tasks.audit = audit;
-  const approvals = createApprovals({
-    config,
-    db,
-    secretKey,
-    clock,
-    events,
-    tasks,
-    workflowDriver,
-    notifications,
-    audit,
-  });
+  const approvals = createApprovals({ ...shared, tasks, workflowDriver, notifications, audit });
   integrations.audit = audit;
   integrationRules.audit = audit;
   schedules.audit = audit;
@@ -156,24 +137,7 @@ export function createServices({
   passkeys.audit = audit;
   totp.audit = audit;
   const { runs, runnerDeps, runWorkspace, dispatcher, drain } = createTaskEngine({
-    config,
-    node,
-    clock,
-    bus,
-    box,
-    localPaths,
-    launcher,
-    sandbox,
-    checkoutCache,
-    tasksRepo,
-    outputRepo,
-    users,
-    projects,
-    templates,
-    repositories,
-    inventories,
-    environments,
-    keys,
+    ...shared,
     apps,
     tasks,
     notifications,
@@ -185,59 +149,11 @@ export function createServices({
     // The hosts service is created further down; a task ends only once all this is built.
     recordHosts: (t) => hosts.recordTask(t),
   });
-  const { cluster, removeLeftovers } = createCluster({ config, db, clock, node, bus, runs, tasks });
-  const { runners, runnerProtocol } = createRunners({
-    config,
-    db,
-    clock,
-    bus,
-    events,
-    audit,
-    apps,
-    tasksRepo,
-    tasks,
-    runnerDeps,
-    runWorkspace,
-  });
-  const { scheduler, webhooks } = createTriggers({
-    config,
-    db,
-    clock,
-    launcher,
-    sandbox,
-    localPaths,
-    schedulesRepo,
-    integrationsRepo,
-    repositories,
-    keys,
-    events,
-    tasks,
-    workflowRuns,
-  });
-  const { backup, projectCache } = createBackup({
-    config,
-    db,
-    clock,
-    resources,
-    resourceDeps,
-    apps,
-    checkoutCache,
-    audit,
-  });
-  const { inventoryListing, surveyOptions, hosts } = createInventoryServices({
-    config,
-    db,
-    clock,
-    launcher,
-    sandbox,
-    localPaths,
-    inventories,
-    repositories,
-    templates,
-    keys,
-    environments,
-    tasks,
-  });
+  const { cluster, removeLeftovers } = createCluster({ ...shared, runs, tasks });
+  const { runners, runnerProtocol } = createRunners({ ...shared, audit, apps, tasks, runnerDeps, runWorkspace });
+  const { scheduler, webhooks } = createTriggers({ ...shared, tasks, workflowRuns });
+  const { backup, projectCache } = createBackup({ ...shared, apps, audit });
+  const { inventoryListing, surveyOptions, hosts } = createInventoryServices({ ...shared, tasks });
   const sandboxReport = () => sandbox.report(launcher);
   return {
     approvals,

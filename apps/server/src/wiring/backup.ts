@@ -29,35 +29,9 @@ export function createBackup({ config, db, clock, resources, resourceDeps, apps,
   backup: BackupService;
   projectCache: ProjectCacheService;
 } {
-  const {
-    projects,
-    keys,
-    repositories,
-    inventories,
-    environments,
-    views,
-    templates,
-    schedules,
-    integrations,
-    integrationRules,
-    workflows,
-    events,
-  } = resources;
   const backup = new BackupService(
-    {
-      projects,
-      keys,
-      repositories,
-      inventories,
-      environments,
-      views,
-      templates,
-      schedules,
-      integrations,
-      integrationRules,
-      workflows,
-      events,
-    },
+    // The project's resource services (BackupService takes the ones it backs up and restores).
+    resources,
     restoreUnit(db.db, (trx, appExists) =>
       createResourceServices(trx, { ...resourceDeps, appExists: async (id) => appExists(id) }),
     ),
@@ -67,11 +41,11 @@ export function createBackup({ config, db, clock, resources, resourceDeps, apps,
   const projectCache = new ProjectCacheService(
     new ProjectCacheRepository(db.db),
     taskWorkspaceStore(config.taskDir),
-    events,
+    resources.events,
     checkoutCache,
   );
   backup.audit = audit;
   projectCache.audit = audit;
-  projects.onDeleted = (id) => projectCache.forgetProject(id);
+  resources.projects.onDeleted = (id) => projectCache.forgetProject(id);
   return { backup, projectCache };
 }

@@ -43,7 +43,7 @@ export default tseslint.config(
   },
   {
     // One-way: the engine declares the ports it needs (engine/ports.ts); the composition root
-    // (services.ts) wires the modules into them.
+    // (services.ts and wiring/) wires the modules into them.
     files: ['apps/server/src/engine/**/*.ts'],
     ignores: ['apps/server/src/**/*.test.ts'],
     rules: {

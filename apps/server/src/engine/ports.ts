@@ -15,7 +15,7 @@ import type { RunInventory } from './run-inventories.js';
 
 /*
  * What the task engine needs from the rest of the server, declared here, on the engine's side.
- * The engine imports nothing from `modules/`: the composition root (services.ts) hands it the
+ * The engine imports nothing from `modules/`: the composition root (services.ts, wiring/) hands it the
  * modules' repositories and services, which fit these ports by shape. Modules may import these
  * port types (they implement them); they never import the engine's internals.
  */

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SecretBox } from '../platform/crypto.js';
 import { SEALED_MAGIC, TerraformStateStore, type StateSealer } from './terraform-state.js';
 
-/** The adapter services.ts builds from the server's SecretBox. */
+/** The adapter wiring/terraform.ts builds from the server's SecretBox. */
 const sealerOf = (box: SecretBox): StateSealer => ({
   seal: (plain) => Buffer.from(box.seal(plain.toString('base64')), 'utf8'),
   open: (sealed) => Buffer.from(box.open(sealed.toString('utf8')), 'base64'),

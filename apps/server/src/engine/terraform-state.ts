@@ -34,7 +34,7 @@ export function stateProblem(text: string): string | null {
 }
 
 /**
- * How the store seals the state it keeps (the server's master key; see services.ts). `open`
+ * How the store seals the state it keeps (the server's master key; see wiring/terraform.ts). `open`
  * throws when `sealed` was not sealed with this key or was altered since.
  */
 export interface StateSealer {

@@ -61,7 +61,7 @@ export interface UserServices {
 /**
  * Everything around the users service: sign-in (password, second factors, OIDC, LDAP), the
  * two-factor policy, group mappings, API tokens and the team. Hands `audit` to users, auth, the
- * throttle, tokens and the team; the others get it later, in services.ts.
+ * throttle, tokens and the team; the others get it later, in services.ts (the composition root).
  */
 export function createUserServices({
   config,

@@ -17,7 +17,7 @@ export interface InventoryListing {
   groups: string[];
 }
 
-/** What the engine's lister is given (engine/inventory-list.ts, wired in services.ts). */
+/** What the engine's lister is given (engine/inventory-list.ts, wired in wiring/inventory.ts). */
 export interface InventoryListRequest {
   projectId: number;
   type: string;

@@ -198,3 +198,29 @@ export function load() {
 }
 
 export const fmt = (n) => Math.round(n).toLocaleString('en');
+
+/**
+ * The whole machine's CPU time from /proc/stat (Linux), between this call and `stop()`: answers
+ * busy, user (user + nice) and kernel (system + irq + softirq) seconds across all cores. Per unit
+ * of work it is a figure that does not depend on how many cores there are — but only on a quiet
+ * machine, since every process counts.
+ */
+export function machineCpu() {
+  const read = () => {
+    const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = f;
+    return { user: user + nice, kernel: system + irq + softirq, busy: user + nice + system + irq + softirq + (steal ?? 0) };
+  };
+  const hz = 100; // USER_HZ: the unit of /proc/stat on every Linux architecture Node runs on
+  const start = read();
+  return {
+    stop() {
+      const end = read();
+      return {
+        busyS: (end.busy - start.busy) / hz,
+        userS: (end.user - start.user) / hz,
+        kernelS: (end.kernel - start.kernel) / hz,
+      };
+    },
+  };
+}

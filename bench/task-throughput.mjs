@@ -3,12 +3,12 @@
 // cached (one task runs first to fill the cache). Measures the
 // time from the first POST to all finished (→ tasks/s), the answer time of the bulk POSTs and of
 // PROBES single POSTs (another project) made one after another once they are queued, while they run, the server's
-// event-loop delay (p99, max) during the run, and its RSS before, at peak, right after and IDLE_S
+// event-loop delay (p99, max) during the run, the machine's CPU time per task (quiet machine only), and its RSS before, at peak, right after and IDLE_S
 // seconds after (the idle level after a flood). Targets: ≥ 60 tasks/s on a quiet 2-core machine;
 // the probe POSTs' p99 ≤ 100 ms. SQLite by default; DB=pg for a fresh PostgreSQL database.
 // Run after `npm run build`: node --expose-gc bench/task-throughput.mjs   (TASKS, MAX_PARALLEL, PROBES, IDLE_S, REPO_FILES, DB)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { bashTemplate, benchDb, FINISHED, load, rssSampler, startBenchServer, waitFinished } from './common.mjs';
+import { bashTemplate, benchDb, FINISHED, load, machineCpu, rssSampler, startBenchServer, waitFinished } from './common.mjs';
 
 const TASKS = Number(process.env.TASKS ?? 200);
 const MAX_PARALLEL = Number(process.env.MAX_PARALLEL ?? 10);
@@ -42,6 +42,7 @@ try {
   const rss = rssSampler(50);
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
+  const cpu = machineCpu();
   const t0 = performance.now();
   const bulkMs = (
     await Promise.all(
@@ -61,6 +62,7 @@ try {
     await new Promise((r) => setTimeout(r, 20));
   }
   const seconds = (performance.now() - t0) / 1000;
+  const used = cpu.stop();
   loop.disable();
   const mem = rss.stop();
   const failed = await db.db.selectFrom('task').select((eb) => eb.fn.countAll().as('n')).where('status', '!=', 'success').executeTakeFirstOrThrow();
@@ -75,6 +77,7 @@ try {
     `task throughput (${database.kind === 'pg' ? 'PostgreSQL' : 'SQLite'}, ${MAX_PARALLEL} slots, ${JSON.stringify(SCRIPT.trim())}${REPO_FILES ? `, ${REPO_FILES + 1} files` : ''}): ${total} tasks in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} tasks/s (target ≥ 60)` +
       `${Number(failed.n) ? `, ${failed.n} not successful` : ''}; bulk POST p50 ${pct(bulkMs, 50).toFixed(0)} / p99 ${pct(bulkMs, 99).toFixed(0)} ms; ` +
       `single POST while running p50 ${pct(probeMs, 50).toFixed(0)} / p99 ${pct(probeMs, 99).toFixed(0)} ms (target ≤ 100); ` +
+      `machine CPU per task ${((used.busyS * 1000) / total).toFixed(1)} ms (user ${((used.userS * 1000) / total).toFixed(1)}, kernel ${((used.kernelS * 1000) / total).toFixed(1)}); ` +
       `event-loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(0)} / max ${(loop.max / 1e6).toFixed(0)} ms; ` +
       `server RSS ${rssStart.toFixed(0)} MB → peak ${mem.peakMb.toFixed(0)} → after ${rssAfter.toFixed(0)} → ${IDLE_S} s idle ${rssIdle.toFixed(0)} MB [${load()}]${ok ? '' : ' — MISSED'}`,
   );

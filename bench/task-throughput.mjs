@@ -6,7 +6,7 @@
 // event-loop delay (p99, max) during the run, the machine's CPU time per task (quiet machine only), and its RSS before, at peak, right after and IDLE_S
 // seconds after (the idle level after a flood). Targets: ≥ 60 tasks/s on a quiet 2-core machine;
 // the probe POSTs' p99 ≤ 100 ms. SQLite by default; DB=pg for a fresh PostgreSQL database.
-// Run after `npm run build`: node --expose-gc bench/task-throughput.mjs   (TASKS, MAX_PARALLEL, PROBES, IDLE_S, REPO_FILES, DB)
+// Run after `npm run build`: node --expose-gc bench/task-throughput.mjs   (TASKS, MAX_PARALLEL, PROBES, IDLE_S, REPO_FILES, WARM, DB)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { bashTemplate, benchDb, FINISHED, load, machineCpu, rssSampler, startBenchServer, waitFinished } from './common.mjs';
 
@@ -16,6 +16,8 @@ const PROBES = Number(process.env.PROBES ?? 20);
 const IDLE_S = Number(process.env.IDLE_S ?? 30);
 const SCRIPT = process.env.SCRIPT ?? 'echo ok\n';
 const REPO_FILES = Number(process.env.REPO_FILES ?? 0);
+/** Untimed floods first (a server that has run a while: its code compiled by the JIT). */
+const WARM = Number(process.env.WARM ?? 0);
 
 const pct = (values, p) => {
   const s = [...values].sort((a, b) => a - b);
@@ -37,6 +39,10 @@ try {
   const probe = await bashTemplate(api, SCRIPT, REPO_FILES);
   // Fills the repository cache of both projects: the run measures cached tasks.
   for (const p of [busy, probe]) await waitFinished(api, p.projectId, (await api('POST', `/api/project/${p.projectId}/tasks`, { template_id: p.templateId })).id);
+  for (let w = 0; w < WARM; w++) {
+    await Promise.all(Array.from({ length: TASKS }, () => api('POST', `/api/project/${busy.projectId}/tasks`, { template_id: busy.templateId })));
+    await allFinished(db);
+  }
   globalThis.gc?.();
   const rssStart = mb();
   const rss = rssSampler(50);
@@ -55,12 +61,7 @@ try {
     probeMs.push((await timed(() => api('POST', `/api/project/${probe.projectId}/tasks`, { template_id: probe.templateId }))).ms);
     await new Promise((r) => setTimeout(r, 50));
   }
-  // Done when every task has finished; read straight from the database, not to add API load.
-  for (;;) {
-    const open = await db.db.selectFrom('task').select((eb) => eb.fn.countAll().as('n')).where('status', 'not in', FINISHED).executeTakeFirstOrThrow();
-    if (Number(open.n) === 0) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await allFinished(db);
   const seconds = (performance.now() - t0) / 1000;
   const used = cpu.stop();
   loop.disable();
@@ -74,7 +75,7 @@ try {
   const rate = total / seconds;
   const ok = rate >= 60 && pct(probeMs, 99) <= 100 && Number(failed.n) === 0;
   console.log(
-    `task throughput (${database.kind === 'pg' ? 'PostgreSQL' : 'SQLite'}, ${MAX_PARALLEL} slots, ${JSON.stringify(SCRIPT.trim())}${REPO_FILES ? `, ${REPO_FILES + 1} files` : ''}): ${total} tasks in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} tasks/s (target ≥ 60)` +
+    `task throughput (${database.kind === 'pg' ? 'PostgreSQL' : 'SQLite'}, ${MAX_PARALLEL} slots, ${JSON.stringify(SCRIPT.trim())}${REPO_FILES ? `, ${REPO_FILES + 1} files` : ''}${WARM ? `, after ${WARM} untimed flood(s)` : ''}): ${total} tasks in ${seconds.toFixed(1)} s = ${rate.toFixed(1)} tasks/s (target ≥ 60)` +
       `${Number(failed.n) ? `, ${failed.n} not successful` : ''}; bulk POST p50 ${pct(bulkMs, 50).toFixed(0)} / p99 ${pct(bulkMs, 99).toFixed(0)} ms; ` +
       `single POST while running p50 ${pct(probeMs, 50).toFixed(0)} / p99 ${pct(probeMs, 99).toFixed(0)} ms (target ≤ 100); ` +
       `machine CPU per task ${((used.busyS * 1000) / total).toFixed(1)} ms (user ${((used.userS * 1000) / total).toFixed(1)}, kernel ${((used.kernelS * 1000) / total).toFixed(1)}); ` +
@@ -85,4 +86,13 @@ try {
 } finally {
   await server?.close();
   await database.drop();
+}
+
+/** Done when every task has finished; read straight from the database, not to add API load. */
+async function allFinished(db) {
+  for (;;) {
+    const open = await db.db.selectFrom('task').select((eb) => eb.fn.countAll().as('n')).where('status', 'not in', FINISHED).executeTakeFirstOrThrow();
+    if (Number(open.n) === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

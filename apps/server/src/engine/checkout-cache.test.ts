@@ -74,29 +74,36 @@ let seq = 0;
 const fresh = () => path.join(root, `co-${++seq}`);
 
 describe('checkout cache', () => {
-  it('copies an unchanged local repository without starting git, exactly as a clone has it', async () => {
-    const url = repo();
-    const cache = new CheckoutCache(path.join(root, 'cache-1'));
-    const { launcher, started } = counting();
-    const g = new Git(launcher, () => undefined, cache);
-    const co = (dir: string) =>
-      g.checkout({ url, branch: null, commitHash: null, dir, cwd: root, env, cacheScope: 'project_1' });
-    const first = fresh();
-    const a = await co(first);
-    const processes = started.length;
-    expect(processes).toBeGreaterThan(0);
-    const second = fresh();
-    expect(await co(second)).toEqual(a);
-    expect(a.message).toBe('first: the subject');
-    expect(started.length).toBe(processes);
-    expect(snapshot(second)).toEqual(snapshot(first));
-    expect(fs.lstatSync(path.join(second, 'outside')).isSymbolicLink()).toBe(true);
-    expect(fs.statSync(path.join(second, 'bin/run.sh')).mode & 0o111).not.toBe(0);
-    // git itself finds the copy clean, on its branch, with origin where the clone put it.
-    expect(git(second, 'status', '--porcelain')).toBe('');
-    expect(git(second, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
-    expect(git(second, 'remote', 'get-url', 'origin')).toBe(url);
-  });
+  // A small entry is copied in one go, a big one entry by entry off the event loop (a bound of 0 here).
+  it.each([
+    ['in one go', undefined, 'cache-1'],
+    ['entry by entry', 0, 'cache-1b'],
+  ] as const)(
+    'copies an unchanged local repository without starting git, exactly as a clone has it (%s)',
+    async (_how, syncCopyMax, name) => {
+      const url = repo();
+      const cache = new CheckoutCache(path.join(root, name), undefined, syncCopyMax);
+      const { launcher, started } = counting();
+      const g = new Git(launcher, () => undefined, cache);
+      const co = (dir: string) =>
+        g.checkout({ url, branch: null, commitHash: null, dir, cwd: root, env, cacheScope: 'project_1' });
+      const first = fresh();
+      const a = await co(first);
+      const processes = started.length;
+      expect(processes).toBeGreaterThan(0);
+      const second = fresh();
+      expect(await co(second)).toEqual(a);
+      expect(a.message).toBe('first: the subject');
+      expect(started.length).toBe(processes);
+      expect(snapshot(second)).toEqual(snapshot(first));
+      expect(fs.lstatSync(path.join(second, 'outside')).isSymbolicLink()).toBe(true);
+      expect(fs.statSync(path.join(second, 'bin/run.sh')).mode & 0o111).not.toBe(0);
+      // git itself finds the copy clean, on its branch, with origin where the clone put it.
+      expect(git(second, 'status', '--porcelain')).toBe('');
+      expect(git(second, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('main');
+      expect(git(second, 'remote', 'get-url', 'origin')).toBe(url);
+    },
+  );
 
   it('clones again once the refs move, and keeps only the latest entry of the same inputs', async () => {
     const url = repo();
@@ -340,7 +347,11 @@ describe('checkout cache', () => {
     const g = new Git(createProcessLauncher({ active: false, wrap: (s) => s }), () => undefined, cache);
     for (const scope of [projectScope(1), projectScope(2), projectScope(12), 'runner_scope'])
       await g.checkout({ url, branch: null, commitHash: null, dir: fresh(), cwd: root, env, cacheScope: scope });
-    const scopes = () => fs.readdirSync(cacheDir).map((n) => n.split('-')[0]).sort();
+    const scopes = () =>
+      fs
+        .readdirSync(cacheDir)
+        .map((n) => n.split('-')[0])
+        .sort();
     expect(scopes()).toEqual(['project_1', 'project_12', 'project_2', 'runner_scope']);
     // Project 1 still exists; 2 and 12 were deleted (1 is no prefix of 12).
     expect(await cache.pruneProjects(new Set([1]))).toBe(2);

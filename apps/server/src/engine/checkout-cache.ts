@@ -9,8 +9,20 @@ export interface CachedCommit {
   message: string;
 }
 
+/** An entry's commit.json: the commit, and how many files, folders and links its tree holds. */
+interface StoredCommit extends CachedCommit {
+  entries?: number;
+}
+
 /** Entries kept per node; each (project, repository, branch, commit asked) keeps only its latest. */
 const MAX_ENTRIES = 32;
+
+/**
+ * Entries up to this many files, folders and links are copied in one go, the event loop held for
+ * about a millisecond; each step of the copy off the loop costs more than the step itself. Bigger
+ * ones are copied entry by entry off the loop, so a large repository holds up no request.
+ */
+const SYNC_COPY_MAX_ENTRIES = 200;
 
 /** A half-made or half-removed entry older than this was left by a process that died. */
 const LEFTOVER_AGE_MS = 60 * 60 * 1000;
@@ -50,6 +62,7 @@ export class CheckoutCache implements ProjectCheckouts {
   constructor(
     readonly root: string,
     private readonly maxEntries = MAX_ENTRIES,
+    private readonly syncCopyMax = SYNC_COPY_MAX_ENTRIES,
   ) {}
 
   /**
@@ -73,15 +86,19 @@ export class CheckoutCache implements ProjectCheckouts {
    */
   async copyTo(key: string, dir: string): Promise<CachedCommit | null> {
     const entry = path.join(this.root, key);
-    let commit: CachedCommit;
+    let stored: StoredCommit;
     try {
-      commit = JSON.parse(await fs.promises.readFile(path.join(entry, 'commit.json'), 'utf8')) as CachedCommit;
+      stored = JSON.parse(await fs.promises.readFile(path.join(entry, 'commit.json'), 'utf8')) as StoredCommit;
     } catch {
       return null;
     }
-    if (typeof commit?.hash !== 'string' || typeof commit.message !== 'string') return null;
+    if (typeof stored?.hash !== 'string' || typeof stored.message !== 'string') return null;
+    const commit: CachedCommit = { hash: stored.hash, message: stored.message };
     try {
-      await copyTree(path.join(entry, 'tree'), dir);
+      // (An entry stored before its size was recorded is copied off the loop.)
+      if (typeof stored.entries === 'number' && stored.entries <= this.syncCopyMax)
+        copyTreeSync(path.join(entry, 'tree'), dir);
+      else await copyTree(path.join(entry, 'tree'), dir);
       // The last use decides which entries go first when there are too many.
       const now = new Date();
       await fs.promises.utimes(entry, now, now).catch(() => undefined);
@@ -104,8 +121,9 @@ export class CheckoutCache implements ProjectCheckouts {
     const temp = path.join(this.root, `.tmp-${randomBytes(6).toString('hex')}`);
     try {
       await fs.promises.mkdir(temp, { recursive: true, mode: 0o700 });
-      await copyTree(dir, path.join(temp, 'tree'));
-      await fs.promises.writeFile(path.join(temp, 'commit.json'), JSON.stringify(commit), { mode: 0o600 });
+      const entries = await copyTree(dir, path.join(temp, 'tree'));
+      const stored: StoredCommit = { ...commit, entries };
+      await fs.promises.writeFile(path.join(temp, 'commit.json'), JSON.stringify(stored), { mode: 0o600 });
       await fs.promises.rename(temp, path.join(this.root, key));
     } catch {
       // Another run stored the same entry first (the rename found it there), or the disk is full.
@@ -172,7 +190,13 @@ export class CheckoutCache implements ProjectCheckouts {
       if (!ENTRY.test(name) || !chosen(name)) continue;
       // One that cannot go (its folder's permissions changed) stays; the rest still go, and the
       // caller (a project's Clear cache) is not failed for it.
-      if (await this.remove(name).then(() => true, () => false)) removed++;
+      if (
+        await this.remove(name).then(
+          () => true,
+          () => false,
+        )
+      )
+        removed++;
     }
     return removed;
   }
@@ -208,16 +232,33 @@ export class CheckoutCache implements ProjectCheckouts {
  * Copies folders, regular files (with their mode) and links (as links, never followed) from `src`
  * to a new folder `dst`; anything else (a pipe, a device) is an error. One entry after another:
  * all at once, ten runs' copies flooded the thread pool every other file operation waits in.
+ * Answers how many files, folders and links it copied.
  */
-async function copyTree(src: string, dst: string): Promise<void> {
+async function copyTree(src: string, dst: string): Promise<number> {
   const p = fs.promises;
   await p.mkdir(dst);
+  let count = 0;
   for (const e of await p.readdir(src, { withFileTypes: true })) {
     const from = path.join(src, e.name);
     const to = path.join(dst, e.name);
-    if (e.isDirectory()) await copyTree(from, to);
+    if (e.isDirectory()) count += await copyTree(from, to);
     else if (e.isSymbolicLink()) await p.symlink(await p.readlink(from), to);
     else if (e.isFile()) await p.copyFile(from, to, fs.constants.COPYFILE_EXCL);
+    else throw new Error(`${from}: neither a file, a folder nor a link`);
+    count++;
+  }
+  return count;
+}
+
+/** copyTree in one go, for a small entry: the same kinds, links as links, nothing followed. */
+function copyTreeSync(src: string, dst: string): void {
+  fs.mkdirSync(dst);
+  for (const e of fs.readdirSync(src, { withFileTypes: true })) {
+    const from = path.join(src, e.name);
+    const to = path.join(dst, e.name);
+    if (e.isDirectory()) copyTreeSync(from, to);
+    else if (e.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(from), to);
+    else if (e.isFile()) fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL);
     else throw new Error(`${from}: neither a file, a folder nor a link`);
   }
 }

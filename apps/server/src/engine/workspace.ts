@@ -53,7 +53,11 @@ export class Workspace {
   writeSecretFile(name: string, content: string, mode = 0o600): string {
     const file = path.join(this.secretsDir, name);
     fs.rmSync(file, { force: true });
-    const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
+    const fd = fs.openSync(
+      file,
+      fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+      mode,
+    );
     try {
       fs.writeFileSync(fd, content);
       fs.fchmodSync(fd, mode);
@@ -77,9 +81,47 @@ export class Workspace {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 
-  /** `dispose` off the event loop: a checkout's files would hold up every request meanwhile. */
+  /**
+   * `dispose` off the event loop for a big workspace, whose files would hold up every request
+   * meanwhile; a small one (most runs') goes at once, which costs far less than the many steps
+   * of a removal off the loop.
+   */
   async remove(): Promise<void> {
+    if (removeSmallTree(this.dir, SYNC_REMOVE_MAX_ENTRIES)) return;
     await fs.promises.rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Workspaces of up to this many files, folders and links are removed in one go. */
+const SYNC_REMOVE_MAX_ENTRIES = 300;
+
+/**
+ * Removes `dir` in one go when it holds at most `max` entries, answering true; answers false,
+ * having removed nothing, when it holds more or a step fails (the caller removes it off the loop).
+ * Lists with the entries' own types, so a link is removed as a link and never followed.
+ */
+export function removeSmallTree(dir: string, max: number): boolean {
+  const files: string[] = [];
+  const dirs: string[] = [];
+  try {
+    const walk = (d: string): boolean => {
+      dirs.push(d);
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+        if (files.length + dirs.length > max) return false;
+        const p = path.join(d, e.name);
+        if (e.isDirectory()) {
+          if (!walk(p)) return false;
+        } else files.push(p);
+      }
+      return true;
+    };
+    if (!walk(dir)) return false;
+    for (const f of files) fs.unlinkSync(f);
+    // Deepest first: each folder is empty by the time it goes.
+    for (let i = dirs.length - 1; i >= 0; i--) fs.rmdirSync(dirs[i]!);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' && !fs.existsSync(dir);
   }
 }
 

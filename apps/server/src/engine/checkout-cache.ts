@@ -190,13 +190,12 @@ export class CheckoutCache implements ProjectCheckouts {
       if (!ENTRY.test(name) || !chosen(name)) continue;
       // One that cannot go (its folder's permissions changed) stays; the rest still go, and the
       // caller (a project's Clear cache) is not failed for it.
-      if (
-        await this.remove(name).then(
-          () => true,
-          () => false,
-        )
-      )
+      try {
+        await this.remove(name);
         removed++;
+      } catch {
+        // Left where it is (counted as not removed).
+      }
     }
     return removed;
   }

@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 
+const ENCRYPTED_PEM = /^-----BEGIN ENCRYPTED PRIVATE KEY-----|^Proc-Type: 4,ENCRYPTED/m;
 const OPENSSH = /^-----BEGIN OPENSSH PRIVATE KEY-----\s+([A-Za-z0-9+/=\s]+?)\s*-----END OPENSSH PRIVATE KEY-----\s*$/;
 
 /**
@@ -18,6 +19,10 @@ export function privateKeyProblem(text: string, passphrase: string): string | nu
   } catch (err) {
     const msg = String((err as Error).message);
     if (/passphrase|decrypt|bad decrypt/i.test(msg)) return 'Passphrase does not open the private key';
+    // A wrong passphrase passes the cipher's padding check about once in 256 tries and then fails
+    // as undecodable data, and a missing one fails as "interrupted"; for an encrypted key both
+    // mean the passphrase is what to fix.
+    if (ENCRYPTED_PEM.test(key)) return 'Passphrase does not open the private key';
     return 'Private key is not a valid private key';
   }
 }

@@ -19,6 +19,8 @@ describe('privateKeyProblem', () => {
   });
 
   it('still calls broken unencrypted text an invalid key', () => {
-    expect(privateKeyProblem('-----BEGIN PRIVATE KEY-----\nbm90LWEta2V5\n-----END PRIVATE KEY-----', 'any')).toBe('Private key is not a valid private key');
+    expect(privateKeyProblem('-----BEGIN PRIVATE KEY-----\nbm90LWEta2V5\n-----END PRIVATE KEY-----', 'any')).toBe(
+      'Private key is not a valid private key',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileThread } from './file-thread.js';
 import type { ProjectCheckouts } from './ports.js';
 
 /** What a cached checkout was cloned at. */
@@ -18,11 +19,11 @@ interface StoredCommit extends CachedCommit {
 const MAX_ENTRIES = 32;
 
 /**
- * Entries up to this many files, folders and links are copied in one go, the event loop held for
- * about a millisecond; each step of the copy off the loop costs more than the step itself. Bigger
- * ones are copied entry by entry off the loop, so a large repository holds up no request.
+ * Entries up to this many files, folders and links are copied in one message to the file thread;
+ * each step of a copy through libuv's pool costs more than the step itself. Bigger ones are
+ * copied entry by entry that way, so one large repository does not hold up other runs' copies.
  */
-const SYNC_COPY_MAX_ENTRIES = 200;
+const SYNC_COPY_MAX_ENTRIES = 2000;
 
 /** A half-made or half-removed entry older than this was left by a process that died. */
 const LEFTOVER_AGE_MS = 60 * 60 * 1000;
@@ -97,7 +98,7 @@ export class CheckoutCache implements ProjectCheckouts {
     try {
       // (An entry stored before its size was recorded is copied off the loop.)
       if (typeof stored.entries === 'number' && stored.entries <= this.syncCopyMax)
-        copyTreeSync(path.join(entry, 'tree'), dir);
+        await fileThread.copyTree(path.join(entry, 'tree'), dir);
       else await copyTree(path.join(entry, 'tree'), dir);
       // The last use decides which entries go first when there are too many.
       const now = new Date();
@@ -247,17 +248,4 @@ async function copyTree(src: string, dst: string): Promise<number> {
     count++;
   }
   return count;
-}
-
-/** copyTree in one go, for a small entry: the same kinds, links as links, nothing followed. */
-function copyTreeSync(src: string, dst: string): void {
-  fs.mkdirSync(dst);
-  for (const e of fs.readdirSync(src, { withFileTypes: true })) {
-    const from = path.join(src, e.name);
-    const to = path.join(dst, e.name);
-    if (e.isDirectory()) copyTreeSync(from, to);
-    else if (e.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(from), to);
-    else if (e.isFile()) fs.copyFileSync(from, to, fs.constants.COPYFILE_EXCL);
-    else throw new Error(`${from}: neither a file, a folder nor a link`);
-  }
 }

@@ -300,7 +300,9 @@ export class TaskExecutor {
     if (this.stopRequested) throw new Stopped();
     // Every app process runs sandboxed; git and ssh-agent (run by the server itself) do not.
     // Checkouts and earlier steps made files the task user must own; no link is followed.
-    this.ws?.handOver();
+    await this.ws?.handOver();
+    // (A stop that came during the hand-over found no process to end.)
+    if (this.stopRequested) throw new Stopped();
     const watch = o.watch;
     this.current = this.d.launcher.start(
       {

@@ -148,7 +148,7 @@ export class InventoryLister {
   private async run(ws: Workspace, file: string, readable: string[]): Promise<string> {
     const out = ws.path(OUTPUT_FILE);
     const lines: string[] = [];
-    ws.handOver();
+    await ws.handOver();
     const proc = this.d.launcher.start(
       {
         command: this.d.command ?? 'ansible-inventory',

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { handOver as handOverTree } from '../../sandbox/file-ops.mjs';
 import { ConfigError } from '../config/config.js';
 
 /** The host user a task process runs as. */
@@ -79,16 +80,5 @@ function readPasswd(file: string): TaskIdentity[] {
  * folders walked by lstat): the checkout and the task may have planted links pointing anywhere.
  */
 export function handOver(dir: string, owner: TaskIdentity): void {
-  const walk = (p: string) => {
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(p);
-    } catch {
-      return;
-    }
-    if (st.uid !== owner.uid || st.gid !== owner.gid) fs.lchownSync(p, owner.uid, owner.gid);
-    if (!st.isDirectory()) return;
-    for (const name of fs.readdirSync(p)) walk(`${p}/${name}`);
-  };
-  walk(dir);
+  handOverTree(dir, owner.uid, owner.gid);
 }

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { handOver, type TaskIdentity } from './task-user.js';
+import { fileThread } from './file-thread.js';
+import type { TaskIdentity } from './task-user.js';
+
+export { removeSmallTree } from '../../sandbox/file-ops.mjs';
 
 /**
  * A task's private working directory (0700) and the files it needs for that run only: keys,
@@ -69,8 +72,8 @@ export class Workspace {
   }
 
   /** Gives everything in the workspace (checkouts included) to the task user, following no link. */
-  handOver(): void {
-    if (this.owner) handOver(this.dir, this.owner);
+  async handOver(): Promise<void> {
+    if (this.owner) await fileThread.handOver(this.dir, this.owner.uid, this.owner.gid);
   }
 
   path(...parts: string[]): string {
@@ -82,48 +85,20 @@ export class Workspace {
   }
 
   /**
-   * `dispose` off the event loop for a big workspace, whose files would hold up every request
-   * meanwhile; a small one (most runs') goes at once, which costs far less than the many steps
-   * of a removal off the loop.
+   * `dispose` off the event loop: most runs' workspaces in one message to the file thread, which
+   * costs far less than the many steps of a removal through libuv's pool; a big one that way.
    */
   async remove(): Promise<void> {
-    if (removeSmallTree(this.dir, SYNC_REMOVE_MAX_ENTRIES)) return;
+    if (await fileThread.removeSmallTree(this.dir, SYNC_REMOVE_MAX_ENTRIES)) return;
     await fs.promises.rm(this.dir, { recursive: true, force: true });
   }
 }
 
-/** Workspaces of up to this many files, folders and links are removed in one go. */
-const SYNC_REMOVE_MAX_ENTRIES = 300;
-
 /**
- * Removes `dir` in one go when it holds at most `max` entries, answering true; answers false,
- * having removed nothing, when it holds more or a step fails (the caller removes it off the loop).
- * Lists with the entries' own types, so a link is removed as a link and never followed.
+ * Workspaces of up to this many files, folders and links are removed in one go on the file
+ * thread; a bigger one step by step off the loop, so the file thread stays free for other runs.
  */
-export function removeSmallTree(dir: string, max: number): boolean {
-  const files: string[] = [];
-  const dirs: string[] = [];
-  try {
-    const walk = (d: string): boolean => {
-      dirs.push(d);
-      for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-        if (files.length + dirs.length > max) return false;
-        const p = path.join(d, e.name);
-        if (e.isDirectory()) {
-          if (!walk(p)) return false;
-        } else files.push(p);
-      }
-      return true;
-    };
-    if (!walk(dir)) return false;
-    for (const f of files) fs.unlinkSync(f);
-    // Deepest first: each folder is empty by the time it goes.
-    for (let i = dirs.length - 1; i >= 0; i--) fs.rmdirSync(dirs[i]!);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' && !fs.existsSync(dir);
-  }
-}
+const SYNC_REMOVE_MAX_ENTRIES = 2000;
 
 import type { TaskWorkspaceStore } from './ports.js';
 

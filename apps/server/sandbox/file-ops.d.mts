@@ -1,0 +1,4 @@
+// Types of file-ops.mjs for the server's TypeScript.
+export function copyTree(src: string, dst: string): number;
+export function removeSmallTree(dir: string, max: number): boolean;
+export function handOver(dir: string, uid: number, gid: number): void;

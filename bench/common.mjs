@@ -192,9 +192,22 @@ export async function readRawOutput(base, cookie, projectId, taskId, n = Infinit
   return { numbers, inOrder: inOrder && (n === Infinity || numbers === n), lines, bytes, ms: performance.now() - t0 };
 }
 
-/** The 1-minute load average, for the record: the figures are only comparable on a quiet machine. */
+/**
+ * The 1-minute load average and the CPU's speed right now, for the record: the figures are only
+ * comparable on a quiet machine at the same speed. A virtual machine's vCPU may run at half its
+ * speed after a minute of load (its host's budget or neighbours), which shows in `spin`.
+ */
 export function load() {
-  return `load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores`;
+  return `load ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores, spin ${spinMs()} ms`;
+}
+
+/** Milliseconds one core takes for a fixed loop of integer work (lower is faster). */
+export function spinMs() {
+  const t0 = performance.now();
+  let x = 0;
+  for (let i = 0; i < 1e8; i++) x = (x + (i % 7)) | 0;
+  if (x === 42) console.log('');
+  return Math.round(performance.now() - t0);
 }
 
 export const fmt = (n) => Math.round(n).toLocaleString('en');

@@ -10,18 +10,43 @@ export const E2E_REPOS = path.join(os.tmpdir(), 'gantry-e2e-repos');
 /** The fake OpenID Connect provider that e2e/global-setup.ts starts on a fixed port. */
 export const E2E_OIDC = { port: Number(process.env.GANTRY_E2E_OIDC_PORT ?? 39555), clientId: 'gantry-e2e', clientSecret: 'e2e-client-secret', name: 'Test IdP' };
 
+/**
+ * Specs that change what every session of the server sees (two-factor required of everyone, an
+ * app switched off, group mappings, global runners and notification destinations) or read what
+ * every session does (the audit trail's newest entry, the nodes): run one at a time, after the
+ * others, so no other spec runs beside them.
+ */
+const SERVER_WIDE = [
+  'enforced-two-factor',
+  'passkeys-enrolment',
+  'apps',
+  'identity-mappings',
+  'oidc',
+  'runners',
+  'notifications',
+  'audit',
+  'audit-export',
+  'cluster',
+].map((name) => `${name}.spec.ts`);
+
 /** Browser tests run against the built server on a fresh SQLite data dir (build first). */
 export default defineConfig({
   testDir: 'e2e',
   // Pictures for the docs, not a test: `npm run screenshots` (playwright.screenshots.config.ts).
   testIgnore: 'screenshots.spec.ts',
   globalSetup: './e2e/global-setup.ts',
-  workers: 1,
+  // Two browsers at once (each spec file in one of them); every spec makes its own projects and users.
+  workers: Number(process.env.GANTRY_E2E_WORKERS ?? 2),
+  projects: [
+    { name: 'shared', testIgnore: ['screenshots.spec.ts', ...SERVER_WIDE] },
+    { name: 'server-wide', testMatch: SERVER_WIDE, dependencies: ['shared'], workers: 1 },
+  ],
   // One retry: a test that fails once under a loaded CI machine and then passes is reported as
   // flaky (scripts/test.mjs lists it) instead of failing the run; a test that fails twice fails.
   retries: Number(process.env.GANTRY_E2E_RETRIES ?? 1),
   timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Two browsers, a server and its tasks share CI's two cores: a slow answer is not a failure.
+  expect: { timeout: 15_000 },
   reporter: 'list',
   outputDir: path.join(root, 'test-results'),
   use: {

@@ -9,7 +9,7 @@
 // and user all come from the server's engine, which builds them (sandbox policy included).
 //
 // Protocol (advanced serialization, so Buffers pass as they are):
-//   in:  {op:'spawn', id, command, args, cwd, env, detached, uid, gid, stdio}
+//   in:  {op:'spawn', id, command, args, cwd, env, detached, uid, gid, stdio, network?}
 //        {op:'write', id, fd, data} {op:'end', id, fd} {op:'pause'|'resume', id, fd}
 //   out: {ev:'spawned', id, pid} {ev:'error', id, message} {ev:'data', id, fd, data}
 //        {ev:'exit', id, code, signal} {ev:'close', id, code, signal}
@@ -30,7 +30,8 @@ function start(m) {
       cwd: m.cwd,
       env: m.env,
       detached: m.detached,
-      stdio: m.stdio,
+      // The sandbox's network set-up talks over two more pipes (fd 3 and 4), here only.
+      stdio: m.network ? [...m.stdio, 'pipe', 'pipe'] : m.stdio,
       ...(m.uid !== undefined ? { uid: m.uid, gid: m.gid } : {}),
     });
   } catch (e) {
@@ -48,8 +49,9 @@ function start(m) {
   if (child.pid === undefined) return;
   children.set(m.id, child);
   send({ ev: 'spawned', id: m.id, pid: child.pid });
+  if (m.network) attachNetwork(child, m.network);
   child.stdio.forEach((stream, fd) => {
-    if (!stream || fd === 0) return;
+    if (!stream || fd === 0 || fd >= m.stdio.length) return;
     stream.on('error', () => undefined);
     stream.on('data', (data) => send({ ev: 'data', id: m.id, fd, data }));
   });
@@ -57,6 +59,58 @@ function start(m) {
   child.once('close', (code, signal) => {
     children.delete(m.id);
     if (!failed) send({ ev: 'close', id: m.id, code, signal });
+  });
+}
+
+/**
+ * Gives a sandbox its network before its command runs: bwrap reports the sandbox's pid on fd 3
+ * and waits for a byte on fd 4; the network helper (slirp4netns) is started for that namespace
+ * and says on its fd 3 when it is ready, and bwrap goes on. Its arguments name the process
+ * started as `{child}` and the namespace's process as `{target}` (the process started itself when
+ * it made the namespace, else the sandbox bwrap reported). Without a working helper the task still
+ * runs, with its own loopback only. Done here, not in the server, so that no step of a task's
+ * start waits for the server's thread.
+ * @param {import('node:child_process').ChildProcess} child
+ * @param {{command: string, args: string[], targetIsChild: boolean, uid?: number, gid?: number}} n
+ */
+function attachNetwork(child, n) {
+  const info = child.stdio[3];
+  const block = child.stdio[4];
+  let net = null;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    clearTimeout(guard);
+    block.end('1');
+  };
+  const guard = setTimeout(release, 10_000);
+  block.on('error', () => undefined);
+  info.on('error', () => undefined);
+  let text = '';
+  info.on('data', (chunk) => {
+    text += chunk.toString('utf8');
+    const found = /"child-pid":\s*(\d+)/.exec(text);
+    if (!found || net) return;
+    const target = n.targetIsChild ? child.pid : Number(found[1]);
+    const args = n.args.map((a) => a.replaceAll('{child}', String(child.pid)).replaceAll('{target}', String(target)));
+    try {
+      net = spawn(n.command, args, {
+        stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+        ...(n.uid !== undefined ? { uid: n.uid, gid: n.gid } : {}),
+      });
+    } catch {
+      release();
+      return;
+    }
+    net.once('error', release);
+    net.once('exit', release);
+    net.stdio[3]?.on('error', () => undefined);
+    net.stdio[3]?.once('data', release);
+  });
+  child.once('exit', () => {
+    clearTimeout(guard);
+    net?.kill('SIGKILL');
   });
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import type { OutputFlow } from './log-sink.js';
-import { startChild, type StartedChild } from './spawn-host.js';
+import { startChild, type NetworkPlan, type StartedChild } from './spawn-host.js';
 
 export interface ProcessSpec {
   command: string;
@@ -33,6 +33,8 @@ export interface ProcessSpec {
    * does with the started child before its command runs (its network); returns the clean-up.
    */
   attach?: { pipes: number; start(child: StartedChild): () => void };
+  /** Set by the sandbox policy: the network the spawn helper gives the sandbox before its command runs. */
+  network?: NetworkPlan;
   /**
    * Stdout as it comes, unsplit (UTF-8 decoded), instead of as lines to `onLine` (a command whose
    * output the engine reads: `terraform show -json`); stderr still goes to `onLine`.
@@ -113,6 +115,7 @@ function spawnProcess(
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe', ...Array.from({ length: spec.attach?.pipes ?? 0 }, () => 'pipe' as const)],
     ...(spec.uid !== undefined ? { uid: spec.uid, gid: spec.gid } : {}),
+    ...(spec.network ? { network: spec.network } : {}),
   });
   // Both pipes were asked for above.
   const stdout = child.stdout!;

@@ -8,7 +8,7 @@ import { sqliteFile } from '../config/data-dir.js';
 import type { RunnerConfig } from '../config/runner-config.js';
 import { bwrapArgv, probeBwrap, type BwrapIdentity, type BwrapLayout, type BwrapProbe } from './bwrap.js';
 import type { ProcessLauncher, ProcessSpec, SpecWrapper } from './process.js';
-import { slirpAttach } from './sandbox-network.js';
+import { slirpPlan } from './sandbox-network.js';
 import {
   ensureDirs,
   existing,
@@ -230,27 +230,13 @@ export class TaskSandbox implements SpecWrapper {
       wrappedCommand = d.unshare;
       wrappedArgs = [...(rootless ? ['--user', '--map-root-user'] : []), '--net', '--', d.bwrap, ...wrappedArgs];
     }
-    const attach = slirp ? slirpAttach(slirp, rootless, !!d.unshare, runAs) : undefined;
+    const network = slirp ? slirpPlan(slirp, rootless, !!d.unshare, runAs) : undefined;
     const as = runAs ? { uid: runAs.uid, gid: runAs.gid } : {};
-    if (!passwd) return { ...spec, ...as, command: wrappedCommand, args: wrappedArgs, attach };
+    const wrapped = { ...spec, ...as, command: wrappedCommand, args: wrappedArgs, ...(network ? { network } : {}) };
+    if (!passwd) return wrapped;
     // Off the event loop: the task has ended, nothing waits for its passwd copy to go.
     const removePasswd = () => void fs.promises.rm(passwd, { force: true }).catch(() => undefined);
-    return {
-      ...spec,
-      ...as,
-      command: wrappedCommand,
-      args: wrappedArgs,
-      attach: {
-        pipes: attach?.pipes ?? 0,
-        start(child) {
-          const release = attach?.start(child);
-          return () => {
-            release?.();
-            removePasswd();
-          };
-        },
-      },
-    };
+    return { ...wrapped, attach: { pipes: 0, start: () => removePasswd } };
   }
 
   /** A resolv.conf naming slirp4netns's DNS when the host's names a loopback resolver (unreachable from the task's network). */

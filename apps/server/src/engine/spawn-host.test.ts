@@ -6,7 +6,9 @@ import { startChild, type StartedChild } from './spawn-host.js';
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
 const closed = (child: StartedChild) =>
-  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
 
 const collect = (stream: Readable | null) => {
   const chunks: Buffer[] = [];
@@ -16,7 +18,10 @@ const collect = (stream: Readable | null) => {
 
 describe('spawn helper', () => {
   it('starts the process from the helper, not from this process, and relays every byte of both pipes', async () => {
-    const child = startChild('sh', ['-c', 'echo "$PPID"; seq 1 200000; seq 1 5000 >&2; exit 3'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = startChild('sh', ['-c', 'echo "$PPID"; seq 1 200000; seq 1 5000 >&2; exit 3'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const out = collect(child.stdout);
     const err = collect(child.stderr);
     const spawned = new Promise<void>((r) => child.once('spawn', r));
@@ -77,15 +82,73 @@ describe('spawn helper', () => {
     expect(out()).toBe('got go\n');
   });
 
+  it('sets up a network before the command goes on: the helper starts the network process for the reported pid and lets the command run once it is ready', async () => {
+    const dir = fs.mkdtempSync('/tmp/gantry-spawn-');
+    // As bwrap does: report the sandbox's pid on fd 3, wait for a byte on fd 4.
+    const child = startChild('sh', ['-c', 'echo \'{"child-pid": 4242}\' >&3; head -c1 <&4; echo " went on"'], {
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      network: {
+        command: 'sh',
+        // As slirp4netns does: ready on fd 3, then it keeps running until killed.
+        args: [
+          '-c',
+          'echo "$1 $2" > "$0/args"; echo 1 > "$0/started"; echo ready >&3; while :; do sleep 1; done',
+          dir,
+          '{child}',
+          '{target}',
+        ],
+        targetIsChild: false,
+      },
+    });
+    const out = collect(child.stdout);
+    expect(await closed(child)).toEqual({ code: 0, signal: null });
+    expect(out()).toBe('1 went on\n');
+    expect(fs.readFileSync(`${dir}/args`, 'utf8')).toBe(`${child.pid} 4242\n`);
+    // The network process goes with the command (nothing named after this test's folder keeps running).
+    await expect
+      .poll(() => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p) && cmdline(p).includes(dir)).length, {
+        timeout: 10_000,
+      })
+      .toBe(0);
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('lets the command go on when the network process cannot start, with its own loopback only', async () => {
+    const child = startChild('sh', ['-c', 'echo \'{"child-pid": 7}\' >&3; head -c1 <&4; echo " went on"'], {
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      network: { command: '/nonexistent/gantry-no-slirp', args: ['{target}'], targetIsChild: true },
+    });
+    const out = collect(child.stdout);
+    expect(await closed(child)).toEqual({ code: 0, signal: null });
+    expect(out()).toBe('1 went on\n');
+  });
+
   it('passes the working directory and the environment it is given, and nothing of its own', async () => {
     const dir = fs.mkdtempSync('/tmp/gantry-spawn-');
-    const child = startChild('sh', ['-c', 'pwd; env'], { cwd: dir, env: { ...env, ONLY_THIS: 'yes' }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = startChild('sh', ['-c', 'pwd; env'], {
+      cwd: dir,
+      env: { ...env, ONLY_THIS: 'yes' },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const out = collect(child.stdout);
     await closed(child);
     const lines = out().trim().split('\n');
     expect(lines[0]).toBe(fs.realpathSync(dir));
-    const names = lines.slice(1).map((l) => l.split('=')[0]).filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n!));
+    const names = lines
+      .slice(1)
+      .map((l) => l.split('=')[0])
+      .filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n!));
     expect(names.sort()).toEqual(['ONLY_THIS', 'PATH']);
     fs.rmSync(dir, { recursive: true });
   });
 });
+
+function cmdline(pid: string): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -21,6 +21,21 @@ export interface StartOptions {
   stdio: ('ignore' | 'pipe')[];
   uid?: number;
   gid?: number;
+  /** The sandbox's network, set up by the helper before the command runs (see sandbox-network.ts). */
+  network?: NetworkPlan;
+}
+
+/**
+ * A helper process the spawn helper starts for a sandbox's network namespace once bwrap reports
+ * it: `{child}` and `{target}` in `args` become the started process's pid and the namespace's
+ * (the started process itself when `targetIsChild`, else the sandbox bwrap reports).
+ */
+export interface NetworkPlan {
+  command: string;
+  args: string[];
+  targetIsChild: boolean;
+  uid?: number;
+  gid?: number;
 }
 
 const HELPER = fileURLToPath(new URL('../../sandbox/spawn-helper.mjs', import.meta.url));
@@ -182,6 +197,7 @@ class SpawnHost {
       stdio: options.stdio,
       uid: options.uid,
       gid: options.gid,
+      network: options.network,
     });
     return child;
   }

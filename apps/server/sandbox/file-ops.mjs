@@ -7,6 +7,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
+ * Makes a workspace: `root` (0700, or 0711 when `owner` is given, so the task user may pass
+ * through to its own folder), then `dirs` fresh (0700, owned by `owner` when given), the first
+ * removed first with whatever an earlier life of the server left in it (links removed, never
+ * followed).
+ * @param {string} root
+ * @param {string[]} dirs
+ * @param {{uid: number, gid: number} | null} owner
+ */
+export function makeWorkspace(root, dirs, owner) {
+  fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  if (owner) fs.chmodSync(root, 0o711);
+  fs.rmSync(dirs[0], { recursive: true, force: true });
+  for (const d of dirs) {
+    fs.mkdirSync(d, { mode: 0o700 });
+    if (owner) fs.chownSync(d, owner.uid, owner.gid);
+  }
+}
+
+/**
  * Copies the tree `src` to `dst` (which must not exist): files with their modes, links recreated
  * as links (never followed), folders made fresh. Answers how many files, folders and links it
  * copied (`dst` itself not counted); throws on anything that is neither a file, a folder nor a link.

@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import * as ops from './file-ops.mjs';
 
-const allowed = new Set(['copyTree', 'removeSmallTree', 'handOver']);
+const allowed = new Set(['makeWorkspace', 'copyTree', 'removeSmallTree', 'handOver']);
 
 parentPort.on('message', ({ id, op, args }) => {
   try {

@@ -39,6 +39,26 @@ function sampleTree(root: string): { src: string; outsideFile: string; outsideDi
 }
 
 describe('FileThread', () => {
+  it('makes a workspace afresh: what an earlier life left is removed without following its links', async () => {
+    const root = tempDir();
+    const outside = path.join(root, 'outside.txt');
+    fs.writeFileSync(outside, 'keep me');
+    const tasks = path.join(root, 'tasks');
+    const dir = path.join(tasks, 'task_1');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'left-over'), 'old');
+    fs.symlinkSync(outside, path.join(dir, 'link'));
+    const owner = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : null;
+    await thread().makeWorkspace(tasks, [dir, path.join(dir, 'home'), path.join(dir, 'secrets')], owner);
+    expect(fs.readdirSync(dir).sort()).toEqual(['home', 'secrets']);
+    expect(fs.readFileSync(outside, 'utf8')).toBe('keep me');
+    expect(fs.statSync(tasks).mode & 0o777).toBe(owner ? 0o711 : 0o700);
+    for (const d of [dir, path.join(dir, 'home'), path.join(dir, 'secrets')]) {
+      expect(fs.statSync(d).mode & 0o777).toBe(0o700);
+      if (owner) expect(fs.statSync(d).uid).toBe(owner.uid);
+    }
+  });
+
   it('copies a tree on its thread: files with their modes, links as links, and counts what it copied', async () => {
     const root = tempDir();
     const { src, outsideFile } = sampleTree(root);

@@ -21,8 +21,8 @@ interface Pending {
 const SCRIPT = fileURLToPath(new URL('../../sandbox/file-thread.mjs', import.meta.url));
 
 /**
- * The workspace file work of runs (copy a kept checkout, hand a workspace to the task user,
- * remove it) done on one worker thread with synchronous calls, so the server's thread spends one
+ * The workspace file work of runs (make a workspace, copy a kept checkout into it, hand it to
+ * the task user, remove it) done on one worker thread with synchronous calls, so the server's thread spends one
  * message per operation instead of a step per file, and none of its time on the files
  * themselves. When the thread cannot start or dies, the work is done on the calling thread, as
  * it was before there was one; a later call starts a new thread.
@@ -32,6 +32,10 @@ export class FileThread {
   private readonly pending = new Map<number, Pending>();
   private readonly waiting = new Set<Promise<unknown>>();
   private nextId = 1;
+
+  makeWorkspace(root: string, dirs: string[], owner: { uid: number; gid: number } | null): Promise<void> {
+    return this.call('makeWorkspace', [root, dirs, owner ? { uid: owner.uid, gid: owner.gid } : null]) as Promise<void>;
+  }
 
   copyTree(src: string, dst: string): Promise<number> {
     return this.call('copyTree', [src, dst]) as Promise<number>;

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeWorkspace } from '../../sandbox/file-ops.mjs';
 import { fileThread } from './file-thread.js';
 import type { TaskIdentity } from './task-user.js';
 
@@ -28,24 +29,13 @@ export class Workspace {
     this.dir = path.join(root, typeof id === 'number' ? `task_${id}` : id);
     this.home = path.join(this.dir, 'home');
     this.secretsDir = path.join(this.dir, 'secrets');
-    if (made) return;
-    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
-    // The task user may pass through (never list) the task folder to reach its own workspace.
-    if (owner) fs.chmodSync(root, 0o711);
-    fs.rmSync(this.dir, { recursive: true, force: true });
-    for (const d of [this.dir, this.home, this.secretsDir]) fs.mkdirSync(d, { mode: 0o700 });
-    if (owner) for (const d of [this.dir, this.home, this.secretsDir]) fs.chownSync(d, owner.uid, owner.gid);
+    if (!made) makeWorkspace(root, [this.dir, this.home, this.secretsDir], owner);
   }
 
-  /** The same set-up off the event loop, for the task runs (many at once). */
+  /** The same set-up off the event loop, for the task runs (many at once): one message to the file thread. */
   static async create(root: string, id: number | string, owner: TaskIdentity | null = null): Promise<Workspace> {
     const ws = new Workspace(root, id, owner, true);
-    const p = fs.promises;
-    await p.mkdir(root, { recursive: true, mode: 0o700 });
-    if (owner) await p.chmod(root, 0o711);
-    await p.rm(ws.dir, { recursive: true, force: true });
-    for (const d of [ws.dir, ws.home, ws.secretsDir]) await p.mkdir(d, { mode: 0o700 });
-    if (owner) for (const d of [ws.dir, ws.home, ws.secretsDir]) await p.chown(d, owner.uid, owner.gid);
+    await fileThread.makeWorkspace(root, [ws.dir, ws.home, ws.secretsDir], owner);
     return ws;
   }
 

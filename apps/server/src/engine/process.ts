@@ -30,7 +30,7 @@ export interface ProcessSpec {
   gid?: number;
   /**
    * Set by the sandbox policy: extra pipes the child gets (fd 3, 4, ...) and what the launcher
-   * does with the started child before its command runs (its network); returns the clean-up.
+   * does with the started child; returns the clean-up for when it ends (its passwd copy).
    */
   attach?: { pipes: number; start(child: StartedChild): () => void };
   /** Set by the sandbox policy: the network the spawn helper gives the sandbox before its command runs. */

@@ -1,5 +1,5 @@
-// The engine's synchronous workspace file work: copying a kept checkout into a workspace, handing
-// a workspace to the task user, removing it. Plain JavaScript so that the file thread
+// The engine's synchronous workspace file work: making a workspace, copying a kept checkout into
+// it, handing it to the task user, removing it. Plain JavaScript so that the file thread
 // (file-thread.mjs) and the server's own thread (its fallback, and the tests, which run the
 // TypeScript sources) use the same code. None of it follows a link: a task may have planted one
 // anywhere in its workspace.

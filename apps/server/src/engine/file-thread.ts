@@ -22,10 +22,10 @@ const SCRIPT = fileURLToPath(new URL('../../sandbox/file-thread.mjs', import.met
 
 /**
  * The workspace file work of runs (make a workspace, copy a kept checkout into it, hand it to
- * the task user, remove it) done on one worker thread with synchronous calls, so the server's thread spends one
- * message per operation instead of a step per file, and none of its time on the files
- * themselves. When the thread cannot start or dies, the work is done on the calling thread, as
- * it was before there was one; a later call starts a new thread.
+ * the task user, remove it) done on one worker thread with synchronous calls, so the server's
+ * thread spends one message per operation instead of a step per file, and none of its time on
+ * the files themselves. When the thread cannot start or dies, the work is done on the calling
+ * thread, as it was before there was one; a later call starts a new thread.
  */
 export class FileThread {
   private worker: Worker | null = null;

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { handOver } from './task-user.js';
+import { fileThread } from './file-thread.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-hand-over-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 // Giving files to another user takes root; CI runs as root (a root server's tasks run as a task user).
 describe.runIf(process.getuid?.() === 0)('handing a workspace over to the task user', () => {
-  it('gives every entry, deep and wide, to the user, and changes nothing a link points at', () => {
+  it('gives every entry, deep and wide, to the user, and changes nothing a link points at', async () => {
     const ws = path.join(root, 'ws');
     for (let d = 0; d < 20; d++) {
       fs.mkdirSync(path.join(ws, `d${d}`, 'deeper'), { recursive: true });
@@ -21,7 +21,7 @@ describe.runIf(process.getuid?.() === 0)('handing a workspace over to the task u
     fs.mkdirSync(path.join(root, 'outside-dir'));
     fs.symlinkSync(outside, path.join(ws, 'd0', 'link'));
     fs.symlinkSync(path.join(root, 'outside-dir'), path.join(ws, 'd1', 'dir-link'));
-    handOver(ws, { name: 'nobody', uid: 65534, gid: 65534 });
+    await fileThread.handOver(ws, 65534, 65534);
     const owners = new Set<string>();
     const walk = (p: string) => {
       const st = fs.lstatSync(p);

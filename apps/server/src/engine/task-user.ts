@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { handOver as handOverTree } from '../../sandbox/file-ops.mjs';
 import { ConfigError } from '../config/config.js';
 
 /** The host user a task process runs as. */
@@ -73,12 +72,4 @@ function readPasswd(file: string): TaskIdentity[] {
     if (f.length < 4 || !/^\d+$/.test(f[2]!) || !/^\d+$/.test(f[3]!)) return [];
     return [{ name: f[0]!, uid: Number(f[2]), gid: Number(f[3]) }];
   });
-}
-
-/**
- * Gives `dir` and everything in it to `owner` without following any link (lchown on every entry,
- * folders walked by lstat): the checkout and the task may have planted links pointing anywhere.
- */
-export function handOver(dir: string, owner: TaskIdentity): void {
-  handOverTree(dir, owner.uid, owner.gid);
 }
